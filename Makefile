@@ -1,0 +1,30 @@
+# rankflavor: every target builds what it needs from nothing (a virtual environment in .venv).
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test test-fast lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/rankflavor demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+
+test: $(STAMP) lint
+	CI=$${CI:-true} $(BIN)/python -m pytest -q -n 2
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -x -n 2 -m "not slow"
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

@@ -1,0 +1,5 @@
+import sys
+
+from rankflavor.cli.main import main
+
+sys.exit(main())

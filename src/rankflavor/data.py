@@ -1,0 +1,134 @@
+"""Intern ids once and join nothing yet: the columnar form every engine kernel reads.
+
+Query and doc ids become int64 codes into sorted dictionaries (sorted bytewise, as strcmp sorts), so
+comparing codes compares ids: `ties=docid_desc` is a sort on the negated doc code. One dictionary serves
+the qrels and all runs, so the (query, doc) key `q * n_docs + d` joins them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from rankflavor.errors import InputError
+from rankflavor.io.tables import QrelsTable, RunTable
+from rankflavor.io.trec import line_of
+
+
+@dataclass
+class InternedQrels:
+    table: QrelsTable
+    q: np.ndarray  # int64 codes, sorted by (q, d)
+    d: np.ndarray
+    grade: np.ndarray
+    key: np.ndarray  # q * n_docs + d, sorted ascending
+
+
+@dataclass
+class InternedRun:
+    table: RunTable
+    name: str
+    q: np.ndarray  # int64 codes, input order
+    d: np.ndarray
+    score: np.ndarray
+    present: np.ndarray  # bool per query code: the run has the query (possibly with an empty list)
+
+    @property
+    def order(self) -> np.ndarray:
+        return np.arange(len(self.q), dtype=np.int64)
+
+
+@dataclass
+class Dataset:
+    query_ids: np.ndarray  # object array of str, sorted
+    doc_ids: np.ndarray
+    qrels: InternedQrels
+    runs: list[InternedRun]
+    judged: np.ndarray  # bool per query code: the query is in the qrels
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.doc_ids)
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.query_ids)
+
+    def run(self, name: str) -> InternedRun:
+        for run in self.runs:
+            if run.name == name:
+                return run
+        raise KeyError(f"no run named {name!r}; runs: {', '.join(r.name for r in self.runs)}")
+
+    def query_code(self, query: str) -> int:
+        index = int(np.searchsorted(self.query_ids, query))
+        if index >= len(self.query_ids) or self.query_ids[index] != query:
+            raise KeyError(f"no query {query!r} in the qrels or the runs")
+        return index
+
+
+def _dictionary(arrays: list[pa.Array]) -> pa.Array:
+    values = pa.chunked_array([a for a in arrays if len(a)] or [pa.array([], pa.string())], pa.string())
+    unique = pc.unique(values)
+    return unique.take(pc.sort_indices(unique))
+
+
+def _codes(values: pa.Array, dictionary: pa.Array) -> np.ndarray:
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64)
+    return pc.index_in(values, value_set=dictionary).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def _check_duplicates(table: QrelsTable | RunTable, key: np.ndarray, what: str, fix: str) -> None:
+    order = np.argsort(key, kind="stable")
+    same = np.flatnonzero(key[order][1:] == key[order][:-1])
+    if len(same) == 0:
+        return
+    first, second = int(order[same[0]]), int(order[same[0] + 1])
+    query, doc = table.query[second].as_py(), table.doc[second].as_py()
+    line, earlier = line_of(table, second), line_of(table, first)
+    where = f" (first seen on line {earlier})" if earlier is not None else f" (rows {first} and {second})"
+    raise InputError(f"duplicate {what} for query {query!r} doc {doc!r}{where}", source=table.source.path
+                     or table.source.name, line=line, fix=fix)
+
+
+def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str]) -> Dataset:
+    """Build the shared dictionaries, code every input, and reject duplicate (query, doc) rows."""
+    query_arrays = [qrels.query, *(r.query for r in runs)]
+    query_arrays += [t.queries for t in (qrels, *runs) if t.queries is not None]
+    queries = _dictionary(query_arrays)
+    docs = _dictionary([qrels.doc, *(r.doc for r in runs)])
+    n_docs = max(len(docs), 1)
+
+    q = _codes(qrels.query, queries)
+    d = _codes(qrels.doc, docs)
+    key = q * n_docs + d
+    _check_duplicates(qrels, key, "judgment", "keep one judgment per (query, doc)")
+    order = np.argsort(key, kind="stable")
+    interned_qrels = InternedQrels(qrels, q[order], d[order], qrels.grade[order], key[order])
+
+    judged = np.zeros(len(queries), dtype=bool)
+    judged[q] = True
+    if qrels.queries is not None:
+        judged[_codes(qrels.queries, queries)] = True
+
+    interned_runs = []
+    for run, name in zip(runs, names, strict=True):
+        rq, rd = _codes(run.query, queries), _codes(run.doc, docs)
+        _check_duplicates(run, rq * n_docs + rd, "document in the run", "a run lists each doc at most once per query")
+        present = np.zeros(len(queries), dtype=bool)
+        present[rq] = True
+        if run.queries is not None:
+            present[_codes(run.queries, queries)] = True
+        interned_runs.append(InternedRun(run, name, rq, rd, run.score, present))
+
+    return Dataset(
+        query_ids=np.asarray(queries.to_pylist(), dtype=object),
+        doc_ids=np.asarray(docs.to_pylist(), dtype=object),
+        qrels=interned_qrels,
+        runs=interned_runs,
+        judged=judged,
+    )

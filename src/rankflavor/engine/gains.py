@@ -1,0 +1,35 @@
+"""Gain functions g(grade): linear g (Jarvelin & Kekalainen 2002), exp2 2^g - 1 (Burges et al. 2005), or a table."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rankflavor.errors import EvaluationError
+from rankflavor.flavor.axes import parse_gain
+
+
+def gain_values(grades: np.ndarray, token: str) -> np.ndarray:
+    """Gain of every grade under the gain token; a grade missing from a table, or an overflow, is an error."""
+    kind = parse_gain(token)
+    grades = np.asarray(grades, dtype=np.float64)
+    if kind == "linear":
+        return grades.copy()
+    if kind == "exp2":
+        with np.errstate(over="ignore"):
+            gains = np.exp2(grades) - 1.0
+        if not np.isfinite(gains).all():
+            worst = grades[~np.isfinite(gains)].max()
+            raise EvaluationError(f"gain=exp2 overflows for grade {worst:g} (2^g - 1 exceeds float64)",
+                                  )
+        return gains
+    assert isinstance(kind, dict)
+    keys = np.array(sorted(kind), dtype=np.float64)
+    values = np.array([kind[k] for k in sorted(kind)], dtype=np.float64)
+    index = np.clip(np.searchsorted(keys, grades), 0, len(keys) - 1)
+    found = keys[index] == grades
+    if not found.all():
+        missing = sorted(set(grades[~found].tolist()))
+        listed = ", ".join(f"{k:g}" for k in keys)
+        raise EvaluationError(f"grade {missing[0]:g} has no gain in the table gain={token} (it lists {listed}); "
+                              "add it to the table")
+    return values[index]

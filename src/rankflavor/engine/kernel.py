@@ -1,0 +1,299 @@
+"""The columnar NDCG/DCG kernel: one run, one flavor, all queries at once.
+
+Pipeline (DESIGN.md): join grades -> negative / min_grade / unjudged policies -> rank with the tie policy
+-> run_depth -> unjudged=skip condenses the list -> gains x discounts -> per-query sums -> ideal -> ratio.
+
+    DCG@k  = sum_{i<=k} g(r_i) d(i)
+    IDCG@k = DCG of the ideal list (its gains sorted descending), cut at the ideal depth
+    NDCG@k = DCG@k / IDCG@k when IDCG@k > 0, else the `empty` policy (status zero_ideal)
+
+With ties=average, DCG is its exact expectation over all orders of each tie group (McSherry & Najork
+2008): every document of a group gets the mean discount of the positions the group occupies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rankflavor.data import Dataset, InternedRun
+from rankflavor.engine.discounts import discount_values
+from rankflavor.engine.gains import gain_values
+from rankflavor.errors import EvaluationError
+from rankflavor.flavor import Flavor
+from rankflavor.flavor.axes import parse_call
+from rankflavor.flavor.ties import random_tie_key
+
+OK, ZERO_IDEAL, MISSING = 0, 1, 2
+STATUS_NAMES = ("ok", "zero_ideal", "missing")
+
+
+@dataclass
+class QueryResults:
+    """Columnar results of one (run, flavor) over the judged queries, in query-code order."""
+
+    query: np.ndarray  # int64 query codes
+    value: np.ndarray  # float64, nan = null (excluded)
+    raw_value: np.ndarray  # before `round`
+    dcg: np.ndarray  # nan for missing queries
+    idcg: np.ndarray  # nan for missing queries and for metric=dcg
+    status: np.ndarray  # int8: OK, ZERO_IDEAL, MISSING
+    ties_straddle: np.ndarray  # bool: a tie group spans the cutoff
+    judged_in_top: np.ndarray  # float64: share of judged docs among the scored ranks (nan when none)
+    unjudged_in_top: np.ndarray  # int64: unjudged docs among the scored ranks
+    row_counts: dict[str, int]  # rows excluded before scoring, by reason
+
+
+@dataclass
+class RankedRows:
+    """Row-level record of the ranked list (after condensation) and of the ideal list."""
+
+    q: np.ndarray
+    d: np.ndarray
+    score: np.ndarray
+    grade: np.ndarray  # nan when not in the qrels
+    judged: np.ndarray
+    gain: np.ndarray
+    rank: np.ndarray  # 1-based
+    discount: np.ndarray  # effective (0 past the cutoff; mean of the group under ties=average)
+    contribution: np.ndarray
+    tie_group: np.ndarray  # 1-based within the query
+    dropped_q: np.ndarray  # rows removed before scoring (self_docs, run_depth, unjudged=skip)
+    dropped_d: np.ndarray
+    dropped_reason: np.ndarray  # object array of str
+    ideal_q: np.ndarray
+    ideal_d: np.ndarray  # -1 for ideal=max positions
+    ideal_grade: np.ndarray
+    ideal_gain: np.ndarray
+    ideal_rank: np.ndarray
+    ideal_discount: np.ndarray
+    ideal_contribution: np.ndarray
+
+
+def _group_starts(sorted_q: np.ndarray) -> np.ndarray:
+    """For sorted query codes, the index of the first row of each row's query."""
+    if len(sorted_q) == 0:
+        return np.zeros(0, dtype=np.int64)
+    boundary = np.empty(len(sorted_q), dtype=bool)
+    boundary[0] = True
+    boundary[1:] = sorted_q[1:] != sorted_q[:-1]
+    starts = np.flatnonzero(boundary)
+    return starts[np.cumsum(boundary) - 1]
+
+
+def _positions(sorted_q: np.ndarray) -> np.ndarray:
+    """0-based position of each row within its query (rows sorted by query)."""
+    return np.arange(len(sorted_q), dtype=np.int64) - _group_starts(sorted_q)
+
+
+def qrels_gains(ds: Dataset, flavor: Flavor) -> tuple[np.ndarray, np.ndarray]:
+    """(judged, gain) per qrels row after the negative and min_grade policies."""
+    grade = ds.qrels.grade
+    negative = grade < 0
+    if flavor.negative == "error" and negative.any():
+        row = int(np.flatnonzero(negative)[0])
+        raise EvaluationError(
+            f"negative grade {grade[row]:g} for query {ds.query_ids[ds.qrels.q[row]]!r} doc "
+            f"{ds.doc_ids[ds.qrels.d[row]]!r} ({int(negative.sum())} negative grades in all) and negative=error; "
+            "choose negative=unjudged, zero or keep"
+        )
+    judged = ~negative if flavor.negative == "unjudged" else np.ones(len(grade), dtype=bool)
+    gains = np.zeros(len(grade), dtype=np.float64)
+    usable = judged & ~(negative & (flavor.negative == "zero"))
+    gains[usable] = gain_values(grade[usable], flavor.gain)
+    if flavor.min_grade != "none":
+        gains[grade < float(flavor.min_grade)] = 0.0
+    return judged, gains
+
+
+def _tie_keys(ds: Dataset, flavor: Flavor, q: np.ndarray, d: np.ndarray, gain: np.ndarray, order: np.ndarray,
+              ) -> list[np.ndarray]:
+    """Secondary sort keys (least significant first, as np.lexsort wants) that break score ties."""
+    kind, arg = parse_call(flavor.ties)
+    if kind in ("docid_desc", "average"):
+        return [-d]
+    if kind == "docid_asc":
+        return [d]
+    if kind == "input":
+        return [order]
+    if kind == "pessimistic":
+        return [-d, gain]
+    if kind == "optimistic":
+        return [-d, -gain]
+    if kind == "random":
+        seed = int(arg or 0)
+        keys = [random_tie_key(seed, ds.query_ids[a], ds.doc_ids[b]) for a, b in zip(q.tolist(), d.tolist(), strict=True)]
+        return [-d, np.array(keys, dtype=np.uint64)]
+    raise ValueError(f"unknown tie policy {flavor.ties!r}")
+
+
+def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | None = None,
+                 detail: bool = False) -> tuple[QueryResults, RankedRows | None]:
+    """Score one run under one flavor over every judged query (or only `query`)."""
+    q_judged, q_gain = qrels_gains(ds, flavor)
+    max_gain = float(q_gain[q_judged].max()) if q_judged.any() else 0.0
+
+    # ---- the run's rows, joined with the qrels ------------------------------------------------------
+    rq, rd, score = run.q, run.d, run.score
+    order = run.order
+    if query is not None:
+        keep = rq == query
+        rq, rd, score, order = rq[keep], rd[keep], score[keep], order[keep]
+    eligible = ds.judged[rq]  # queries absent from the qrels are never scored
+    row_counts = {"rows_of_unjudged_queries": int((~eligible).sum())}
+    rq, rd, score, order = rq[eligible], rd[eligible], score[eligible], order[eligible]
+    run_key = rq * max(ds.n_docs, 1) + rd
+    index = np.searchsorted(ds.qrels.key, run_key)
+    index_c = np.minimum(index, max(len(ds.qrels.key) - 1, 0))
+    found = (index < len(ds.qrels.key)) & (ds.qrels.key[index_c] == run_key) if len(ds.qrels.key) else \
+        np.zeros(len(rq), dtype=bool)
+    grade = np.where(found, ds.qrels.grade[index_c] if len(ds.qrels.key) else 0.0, np.nan)
+    judged = found & q_judged[index_c] if len(ds.qrels.key) else found
+    gain = np.where(judged, q_gain[index_c] if len(ds.qrels.key) else 0.0, 0.0)
+    if flavor.precision == "f32":
+        score = score.astype(np.float32).astype(np.float64)
+
+    dropped: list[tuple[np.ndarray, np.ndarray, str]] = []
+    if flavor.self_docs == "drop":
+        same = ds.query_ids[rq] == ds.doc_ids[rd]
+        dropped.append((rq[same], rd[same], "doc id equals the query id (self_docs=drop)"))
+        row_counts["rows_dropped_self_docs"] = int(same.sum())
+        rq, rd, score, order, grade, judged, gain = (a[~same] for a in (rq, rd, score, order, grade, judged, gain))
+
+    # ---- rank: query asc, score desc, then the tie policy --------------------------------------------
+    perm = np.lexsort((*_tie_keys(ds, flavor, rq, rd, gain, order), -score, rq))
+    rq, rd, score, grade, judged, gain = (a[perm] for a in (rq, rd, score, grade, judged, gain))
+
+    if flavor.run_depth != "all":
+        inside = _positions(rq) < int(flavor.run_depth)
+        dropped.append((rq[~inside], rd[~inside], f"beyond run_depth={flavor.run_depth}"))
+        row_counts["rows_beyond_run_depth"] = int((~inside).sum())
+        rq, rd, score, grade, judged, gain = (a[inside] for a in (rq, rd, score, grade, judged, gain))
+
+    if flavor.unjudged == "error" and not judged.all():
+        bad = int(np.flatnonzero(~judged)[0])
+        raise EvaluationError(
+            f"run {run.name!r}: doc {ds.doc_ids[rd[bad]]!r} of query {ds.query_ids[rq[bad]]!r} is not judged "
+            f"({int((~judged).sum())} unjudged docs in all) and unjudged=error; choose unjudged=zero or skip"
+        )
+    if flavor.unjudged == "skip":
+        dropped.append((rq[~judged], rd[~judged], "unjudged (unjudged=skip)"))
+        row_counts["rows_unjudged_skipped"] = int((~judged).sum())
+        rq, rd, score, grade, judged, gain = (a[judged] for a in (rq, rd, score, grade, judged, gain))
+
+    rank = _positions(rq) + 1
+    cutoff = flavor.cutoff
+    disc = discount_values(rank, flavor.discount) if len(rank) else np.zeros(0)
+    in_top = rank <= cutoff if cutoff is not None else np.ones(len(rank), dtype=bool)
+    disc = np.where(in_top, disc, 0.0)
+
+    new_group = np.ones(len(rq), dtype=bool)
+    if len(rq):
+        new_group[1:] = (rq[1:] != rq[:-1]) | (score[1:] != score[:-1])
+    group = np.cumsum(new_group) - 1  # global group id
+    tie_group = group - group[_group_starts(rq)] + 1 if len(rq) else group
+    if flavor.ties == "average" and len(rq):
+        sizes = np.bincount(group)
+        mean_disc = np.bincount(group, weights=disc) / sizes
+        disc = mean_disc[group]
+    contribution = gain * disc
+
+    nq = ds.n_queries
+    dcg = np.bincount(rq, weights=contribution, minlength=nq).astype(np.float64)
+    returned = np.bincount(rq, minlength=nq)
+
+    # warnings material: ties across the cutoff, judged share of the scored ranks
+    straddle = np.zeros(nq, dtype=bool)
+    if cutoff is not None and len(rq):
+        group_has_top = np.bincount(group, weights=in_top.astype(float)) > 0
+        group_has_rest = np.bincount(group, weights=(~in_top).astype(float)) > 0
+        both = group_has_top & group_has_rest
+        straddle[rq[both[group]]] = True
+    top_rows = np.bincount(rq, weights=in_top.astype(float), minlength=nq)
+    top_judged = np.bincount(rq, weights=(in_top & judged).astype(float), minlength=nq)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        judged_share = np.where(top_rows > 0, top_judged / np.maximum(top_rows, 1), np.nan)
+
+    # ---- ideal --------------------------------------------------------------------------------------
+    kind, arg = parse_call(flavor.ideal)
+    cut = np.inf if cutoff is None else float(cutoff)
+    if flavor.ideal_depth == "k":
+        depth = np.full(nq, cut)
+    elif flavor.ideal_depth == "all":
+        depth = np.full(nq, np.inf)
+    else:
+        depth = np.minimum(cut, returned.astype(float))
+
+    if kind == "global":
+        sel = q_judged if query is None else q_judged & (ds.qrels.q == query)
+        iq, id_, igrade, igain = ds.qrels.q[sel], ds.qrels.d[sel], ds.qrels.grade[sel], q_gain[sel]
+    elif kind == "local":
+        iq, id_, igrade, igain = rq, rd, grade, gain
+    elif kind == "recall":
+        sel = rank <= int(arg or 0)
+        iq, id_, igrade, igain = rq[sel], rd[sel], grade[sel], gain[sel]
+    else:  # max: the top gain of the whole qrels at every position up to the depth
+        lengths = np.where(np.isinf(depth), 0, depth).astype(np.int64)
+        lengths[~ds.judged] = 0
+        if query is not None:
+            lengths[np.arange(nq) != query] = 0
+        iq = np.repeat(np.arange(nq, dtype=np.int64), lengths)
+        id_ = np.full(len(iq), -1, dtype=np.int64)
+        top_grade = float(ds.qrels.grade[q_judged][np.argmax(q_gain[q_judged])]) if q_judged.any() else 0.0
+        igrade, igain = np.full(len(iq), top_grade), np.full(len(iq), max_gain)
+    iperm = np.lexsort((-id_, -igain, iq))
+    iq, id_, igrade, igain = iq[iperm], id_[iperm], igrade[iperm], igain[iperm]
+    irank = _positions(iq) + 1
+    idisc = discount_values(irank, flavor.discount) if len(irank) else np.zeros(0)
+    idisc = np.where(irank <= depth[iq], idisc, 0.0)
+    icontrib = igain * idisc
+    idcg = np.bincount(iq, weights=icontrib, minlength=nq).astype(np.float64)
+
+    # ---- per query value and status -----------------------------------------------------------------
+    codes = np.flatnonzero(ds.judged) if query is None else np.array([query], dtype=np.int64)
+    present = run.present[codes]
+    q_dcg, q_idcg = dcg[codes], idcg[codes]
+    status = np.where(present, OK, MISSING).astype(np.int8)
+    if flavor.metric == "dcg":
+        value = q_dcg.copy()
+        q_idcg = np.full(len(codes), np.nan)
+    else:
+        zero_ideal = present & ~(q_idcg > 0)
+        status[zero_ideal] = ZERO_IDEAL
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.where(q_idcg > 0, q_dcg / np.where(q_idcg > 0, q_idcg, 1.0), np.nan)
+        if zero_ideal.any():
+            if flavor.empty == "error":
+                names = ", ".join(repr(ds.query_ids[c]) for c in codes[zero_ideal][:5])
+                raise EvaluationError(f"{int(zero_ideal.sum())} queries have IDCG 0 ({names}) and empty=error; "
+                                      "choose empty=skip, zero or one")
+            value[zero_ideal] = {"skip": np.nan, "zero": 0.0, "one": 1.0}[flavor.empty]
+    missing = ~present
+    value[missing] = 0.0 if flavor.missing == "zero" else np.nan
+    q_dcg = np.where(missing, np.nan, q_dcg)
+    q_idcg = np.where(missing, np.nan, q_idcg)
+    raw = value
+    value = raw if flavor.round == "none" else np.round(raw, int(flavor.round))
+
+    results = QueryResults(
+        query=codes, value=value, raw_value=raw, dcg=q_dcg, idcg=q_idcg, status=status,
+        ties_straddle=straddle[codes] & present, judged_in_top=np.where(present, judged_share[codes], np.nan),
+        unjudged_in_top=np.bincount(rq, weights=(in_top & ~judged).astype(float), minlength=nq)[codes].astype(
+            np.int64),
+        row_counts=row_counts,
+    )
+    if not detail:
+        return results, None
+    empty_i = np.zeros(0, dtype=np.int64)
+    dq = np.concatenate([x[0] for x in dropped]) if dropped else empty_i
+    dd = np.concatenate([x[1] for x in dropped]) if dropped else empty_i
+    dr = np.concatenate([np.full(len(x[0]), x[2], dtype=object) for x in dropped]) if dropped else \
+        np.zeros(0, dtype=object)
+    rows = RankedRows(
+        q=rq, d=rd, score=score, grade=grade, judged=judged, gain=gain, rank=rank, discount=disc,
+        contribution=contribution, tie_group=tie_group, dropped_q=dq, dropped_d=dd, dropped_reason=dr,
+        ideal_q=iq, ideal_d=id_, ideal_grade=igrade, ideal_gain=igain, ideal_rank=irank, ideal_discount=idisc,
+        ideal_contribution=icontrib,
+    )
+    return results, rows

@@ -1,0 +1,31 @@
+"""Readers: TREC files (plain or .gz), nested dicts and pandas DataFrames, all into QrelsTable/RunTable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rankflavor.io.frames import qrels_from_python, run_from_python
+from rankflavor.io.tables import QrelsTable, RunTable, Source
+from rankflavor.io.trec import read_trec_qrels, read_trec_run
+
+
+def load_qrels(data: Any, name: str | None = None) -> QrelsTable:
+    """A qrels from a path, a dict {qid: {docid: grade}}, a DataFrame, or an already read QrelsTable."""
+    if isinstance(data, QrelsTable):
+        return data
+    if isinstance(data, (str, Path)):
+        return read_trec_qrels(data)
+    return qrels_from_python(data, name or "qrels")
+
+
+def load_run(data: Any, name: str | None = None) -> RunTable:
+    """A run from a path, a dict {qid: {docid: score}}, a DataFrame, or an already read RunTable."""
+    if isinstance(data, RunTable):
+        return data
+    if isinstance(data, (str, Path)):
+        return read_trec_run(data)
+    return run_from_python(data, name or "run")
+
+
+__all__ = ["QrelsTable", "RunTable", "Source", "load_qrels", "load_run", "read_trec_qrels", "read_trec_run"]

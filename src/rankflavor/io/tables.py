@@ -1,0 +1,57 @@
+"""In-memory forms of the two inputs, as read from any source, before interning.
+
+Ids are strings, always: nothing is ever parsed as a number. Rows keep their input order (the `input`
+tie policy reads it); `line` holds the 1-based source line of each row when the source is a text file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+
+
+@dataclass
+class Source:
+    """Where an input came from, for provenance and error messages."""
+
+    name: str
+    path: str | None = None
+    sha256: str | None = None
+    kind: str = "python"
+    comment_lines: int = 0
+    blank_lines: int = 0
+
+
+@dataclass
+class QrelsTable:
+    source: Source
+    query: pa.Array  # string
+    doc: pa.Array  # string
+    grade: np.ndarray  # float64
+    line: np.ndarray | None = None  # int64, 1-based source lines
+    queries: pa.Array | None = None  # every query present, including ones with no judgment (Python inputs)
+
+    @property
+    def rows(self) -> int:
+        return len(self.grade)
+
+
+@dataclass
+class RunTable:
+    source: Source
+    query: pa.Array
+    doc: pa.Array
+    score: np.ndarray  # float64
+    line: np.ndarray | None = None
+    queries: pa.Array | None = None  # every query present, including ones with an empty list
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def rows(self) -> int:
+        return len(self.score)
+
+    @property
+    def name(self) -> str:
+        return self.source.name

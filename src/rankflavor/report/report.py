@@ -1,0 +1,214 @@
+"""The Report: per run x flavor x query values, aggregates, counts, warnings, provenance, records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rankflavor.data import Dataset
+from rankflavor.engine import MISSING, STATUS_NAMES, ZERO_IDEAL, QueryResults, evaluate_run
+from rankflavor.engine.kernel import qrels_gains
+from rankflavor.flavor import Flavor, parse_specs
+from rankflavor.report.records import Record, build_record
+from rankflavor.report.verify import Disagreement, check_record
+
+
+@dataclass
+class Result:
+    """One run under one flavor."""
+
+    run: str
+    flavor: Flavor
+    queries: QueryResults
+    query_ids: np.ndarray
+    unjudged_queries: int
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float | None:
+        values = self.queries.raw_value
+        eligible = ~np.isnan(values)
+        if not eligible.any():
+            return None
+        mean = float(values[eligible].mean())
+        return mean if self.flavor.round == "none" else round(mean, int(self.flavor.round))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        q = self.queries
+        counts = {
+            "judged_queries": len(q.query),
+            "scored": int((~np.isnan(q.value)).sum()),
+            "excluded": int(np.isnan(q.value).sum()),
+            "zero_ideal": int((q.status == ZERO_IDEAL).sum()),
+            "missing": int((q.status == MISSING).sum()),
+            "unjudged_queries": self.unjudged_queries,
+            "ties_across_cutoff": int(q.ties_straddle.sum()),
+            "unjudged_in_top": int(q.unjudged_in_top.sum()),
+        }
+        counts.update(q.row_counts)
+        return counts
+
+    def per_query(self) -> list[dict[str, Any]]:
+        q = self.queries
+        return [
+            {"query": str(self.query_ids[c]), "value": _num(v), "dcg": _num(d), "idcg": _num(i),
+             "status": STATUS_NAMES[int(s)]}
+            for c, v, d, i, s in zip(q.query, q.value, q.dcg, q.idcg, q.status, strict=True)
+        ]
+
+    def to_dict(self, per_query: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"run": self.run, "flavor": str(self.flavor), "mean": self.mean,
+                               "counts": self.counts, "warnings": self.warnings}
+        if per_query:
+            out["per_query"] = self.per_query()
+        return out
+
+
+def _num(x: float) -> float | None:
+    return None if np.isnan(x) else float(x)
+
+
+@dataclass
+class Report:
+    dataset: Dataset
+    flavors: list[Flavor]
+    results: list[Result]
+    provenance: dict[str, Any]
+
+    # ---- look-ups -----------------------------------------------------------------------------------
+    @property
+    def runs(self) -> list[str]:
+        return [r.name for r in self.dataset.runs]
+
+    def _flavor(self, flavor: Flavor | str | None) -> Flavor:
+        if flavor is None:
+            if len(self.flavors) != 1:
+                raise ValueError("the report holds several flavors; name one")
+            return self.flavors[0]
+        return flavor if isinstance(flavor, Flavor) else Flavor.parse(flavor)
+
+    def _run_name(self, run: str | None) -> str:
+        if run is None:
+            if len(self.runs) != 1:
+                raise ValueError(f"the report holds several runs ({', '.join(self.runs)}); name one")
+            return self.runs[0]
+        return run
+
+    def result(self, run: str | None = None, flavor: Flavor | str | None = None) -> Result:
+        name, wanted = self._run_name(run), self._flavor(flavor)
+        for result in self.results:
+            if result.run == name and result.flavor == wanted:
+                return result
+        raise KeyError(f"no result for run {name!r} and flavor {str(wanted)!r}")
+
+    def mean(self, run: str | None = None, flavor: Flavor | str | None = None) -> float | None:
+        return self.result(run, flavor).mean
+
+    def value(self, query: str, run: str | None = None, flavor: Flavor | str | None = None) -> float | None:
+        result = self.result(run, flavor)
+        code = self.dataset.query_code(query)
+        hits = np.flatnonzero(result.queries.query == code)
+        if len(hits) == 0:
+            raise KeyError(f"query {query!r} is not judged (not in the qrels): it has no value")
+        return _num(result.queries.value[hits[0]])
+
+    # ---- records ------------------------------------------------------------------------------------
+    def explain(self, run: str | None = None, query: str | None = None, flavor: Flavor | str | None = None,
+                ) -> Record:
+        """The record behind one score (recomputed for that query only)."""
+        name, wanted = self._run_name(run), self._flavor(flavor)
+        if query is None:
+            raise ValueError("name the query to explain")
+        code = self.dataset.query_code(query)
+        if not self.dataset.judged[code]:
+            raise KeyError(f"query {query!r} is in the run but not in the qrels: it is never scored")
+        res, rows = evaluate_run(self.dataset, self.dataset.run(name), wanted, query=code, detail=True)
+        q_judged, q_gain = qrels_gains(self.dataset, wanted)
+        assert rows is not None
+        return build_record(self.dataset, name, wanted, res, rows, q_judged, q_gain, code)
+
+    def records(self, run: str, flavor: Flavor | str) -> list[Record]:
+        """Records of every judged query for one run and flavor (one engine pass)."""
+        wanted = self._flavor(flavor)
+        res, rows = evaluate_run(self.dataset, self.dataset.run(run), wanted, detail=True)
+        q_judged, q_gain = qrels_gains(self.dataset, wanted)
+        assert rows is not None
+        return [build_record(self.dataset, run, wanted, res, rows, q_judged, q_gain, int(c)) for c in res.query]
+
+    def verify(self) -> list[Disagreement]:
+        """Recompute every value from its record alone; the list of what disagrees (empty when all agree)."""
+        problems: list[Disagreement] = []
+        for result in self.results:
+            records = self.records(result.run, result.flavor)
+            for record, reported in zip(records, result.queries.value, strict=True):
+                issues = check_record(record, result.flavor)
+                if not (_num(reported) == record.value or (
+                        record.value is not None and _num(reported) is not None
+                        and abs(record.value - float(reported)) <= 1e-12)):
+                    issues.append(f"reported value {_num(reported)} differs from the record's {record.value}")
+                problems += [Disagreement(result.run, record.query, str(result.flavor), i) for i in issues]
+        return problems
+
+    # ---- export -------------------------------------------------------------------------------------
+    def to_dict(self, per_query: bool = False) -> dict[str, Any]:
+        from rankflavor import __version__
+
+        return {"version": __version__, "provenance": self.provenance,
+                "results": [r.to_dict(per_query) for r in self.results]}
+
+    def to_frame(self):
+        """Tidy pandas DataFrame: one row per run x flavor x query, plus the mean as query 'all'."""
+        import pandas as pd
+
+        rows = []
+        for r in self.results:
+            for row in r.per_query():
+                rows.append({"run": r.run, "flavor": str(r.flavor), **row})
+            rows.append({"run": r.run, "flavor": str(r.flavor), "query": "all", "value": r.mean, "dcg": None,
+                         "idcg": None, "status": "mean"})
+        return pd.DataFrame(rows, columns=["run", "flavor", "query", "value", "dcg", "idcg", "status"])
+
+
+def _warnings(result: Result, flavor: Flavor) -> list[str]:
+    c = result.counts
+    out = []
+    if c["ties_across_cutoff"]:
+        out.append(f"{c['ties_across_cutoff']} queries have tied scores across the cutoff @{flavor.cutoff}: "
+                   f"ties={flavor.ties} decides which docs are scored")
+    if c["unjudged_in_top"] and flavor.unjudged == "zero":
+        out.append(f"{c['unjudged_in_top']} unjudged docs among the scored ranks count as grade 0 (unjudged=zero)")
+    if c["zero_ideal"] and flavor.metric == "ndcg":
+        out.append(f"{c['zero_ideal']} queries have IDCG 0 (nothing relevant in the ideal); empty={flavor.empty}")
+    if c["missing"]:
+        out.append(f"{c['missing']} judged queries are absent from the run; missing={flavor.missing}")
+    if c["unjudged_queries"]:
+        out.append(f"{c['unjudged_queries']} run queries have no judgments and are not scored")
+    return out
+
+
+def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, Any]) -> Report:
+    results = []
+    for run in dataset.runs:
+        unjudged_queries = int((run.present & ~dataset.judged).sum())
+        for flavor in flavors:
+            res, _ = evaluate_run(dataset, run, flavor)
+            result = Result(run.name, flavor, res, dataset.query_ids, unjudged_queries)
+            result.warnings = _warnings(result, flavor)
+            results.append(result)
+    return Report(dataset, flavors, results, provenance)
+
+
+def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10") -> Report:
+    """Evaluate one run or several against one qrels under one flavor or several.
+
+    qrels: a TREC qrels path, {qid: {docid: grade}}, or a DataFrame (query, doc, grade columns).
+    runs: a run (TREC run path, {qid: {docid: score}}, DataFrame), a list of runs, or {name: run}.
+    flavors: a spec string (`ndcg@10 gain=exp2`, `trec_eval`), a Flavor, or a list of either.
+    """
+    from rankflavor.pipeline import prepare
+
+    dataset, provenance = prepare(qrels, runs)
+    return build_report(dataset, parse_specs(flavors), provenance)

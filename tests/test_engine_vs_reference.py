@@ -1,0 +1,82 @@
+"""The engine against the slow reference, on random qrels, runs and flavors (never against itself)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rankflavor as rf
+from rankflavor.reference import RefError, reference_evaluate
+from strategies import flavors, qrels_and_run
+
+
+def _same(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def check(qrels, run, flavor):
+    try:
+        expected = reference_evaluate(flavor, qrels, run)
+    except RefError:
+        expected = None
+    try:
+        report = rf.evaluate(qrels, run, flavor)
+    except rf.EvaluationError:
+        assert expected is None, "the engine refused data the reference accepts"
+        return
+    assert expected is not None, "the engine accepted data the reference refuses"
+    rows = {r["query"]: r for r in report.results[0].per_query()}
+    assert set(rows) == set(expected)
+    for query, ref in expected.items():
+        got = rows[query]
+        assert got["status"] == ref.status, (query, got, ref)
+        assert _same(got["value"], ref.value), (query, got, ref)
+        if ref.status != "missing":
+            assert _same(got["dcg"], ref.dcg), (query, got, ref)
+            if flavor.metric == "ndcg":
+                assert _same(got["idcg"], ref.idcg), (query, got, ref)
+    values = [r.value for r in expected.values() if r.value is not None]
+    mean = sum(values) / len(values) if values else None
+    if mean is not None and flavor.round != "none":
+        mean = round(mean, int(flavor.round))
+    assert _same(report.mean(), mean)
+
+
+@given(qrels_and_run(), flavors())
+def test_engine_matches_reference(data, flavor):
+    qrels, run = data
+    check(qrels, run, flavor)
+
+
+@given(qrels_and_run(), flavors(metric="ndcg"))
+def test_records_verify(data, flavor):
+    qrels, run = data
+    try:
+        report = rf.evaluate(qrels, run, flavor)
+    except rf.EvaluationError:
+        return
+    assert report.verify() == []
+
+
+@given(qrels_and_run(), st.lists(flavors(), min_size=2, max_size=4))
+def test_many_flavors_at_once_equal_one_at_a_time(data, flavor_list):
+    qrels, run = data
+    try:
+        together = rf.evaluate(qrels, run, flavor_list)
+    except rf.EvaluationError:
+        return
+    for flavor in flavor_list:
+        alone = rf.evaluate(qrels, run, flavor)
+        assert together.result(None, flavor).per_query() == alone.results[0].per_query()
+
+
+@pytest.mark.parametrize("ties", ["docid_desc", "input", "average", "pessimistic", "random(3)"])
+def test_large_tie_groups_use_the_closed_form(ties):
+    qrels = {"q": {f"d{i}": i % 4 for i in range(12)}}
+    run = {"q": {f"d{i}": float(i // 6) for i in range(12)}}  # two groups of six tied docs
+    check(qrels, run, rf.Flavor.parse(f"ndcg@4 ties={ties}"))
