@@ -1,24 +1,45 @@
-"""rankflavor: NDCG and DCG under a declared flavor, with a reconstructible record behind every score."""
+"""rankflavor: NDCG and DCG under a declared flavor, with a reconstructible record behind every score.
+
+Names are imported lazily (PEP 562) so that `rankflavor --help` does not pay for numpy and pyarrow.
+"""
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError
-from rankflavor.flavor import PRESETS, Flavor, parse_spec, parse_specs
-from rankflavor.report import Record, Report, evaluate
+_EXPORTS = {
+    "EvaluationError": "rankflavor.errors",
+    "InputError": "rankflavor.errors",
+    "RankflavorError": "rankflavor.errors",
+    "SpecError": "rankflavor.errors",
+    "PRESETS": "rankflavor.flavor",
+    "Flavor": "rankflavor.flavor",
+    "parse_spec": "rankflavor.flavor",
+    "parse_specs": "rankflavor.flavor",
+    "Record": "rankflavor.report",
+    "Report": "rankflavor.report",
+    "evaluate": "rankflavor.report",
+}
 
-__all__ = [
-    "PRESETS",
-    "EvaluationError",
-    "Flavor",
-    "InputError",
-    "RankflavorError",
-    "Record",
-    "Report",
-    "SpecError",
+__all__ = [  # noqa: RUF022 (kept in the order of _EXPORTS)
     "__version__",
-    "evaluate",
-    "parse_spec",
-    "parse_specs",
+    "EvaluationError", "InputError", "RankflavorError", "SpecError",
+    "PRESETS", "Flavor", "parse_spec", "parse_specs",
+    "Record", "Report", "evaluate",
 ]
+
+if TYPE_CHECKING:
+    from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError
+    from rankflavor.flavor import PRESETS, Flavor, parse_spec, parse_specs
+    from rankflavor.report import Record, Report, evaluate
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'rankflavor' has no attribute {name!r}")

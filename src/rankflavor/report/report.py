@@ -13,6 +13,7 @@ from rankflavor.engine.kernel import qrels_gains
 from rankflavor.flavor import Flavor, parse_specs
 from rankflavor.report.records import Record, build_record
 from rankflavor.report.verify import Disagreement, check_record
+from rankflavor.report.warnings import warnings_for
 
 
 @dataclass
@@ -172,23 +173,6 @@ class Report:
         return pd.DataFrame(rows, columns=["run", "flavor", "query", "value", "dcg", "idcg", "status"])
 
 
-def _warnings(result: Result, flavor: Flavor) -> list[str]:
-    c = result.counts
-    out = []
-    if c["ties_across_cutoff"]:
-        out.append(f"{c['ties_across_cutoff']} queries have tied scores across the cutoff @{flavor.cutoff}: "
-                   f"ties={flavor.ties} decides which docs are scored")
-    if c["unjudged_in_top"] and flavor.unjudged == "zero":
-        out.append(f"{c['unjudged_in_top']} unjudged docs among the scored ranks count as grade 0 (unjudged=zero)")
-    if c["zero_ideal"] and flavor.metric == "ndcg":
-        out.append(f"{c['zero_ideal']} queries have IDCG 0 (nothing relevant in the ideal); empty={flavor.empty}")
-    if c["missing"]:
-        out.append(f"{c['missing']} judged queries are absent from the run; missing={flavor.missing}")
-    if c["unjudged_queries"]:
-        out.append(f"{c['unjudged_queries']} run queries have no judgments and are not scored")
-    return out
-
-
 def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, Any]) -> Report:
     results = []
     for run in dataset.runs:
@@ -196,7 +180,7 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
         for flavor in flavors:
             res, _ = evaluate_run(dataset, run, flavor)
             result = Result(run.name, flavor, res, dataset.query_ids, unjudged_queries)
-            result.warnings = _warnings(result, flavor)
+            result.warnings = warnings_for(result, flavor)
             results.append(result)
     return Report(dataset, flavors, results, provenance)
 

@@ -1,0 +1,35 @@
+"""`rankflavor eval QRELS RUN [RUN ...] -m SPEC [-m SPEC ...] [--per-query] [--format table|json|csv]`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rankflavor.errors import EXIT_OK
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("eval", help="evaluate runs against qrels under one or more flavors")
+    p.add_argument("qrels", help="TREC qrels file (qid iter docid grade), plain or .gz")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
+    p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC",
+                   help="flavor spec, e.g. 'ndcg@10', 'ndcg@10 gain=exp2', 'trec_eval', 'lightgbm@5' "
+                        "(repeatable; default ndcg@10)")
+    p.add_argument("--per-query", action="store_true", help="also print every query's value")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rankflavor import evaluate
+    from rankflavor.cli import render
+
+    report = evaluate(args.qrels, list(args.runs), args.specs or ["ndcg@10"])
+    if args.format == "json":
+        json.dump(report.to_dict(per_query=args.per_query), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif args.format == "csv":
+        render.write_csv(report, sys.stdout)
+    else:
+        render.print_report(report, per_query=args.per_query)
+    return EXIT_OK

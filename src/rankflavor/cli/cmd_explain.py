@@ -1,0 +1,36 @@
+"""`rankflavor explain QRELS RUN -q QID -m SPEC [--format table|json]`: the record behind one score."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rankflavor.errors import EXIT_OK, InputError
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("explain", help="print the record behind one query's score")
+    p.add_argument("qrels")
+    p.add_argument("run")
+    p.add_argument("-q", "--query", required=True, help="query id")
+    p.add_argument("-m", "--measure", dest="spec", default="ndcg@10", metavar="SPEC", help="one flavor spec")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rankflavor import Flavor, evaluate
+    from rankflavor.cli import render
+
+    flavor = Flavor.parse(args.spec)
+    report = evaluate(args.qrels, [args.run], flavor)
+    try:
+        record = report.explain(report.runs[0], args.query, flavor)
+    except KeyError as exc:
+        raise InputError(str(exc.args[0]), source=args.qrels, fix="pick a query id from the qrels") from None
+    if args.format == "json":
+        json.dump(record.to_dict(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        render.print_record(record)
+    return EXIT_OK
