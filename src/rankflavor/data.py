@@ -13,9 +13,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from rankflavor.errors import InputError
+from rankflavor.io.duplicates import check_duplicates
 from rankflavor.io.tables import QrelsTable, RunTable
-from rankflavor.io.trec import line_of
 
 
 @dataclass
@@ -82,19 +81,6 @@ def _codes(values: pa.Array, dictionary: pa.Array) -> np.ndarray:
     return pc.index_in(values, value_set=dictionary).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
-def _check_duplicates(table: QrelsTable | RunTable, key: np.ndarray, what: str, fix: str) -> None:
-    order = np.argsort(key, kind="stable")
-    same = np.flatnonzero(key[order][1:] == key[order][:-1])
-    if len(same) == 0:
-        return
-    first, second = int(order[same[0]]), int(order[same[0] + 1])
-    query, doc = table.query[second].as_py(), table.doc[second].as_py()
-    line, earlier = line_of(table, second), line_of(table, first)
-    where = f" (first seen on line {earlier})" if earlier is not None else f" (rows {first} and {second})"
-    raise InputError(f"duplicate {what} for query {query!r} doc {doc!r}{where}", source=table.source.path
-                     or table.source.name, line=line, fix=fix)
-
-
 def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str]) -> Dataset:
     """Build the shared dictionaries, code every input, and reject duplicate (query, doc) rows."""
     query_arrays = [qrels.query, *(r.query for r in runs)]
@@ -106,7 +92,7 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str]) -> Dataset
     q = _codes(qrels.query, queries)
     d = _codes(qrels.doc, docs)
     key = q * n_docs + d
-    _check_duplicates(qrels, key, "judgment", "keep one judgment per (query, doc)")
+    check_duplicates(qrels, key, "judgment", "keep one judgment per (query, doc)")
     order = np.argsort(key, kind="stable")
     interned_qrels = InternedQrels(qrels, q[order], d[order], qrels.grade[order], key[order])
 
@@ -118,7 +104,7 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str]) -> Dataset
     interned_runs = []
     for run, name in zip(runs, names, strict=True):
         rq, rd = _codes(run.query, queries), _codes(run.doc, docs)
-        _check_duplicates(run, rq * n_docs + rd, "document in the run", "a run lists each doc at most once per query")
+        check_duplicates(run, rq * n_docs + rd, "document in the run", "a run lists each doc at most once per query")
         present = np.zeros(len(queries), dtype=bool)
         present[rq] = True
         if run.queries is not None:
