@@ -40,7 +40,7 @@ def check(qrels, run, flavor):
             assert _same(got["dcg"], ref.dcg), (query, got, ref)
             if flavor.metric == "ndcg":
                 assert _same(got["idcg"], ref.idcg), (query, got, ref)
-    values = [r.value for r in expected.values() if r.value is not None]
+    values = [r.raw_value for r in expected.values() if r.raw_value is not None]
     mean = sum(values) / len(values) if values else None
     if mean is not None and flavor.round != "none":
         mean = round(mean, int(flavor.round))

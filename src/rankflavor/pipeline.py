@@ -37,7 +37,10 @@ def load_runs(runs: Any) -> list[RunTable]:
     if _is_single_run(runs):
         return [load_run(runs)]
     if isinstance(runs, Mapping):
-        return [load_run(run, str(name)) for name, run in runs.items()]
+        tables = [load_run(run, str(name)) for name, run in runs.items()]
+        for table, name in zip(tables, runs, strict=True):
+            table.source.name = str(name)  # the caller's name wins over the file name
+        return tables
     if isinstance(runs, (list, tuple)):
         if not runs:
             raise InputError("no run given", fix="pass at least one run")

@@ -25,10 +25,18 @@ MAX_ENUMERATED_ORDERS = 720
 
 @dataclass
 class RefResult:
-    value: float | None
+    value: float | None  # as reported (rounded when the flavor says round=N)
     dcg: float | None
     idcg: float | None
     status: str
+    raw_value: float | None = None  # before rounding: the mean is taken over these
+
+
+def _rounded(result: RefResult, flavor: Flavor) -> RefResult:
+    result.raw_value = result.value
+    if flavor.round != "none" and result.value is not None:
+        result.value = round(result.value, int(flavor.round))
+    return result
 
 
 class RefError(Exception):
@@ -213,6 +221,6 @@ def reference_evaluate(flavor: Flavor, qrels: Mapping[str, Mapping[str, float]],
                 all_gains.append(g)
     top_gain = max(all_gains) if all_gains else 0.0
     return {
-        query: reference_query(flavor, judgments, run.get(query), query=query, top_gain=top_gain)
+        query: _rounded(reference_query(flavor, judgments, run.get(query), query=query, top_gain=top_gain), flavor)
         for query, judgments in qrels.items()
     }

@@ -57,6 +57,10 @@ class Flavor:
     def _check_consistency(self) -> None:
         kind, arg = parse_call(self.ideal)
         if self.metric != "ndcg":
+            for axis in AXES:
+                if axis.ndcg_only and getattr(self, axis.name) != axis.default:
+                    raise SpecError(f"{axis.name} does not apply to {self.metric} (it has no ideal); drop "
+                                    f"{axis.name}={getattr(self, axis.name)} or use ndcg")
             return
         if kind == "recall":
             if self.cutoff is None:

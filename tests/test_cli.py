@@ -1,0 +1,129 @@
+"""The CLI on real files: output contract, formats, exit codes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from rankflavor.cli.main import main
+from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
+
+X, Y = (str(p) for p in SEED000_RUNS)
+Q = str(SEED000_QRELS)
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_eval_json_follows_the_output_contract(capsys):
+    code, out, _ = run_cli(capsys, "eval", Q, X, Y, "-m", "ndcg@3", "-m", "ndcg@3 gain=exp2", "--format", "json",
+                           "--per-query")
+    assert code == 0
+    doc = json.loads(out)
+    assert set(doc) == {"version", "provenance", "results"}
+    inputs = doc["provenance"]["inputs"]
+    assert [i["name"] for i in inputs] == ["seed000.qrels", "X.run", "Y.run"]
+    assert all(len(i["sha256"]) == 64 and i["rows"] == 4 for i in inputs)
+    assert len(doc["results"]) == 4
+    first = doc["results"][0]
+    assert set(first) >= {"run", "flavor", "mean", "counts", "warnings", "per_query"}
+    assert first["run"] == "X.run" and first["flavor"].startswith("ndcg@3 gain=linear discount=log2")
+    assert first["mean"] == pytest.approx(0.904976558, abs=1e-9)
+    assert set(first["counts"]) >= {"scored", "zero_ideal", "missing", "unjudged_queries"}
+    assert first["per_query"] == [{"query": "q1", "value": pytest.approx(0.904976558, abs=1e-9),
+                                   "dcg": pytest.approx(4.761859507, abs=1e-9),
+                                   "idcg": pytest.approx(5.261859507, abs=1e-9), "status": "ok"}]
+    by = {(r["run"], r["flavor"].split()[1]): r["mean"] for r in doc["results"]}
+    assert by[("X.run", "gain=linear")] > by[("Y.run", "gain=linear")]
+    assert by[("X.run", "gain=exp2")] < by[("Y.run", "gain=exp2")]
+
+
+def test_eval_csv_is_tidy_with_the_mean_as_all(capsys):
+    code, out, _ = run_cli(capsys, "eval", Q, X, "-m", "ndcg@4", "--format", "csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["query"] for r in rows] == ["q1", "all"]
+    assert float(rows[1]["value"]) == pytest.approx(0.904976558, abs=1e-9)
+    assert rows[0]["status"] == "ok" and rows[1]["status"] == "mean"
+
+
+def test_eval_table_prints_the_full_flavor(capsys):
+    code, out, _ = run_cli(capsys, "eval", Q, X, Y, "-m", "ndcg@3 gain=exp2", "--per-query")
+    assert code == 0
+    assert "ndcg@3 gain=exp2 discount=log2 ideal=global ideal_depth=k ties=docid_desc" in out
+    assert "0.807559" in out and "0.817875" in out
+
+
+def test_side_by_side_presets(capsys):
+    code, out, _ = run_cli(capsys, "eval", Q, X, "-m", "sklearn@3", "-m", "trec_eval@3", "--format", "json")
+    assert code == 0
+    flavors = [r["flavor"] for r in json.loads(out)["results"]]
+    assert any("ties=average" in f for f in flavors) and any("ties=docid_desc" in f for f in flavors)
+
+
+def test_explain_json_and_table(capsys):
+    code, out, _ = run_cli(capsys, "explain", Q, Y, "-q", "q1", "-m", "ndcg@3", "--format", "json")
+    assert code == 0
+    record = json.loads(out)
+    assert record["dcg"] == pytest.approx(4.0) and record["status"] == "ok"
+    assert [r["doc"] for r in record["ranked"]] == ["A", "D", "B", "C"]
+    assert [r["doc"] for r in record["ideal"]][:1] == ["A"]
+    assert len(record["universe"]) == 4
+    code, out, _ = run_cli(capsys, "explain", Q, Y, "-q", "q1", "-m", "ndcg@3")
+    assert code == 0 and "ideal list" in out and "ranked list" in out
+
+
+def test_presets_lists_canonical_flavors(capsys):
+    code, out, _ = run_cli(capsys, "presets", "--format", "json")
+    assert code == 0
+    rows = {r["preset"]: r for r in json.loads(out)}
+    assert rows["trec_eval"]["flavor"].startswith("ndcg@5 gain=linear")
+    assert rows["lightgbm"]["default_cutoffs"] == "1,2,3,4,5"
+
+
+def test_demo_shows_the_reversal(capsys):
+    code, out, _ = run_cli(capsys, "demo")
+    assert code == 0
+    assert "ndcg@3             X 0.904976558  Y 0.760187533  -> X ahead" in out
+    assert "ndcg@3 gain=exp2   X 0.807558881  Y 0.817874758  -> Y ahead" in out
+    assert "verify(): 0 disagreements" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        (["eval", Q, X, "-m", "ndcg@10 gain=cubic"], 2, "unknown value 'cubic' for gain"),
+        (["eval", Q, "/nonexistent/run"], 3, "file not found"),
+        (["explain", Q, X, "-q", "nope", "-m", "ndcg@3"], 3, "no query 'nope'"),
+        (["eval"], 2, "required"),
+        (["frobnicate"], 2, "invalid choice"),
+    ],
+)
+def test_exit_codes_and_one_clear_message(capsys, argv, code, message):
+    try:
+        got = main(argv)
+    except SystemExit as exc:  # argparse's usage errors
+        got = exc.code
+    _, err = capsys.readouterr()
+    assert got == code
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_console_script_runs_and_exits_with_codes(tmp_path):
+    ok = subprocess.run([sys.executable, "-m", "rankflavor", "eval", Q, X, "-m", "ndcg@3"], capture_output=True,
+                        text=True)
+    assert ok.returncode == 0 and "0.904977" in ok.stdout
+    bad = tmp_path / "bad.run"
+    bad.write_text("q1 Q0 A 1 nan X\n")
+    fail = subprocess.run([sys.executable, "-m", "rankflavor", "eval", Q, str(bad)], capture_output=True, text=True)
+    assert fail.returncode == 3
+    assert f"{bad}:1" in fail.stderr and "Traceback" not in fail.stderr

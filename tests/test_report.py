@@ -1,0 +1,83 @@
+"""Report: counts, provenance, explain records, verify() catching a tampered record."""
+
+from __future__ import annotations
+
+import pytest
+
+import rankflavor as rf
+from rankflavor.report.verify import check_record
+
+QRELS = {"q1": {"a": 2, "b": 1, "c": 0, "n": -1}, "q2": {"a": 0}, "q3": {"x": 1}}
+RUN = {"q1": {"a": 1.0, "u": 1.0, "b": 0.5, "n": 0.4}, "q2": {"a": 1.0}, "q9": {"z": 1.0}}
+
+
+def test_counts_of_every_excluded_kind():
+    report = rf.evaluate(QRELS, RUN, "ndcg@1 empty=skip")
+    counts = report.results[0].counts
+    assert counts["judged_queries"] == 3
+    assert counts["scored"] == 1 and counts["excluded"] == 2
+    assert counts["zero_ideal"] == 1 and counts["missing"] == 1
+    assert counts["unjudged_queries"] == 1 and counts["rows_of_unjudged_queries"] == 1
+    assert counts["ties_across_cutoff"] == 1  # a and u tie across @1
+    warnings = " ".join(report.results[0].warnings)
+    assert "tied scores across the cutoff" in warnings and "IDCG 0" in warnings and "absent from the run" in warnings
+
+
+def test_explain_record_has_everything_to_recompute():
+    report = rf.evaluate(QRELS, RUN, "ndcg@3 unjudged=skip")
+    record = report.explain(None, "q1", None)
+    assert [u["doc"] for u in record.universe] == ["a", "b", "c", "n"]
+    assert next(u for u in record.universe if u["doc"] == "n")["judged"] is False  # negative=unjudged
+    assert [r["doc"] for r in record.ranked] == ["a", "b"]
+    assert {d["doc"]: d["reason"] for d in record.dropped} == {"u": "unjudged (unjudged=skip)",
+                                                              "n": "unjudged (unjudged=skip)"}
+    assert record.dcg == pytest.approx(sum(r["contribution"] for r in record.ranked))
+    assert record.idcg == pytest.approx(sum(r["contribution"] for r in record.ideal))
+    assert record.value == pytest.approx(record.dcg / record.idcg)
+    missing = report.explain(None, "q3", None)
+    assert missing.status == "missing" and "absent from the run" in missing.reason
+
+
+def test_explain_under_average_ties_shows_the_group_mean_discount():
+    report = rf.evaluate(QRELS, RUN, "ndcg@1 ties=average")
+    record = report.explain(None, "q1", None)
+    a, u = record.ranked[0], record.ranked[1]
+    assert a["tie_group"] == u["tie_group"] == 1
+    assert a["discount"] == pytest.approx(0.5) and u["discount"] == pytest.approx(0.5)
+    assert record.value == pytest.approx(0.5)
+
+
+def test_verify_passes_and_catches_tampering():
+    flavor = rf.Flavor.parse("ndcg@3 gain=exp2")
+    report = rf.evaluate(QRELS, RUN, flavor)
+    assert report.verify() == []
+    record = report.explain(None, "q1", flavor)
+    record.ranked[0]["contribution"] += 0.1
+    assert any("contribution" in p for p in check_record(record, flavor))
+    record = report.explain(None, "q1", flavor)
+    record.ideal[0]["gain"] = 1.0
+    assert check_record(record, flavor)
+    record = report.explain(None, "q1", flavor)
+    record.value = 0.5
+    assert any("value" in p for p in check_record(record, flavor))
+
+
+def test_to_frame_is_tidy():
+    report = rf.evaluate(QRELS, {"A": RUN, "B": RUN}, ["ndcg@3", "dcg@3"])
+    frame = report.to_frame()
+    assert len(frame) == 2 * 2 * (3 + 1)
+    assert set(frame["query"]) == {"q1", "q2", "q3", "all"}
+
+
+def test_dcg_metric_has_no_ideal():
+    report = rf.evaluate(QRELS, RUN, "dcg@2")
+    row = report.results[0].per_query()[0]
+    assert row["idcg"] is None and row["value"] == row["dcg"] and row["status"] == "ok"
+
+
+def test_report_rejects_ambiguous_lookups():
+    report = rf.evaluate(QRELS, {"A": RUN, "B": RUN}, ["ndcg@3", "dcg@3"])
+    with pytest.raises(ValueError, match="several runs"):
+        report.mean()
+    with pytest.raises(KeyError):
+        report.mean("A", "ndcg@7")
