@@ -79,7 +79,7 @@ def _judgment(grade: float | None, flavor: Flavor) -> tuple[bool, float]:
     if grade < 0:
         if flavor.negative == "error":
             raise RefError("negative grade")
-        if flavor.negative == "unjudged":
+        if flavor.negative in ("unjudged", "drop"):
             return False, 0.0
         if flavor.negative == "zero":
             return True, 0.0
@@ -113,6 +113,8 @@ def reference_query(flavor: Flavor, judgments: Mapping[str, float], ranking: Map
         scores = {d: struct.unpack("f", struct.pack("f", s))[0] for d, s in scores.items()}
     if flavor.self_docs == "drop":
         order = [d for d in order if d != query]
+    if flavor.negative == "drop":
+        order = [d for d in order if not (d in judgments and judgments[d] < 0)]
     info = {d: _judgment(judgments.get(d), flavor) for d in order}
 
     kind, arg = parse_call(flavor.ties)

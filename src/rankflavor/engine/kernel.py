@@ -98,7 +98,7 @@ def qrels_gains(ds: Dataset, flavor: Flavor) -> tuple[np.ndarray, np.ndarray]:
             f"{ds.doc_ids[ds.qrels.d[row]]!r} ({int(negative.sum())} negative grades in all) and negative=error; "
             "choose negative=unjudged, zero or keep"
         )
-    judged = ~negative if flavor.negative == "unjudged" else np.ones(len(grade), dtype=bool)
+    judged = ~negative if flavor.negative in ("unjudged", "drop") else np.ones(len(grade), dtype=bool)
     gains = np.zeros(len(grade), dtype=np.float64)
     usable = judged & ~(negative & (flavor.negative == "zero"))
     gains[usable] = gain_values(grade[usable], flavor.gain)
@@ -160,6 +160,12 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         dropped.append((rq[same], rd[same], "doc id equals the query id (self_docs=drop)"))
         row_counts["rows_dropped_self_docs"] = int(same.sum())
         rq, rd, score, order, grade, judged, gain = (a[~same] for a in (rq, rd, score, order, grade, judged, gain))
+
+    if flavor.negative == "drop":  # TF-Ranking masks labels < 0 out of the list before sorting
+        neg = np.isfinite(grade) & (grade < 0)
+        dropped.append((rq[neg], rd[neg], "negative grade (negative=drop)"))
+        row_counts["rows_dropped_negative"] = int(neg.sum())
+        rq, rd, score, order, grade, judged, gain = (a[~neg] for a in (rq, rd, score, order, grade, judged, gain))
 
     # ---- rank: query asc, score desc, then the tie policy --------------------------------------------
     perm = np.lexsort((*_tie_keys(ds, flavor, rq, rd, gain, order), -score, rq))

@@ -178,8 +178,9 @@ AXES: tuple[Axis, ...] = (
     Axis(
         "negative",
         "unjudged",
-        _choice("negative", ("unjudged", "zero", "keep", "error")),
-        "negative grades: treated as unjudged, judged with gain 0, kept (negative gain), or an error",
+        _choice("negative", ("unjudged", "zero", "keep", "error", "drop")),
+        "negative grades: treated as unjudged, judged with gain 0, kept (negative gain), an error, or dropped "
+        "(removed from the run's list before ranking and from the ideal: TF-Ranking's label < 0 mask)",
     ),
     Axis("min_grade", "none", _canon_min_grade, "judged grades below it get gain 0"),
     Axis(
