@@ -62,7 +62,9 @@ class Result:
 
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"run": self.run, "flavor": str(self.flavor), "mean": self.mean,
-                               "counts": self.counts, "warnings": self.warnings}
+                               "counts": self.counts, "warnings": [str(w) for w in self.warnings],
+                               "warning_details": [w.to_dict() if hasattr(w, "to_dict") else {"message": str(w)}
+                                                   for w in self.warnings]}
         if per_query:
             out["per_query"] = self.per_query()
         return out
@@ -180,7 +182,7 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
         for flavor in flavors:
             res, _ = evaluate_run(dataset, run, flavor)
             result = Result(run.name, flavor, res, dataset.query_ids, unjudged_queries)
-            result.warnings = warnings_for(result, flavor)
+            result.warnings = warnings_for(result, flavor, dataset, run)
             results.append(result)
     return Report(dataset, flavors, results, provenance)
 

@@ -1,27 +1,193 @@
-"""Warnings attached to every result: what a hidden axis did to this number. Silent when nothing applies."""
+"""Warnings attached to every result: what a hidden axis did to this number. Silent when nothing applies.
+
+Each warning is a `FlavorWarning`: a `str` (the readable message, so lists of warnings print and
+serialise as text) carrying a `code` and the `numbers` behind the message. Codes:
+
+- `ties_across_cutoff`: tie groups straddle @k; numbers give the mean under `ties=pessimistic` (lower
+  gain first) and `ties=optimistic`, the range over which the tie order can move the mean. Silent when
+  both orders give the same mean.
+- `unjudged_in_top`: unjudged docs among the scored ranks count as grade 0; judged@k is the mean over
+  queries of the judged share of the scored ranks (Buckley & Voorhees 2004 call its complement the
+  "condensed list" problem; Sakai 2007); numbers give the mean with `unjudged=skip` (trec_eval -J).
+- `zero_ideal`: queries with IDCG 0 and what `empty` did with them; the mean without them.
+- `missing`: judged queries absent from the run and what `missing` did; the mean under the other policy.
+- `unjudged_queries`: run queries that have no judgments (never scored).
+
+Extra evaluations (ties, unjudged) run only when their warning applies, and only over the queries they
+can change: queries with tied scores, or with unjudged docs among the scored ranks.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from rankflavor.flavor import Flavor
 
 if TYPE_CHECKING:
+    from rankflavor.data import Dataset, InternedRun
     from rankflavor.report.report import Result
 
+WIDTH = 1e-12  # a range narrower than this is no range
 
-def warnings_for(result: Result, flavor: Flavor) -> list[str]:
+
+class FlavorWarning(str):
+    """A readable warning message with a machine-readable `code` and the `numbers` behind it."""
+
+    code: str
+    numbers: dict[str, Any]
+
+    def __new__(cls, code: str, message: str, **numbers: Any) -> FlavorWarning:
+        self = super().__new__(cls, message)
+        self.code = code
+        self.numbers = numbers
+        return self
+
+    @property
+    def message(self) -> str:
+        return str.__str__(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.numbers}
+
+
+def mean_of(raw: np.ndarray, flavor: Flavor) -> float | None:
+    """The mean as `Result.mean` computes it: over non-null values, rounded after averaging."""
+    ok = ~np.isnan(raw)
+    if not ok.any():
+        return None
+    mean = float(raw[ok].mean())
+    return mean if flavor.round == "none" else round(mean, int(flavor.round))
+
+
+def subset_run(run: InternedRun, queries: np.ndarray) -> InternedRun:
+    """The run restricted to the rows of the queries whose code is True in `queries`."""
+    keep = queries[run.q]
+    changes = {f.name: getattr(run, f.name)[keep] for f in dataclasses.fields(run)
+               if f.name != "present" and isinstance(getattr(run, f.name), np.ndarray)
+               and len(getattr(run, f.name)) == len(run.q)}
+    return dataclasses.replace(run, **changes)
+
+
+def tied_queries(ds: Dataset, run: InternedRun, flavor: Flavor) -> np.ndarray:
+    """Bool per query code: the run gives two docs of the query the same score (after `precision`)."""
+    score = run.score.astype(np.float32).astype(np.float64) if flavor.precision == "f32" else run.score
+    order = np.lexsort((score, run.q))
+    q, s = run.q[order], score[order]
+    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    mask = np.zeros(ds.n_queries, dtype=bool)
+    mask[q[1:][same]] = True
+    return mask
+
+
+def values_under(ds: Dataset, run: InternedRun, base: Result, flavor: Flavor, affected: np.ndarray | None,
+                 ) -> np.ndarray:
+    """Raw per-query values of `base`'s queries under `flavor`, re-evaluating only the `affected` queries
+    (bool per query code; None = all): the others keep their values from `base`."""
+    from rankflavor.engine import evaluate_run
+
+    if affected is None:
+        return evaluate_run(ds, run, flavor)[0].raw_value
+    res, _ = evaluate_run(ds, subset_run(run, affected), flavor)
+    codes = base.queries.query
+    out = base.queries.raw_value.copy()
+    changed = affected[codes]
+    out[changed] = res.raw_value[changed]
+    return out
+
+
+def _tie_range(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun) -> tuple[float | None, float | None]:
+    affected = tied_queries(ds, run, flavor)
+    lo = mean_of(values_under(ds, run, result, flavor.with_(ties="pessimistic"), affected), flavor)
+    hi = mean_of(values_under(ds, run, result, flavor.with_(ties="optimistic"), affected), flavor)
+    return lo, hi
+
+
+def _skip_mean(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun) -> float | None:
+    # Removing unjudged docs below the cutoff can change a query only through an ideal built from the
+    # run's list: recall(K) (judged docs in the top K) or local with negative gains (zeros before them).
+    full = flavor.ideal.startswith("recall") or (flavor.ideal == "local" and flavor.negative == "keep")
+    affected = None
+    if not full:
+        affected = np.zeros(ds.n_queries, dtype=bool)
+        affected[result.queries.query[result.queries.unjudged_in_top > 0]] = True
+    return mean_of(values_under(ds, run, result, flavor.with_(unjudged="skip"), affected), flavor)
+
+
+def _fmt(x: float | None) -> str:
+    return "null" if x is None else f"{x:.6f}"
+
+
+def warnings_for(result: Result, flavor: Flavor, dataset: Dataset | None = None,
+                 run: InternedRun | None = None) -> list[FlavorWarning]:
+    """The warnings of one result. With the dataset and the run, also the numbers that need extra
+    evaluations (the tie range, the mean with unjudged=skip); without them, only the counts."""
+    from rankflavor.engine import MISSING, ZERO_IDEAL
+
     c = result.counts
-    out = []
+    q = result.queries
+    raw = q.raw_value
+    k = "" if flavor.cutoff is None else f"@{flavor.cutoff}"
+    can_evaluate = dataset is not None and run is not None
+    out: list[FlavorWarning] = []
+
     if c["ties_across_cutoff"]:
-        out.append(f"{c['ties_across_cutoff']} queries have tied scores across the cutoff @{flavor.cutoff}: "
-                   f"ties={flavor.ties} decides which docs are scored")
+        n = c["ties_across_cutoff"]
+        text = f"{n} queries have tied scores across the cutoff {k}: ties={flavor.ties} decides which docs are scored"
+        if can_evaluate:
+            lo, hi = _tie_range(result, flavor, dataset, run)
+            if not (lo is not None and hi is not None and hi - lo <= WIDTH):
+                out.append(FlavorWarning(
+                    "ties_across_cutoff",
+                    f"{text}; the mean ranges from {_fmt(lo)} (ties=pessimistic) to {_fmt(hi)} (ties=optimistic), "
+                    f"{_fmt(result.mean)} with ties={flavor.ties}",
+                    queries=n, mean=result.mean, mean_pessimistic=lo, mean_optimistic=hi))
+        else:
+            out.append(FlavorWarning("ties_across_cutoff", text, queries=n))
+
     if c["unjudged_in_top"] and flavor.unjudged == "zero":
-        out.append(f"{c['unjudged_in_top']} unjudged docs among the scored ranks count as grade 0 (unjudged=zero)")
+        n_docs = c["unjudged_in_top"]
+        n_queries = int((q.unjudged_in_top > 0).sum())
+        shares = q.judged_in_top[~np.isnan(q.judged_in_top)]
+        judged_at_k = float(shares.mean()) if len(shares) else None
+        text = (f"{n_docs} unjudged docs among the scored ranks of {n_queries} queries count as grade 0 "
+                f"(unjudged=zero); judged{k} = " + ("null" if judged_at_k is None else f"{judged_at_k:.3f}"))
+        numbers: dict[str, Any] = {"unjudged_docs": n_docs, "queries": n_queries, "judged_at_k": judged_at_k}
+        if can_evaluate:
+            skip = _skip_mean(result, flavor, dataset, run)
+            text += f"; the mean is {_fmt(result.mean)}, {_fmt(skip)} with unjudged=skip"
+            numbers.update(mean=result.mean, mean_unjudged_skip=skip)
+        out.append(FlavorWarning("unjudged_in_top", text, **numbers))
+
     if c["zero_ideal"] and flavor.metric == "ndcg":
-        out.append(f"{c['zero_ideal']} queries have IDCG 0 (nothing relevant in the ideal); empty={flavor.empty}")
+        n = c["zero_ideal"]
+        did = {"skip": "leaves them out of the mean", "zero": "scores them 0", "one": "scores them 1"}.get(
+            flavor.empty, f"empty={flavor.empty}")
+        without = mean_of(np.where(q.status == ZERO_IDEAL, np.nan, raw), flavor)
+        text = f"{n} queries have IDCG 0 (nothing relevant in the ideal); empty={flavor.empty} {did}"
+        if flavor.empty != "skip":
+            text += f"; the mean is {_fmt(result.mean)}, {_fmt(without)} without them"
+        out.append(FlavorWarning("zero_ideal", text, queries=n, empty=flavor.empty, mean=result.mean,
+                                 mean_without=without))
+
     if c["missing"]:
-        out.append(f"{c['missing']} judged queries are absent from the run; missing={flavor.missing}")
+        n = c["missing"]
+        missing = q.status == MISSING
+        if flavor.missing == "skip":
+            other, did = mean_of(np.where(missing, 0.0, raw), flavor), "leaves them out of the mean"
+        else:
+            other, did = mean_of(np.where(missing, np.nan, raw), flavor), "scores them 0"
+        alt = "zero" if flavor.missing == "skip" else "skip"
+        out.append(FlavorWarning(
+            "missing",
+            f"{n} judged queries are absent from the run; missing={flavor.missing} {did}; the mean is "
+            f"{_fmt(result.mean)}, {_fmt(other)} with missing={alt}",
+            queries=n, missing=flavor.missing, mean=result.mean, **{f"mean_missing_{alt}": other}))
+
     if c["unjudged_queries"]:
-        out.append(f"{c['unjudged_queries']} run queries have no judgments and are not scored")
+        n = c["unjudged_queries"]
+        out.append(FlavorWarning("unjudged_queries", f"{n} run queries have no judgments and are not scored",
+                                 queries=n))
     return out

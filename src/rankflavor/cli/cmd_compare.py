@@ -1,0 +1,190 @@
+"""`rankflavor compare QRELS RUN_A RUN_B [RUN ...] [-m SPEC ... | --grid NAME|FILE] [-k K ...]`:
+does "A beats B" survive a change of flavor? Also `--grids` (list the named grids) and `--example` (seed 000).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from typing import Any
+
+from rankflavor.errors import EXIT_OK, EXIT_USAGE
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("compare", help="compare runs across a grid of flavors: is the winner robust or does it reverse?")
+    p.add_argument("qrels", nargs="?", help="TREC qrels file")
+    p.add_argument("runs", nargs="*", metavar="RUN", help="two or more TREC run files")
+    p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC",
+                   help="a flavor to compare under (repeatable); replaces the grid")
+    p.add_argument("--grid", metavar="NAME|FILE",
+                   help="a named grid (see --grids; default 'default') or a file of 'axis: v1 v2' lines and specs")
+    p.add_argument("-k", "--cutoff", action="append", type=int, dest="cutoffs", metavar="K",
+                   help="cutoff crossed into the grid (repeatable; default 10)")
+    p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
+    p.add_argument("--baseline", metavar="RUN", help="compare each run against this one instead of all pairs")
+    p.add_argument("--test", choices=("randomization", "t"), default="randomization",
+                   help="paired randomization (sign-flip) test with a bootstrap CI, or scipy's paired t-test")
+    p.add_argument("--resamples", type=int, default=10_000, help="resamples for the randomization test and bootstrap")
+    p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm correction")
+    p.add_argument("--queries", type=int, default=5, metavar="N",
+                   help="per-query views: the N queries that differ most / change winner (0: none)")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument("--grids", action="store_true", help="list the named grids and exit")
+    p.add_argument("--example", action="store_true", help="the built-in example (seed 000): gain and cutoff effects")
+
+
+def _columns(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1] for r in rows]
+
+
+def _f(x: Any, digits: int = 6) -> str:
+    if x is None or (isinstance(x, float) and x != x):
+        return "null"
+    return f"{x:.{digits}f}" if isinstance(x, float) else str(x)
+
+
+def _p(x: float) -> str:
+    return "null" if x != x else (f"{x:.4f}" if x >= 1e-4 else f"{x:.1e}")
+
+
+def print_grids() -> None:
+    from rankflavor.compare import GRIDS
+
+    rows = [["grid", "axes", "description"]]
+    for g in GRIDS.values():
+        axes = "; ".join(f"{a}: {' '.join(v)}" for a, v in g.axes.items()) or f"{len(g.specs)} specs"
+        rows.append([g.name, axes, g.description])
+    print("\n".join(_columns(rows)))
+    print("\nEach grid is crossed with the cutoffs (-k, default 10) on --base (default ndcg). Your own grid: "
+          "--grid FILE with lines 'axis: v1 v2 ...' (crossed) and flavor specs (listed), or repeated -m SPEC.")
+
+
+def print_comparison(cmp, queries: int = 5, example: bool = False) -> None:
+    from rankflavor.compare.views import query_differences, winner_changes
+
+    s = cmp.settings
+    for v in cmp.verdicts.itertuples():
+        print(f"verdict {v.run_a} vs {v.run_b}: {v.summary}")
+        if v.verdict == "reverses":
+            print(f"  {v.run_a} wins under: {', '.join(v.a_wins_under)}")
+            print(f"  {v.run_b} wins under: {', '.join(v.b_wins_under)}")
+            flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)]
+            n_axes = int(flips.n_axes.iloc[0])
+            print(f"  smallest changes of flavor that flip the winner ({n_axes} ax{'is' if n_axes == 1 else 'es'}):")
+            for f in flips.head(12).itertuples():
+                print(f"    {f.change}, from {f.from_label}: {f.from_winner} wins -> {f.to_winner} wins ({f.to_label})")
+            if len(flips) > 12:
+                print(f"    ... and {len(flips) - 12} more (--format json lists them all)")
+    if example:
+        _print_example_story(cmp)
+    print()
+    test = ("paired randomization (sign flip; exact over all 2^n flips when 2^n <= resamples)"
+            if s["test"] == "randomization" else "paired t-test (scipy.stats.ttest_rel)")
+    print(f"test: {test}, {int(s['confidence'] * 100)}% CI: {s['ci']}, {s['n_resamples']} resamples, seed {s['seed']}; "
+          f"multiple comparisons: {s['correction']}; significant: p_holm < {s['alpha']}")
+    print(f"paired over {s['paired_queries']}")
+    small = cmp.pairs[cmp.pairs.n < 6]
+    if len(small) and s["test"] == "randomization":
+        n = int(small.n.min())
+        print(f"note: with n = {n} paired queries the smallest attainable p-value is {min(1.0, 2.0 ** (1 - n)):g}")
+    print()
+    rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "p", "p_holm", "n", "excl", "winner",
+             "flavor"]]
+    for r in cmp.pairs.itertuples():
+        rows.append([r.label, r.run_a, r.run_b, _f(r.mean_a), _f(r.mean_b), f"{r.diff:+.6f}",
+                     f"[{r.ci_low:+.6f}, {r.ci_high:+.6f}]", _p(r.p), _p(r.p_holm) + ("*" if r.significant else ""),
+                     str(r.n), str(r.excluded), r.winner, r.flavor])
+    print("\n".join(_columns(rows)))
+    if cmp.skipped:
+        print(f"\nskipped {len(cmp.skipped)} invalid combinations, e.g. {cmp.skipped[0][0]}: {cmp.skipped[0][1]}")
+    if queries > 0 and cmp.scores is not None:
+        for v in cmp.verdicts.head(3).itertuples():
+            first = cmp.flavors[0]
+            top = query_differences(cmp.scores, first, v.run_a, v.run_b, top=queries)
+            if len(top):
+                print(f"\nqueries where {v.run_a} and {v.run_b} differ most under {cmp.pairs.label.iloc[0]}:")
+                for q in top.itertuples():
+                    print(f"  {q.query}  {q.a:.6f} vs {q.b:.6f} ({q.diff:+.6f})  {q.explain_a}")
+            flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)]
+            if len(flips):
+                f = flips.iloc[0]
+                from rankflavor.flavor import Flavor
+
+                changed = winner_changes(cmp.scores, Flavor.parse(f.from_flavor), Flavor.parse(f.to_flavor),
+                                         v.run_a, v.run_b, top=queries)
+                print(f"\nqueries whose winner changes with {f.change} (from {f.from_label}): {len(changed)} shown")
+                for q in changed.itertuples():
+                    print(f"  {q.query}  {q.winner_1} -> {q.winner_2}  ({q.a_1 - q.b_1:+.6f} -> {q.a_2 - q.b_2:+.6f})  "
+                          f"{q.explain_a_1}")
+                    print(f"  {' ' * len(q.query)}  {q.explain_a_2}")
+    if len(cmp.warnings):
+        print()
+        for w in cmp.warnings.itertuples():
+            print(f"warning: {w.run} {w.label}: {w.message}")
+
+
+def _print_example_story(cmp) -> None:
+    """Seed 000 in words: each minimal flip of the winner is one separate effect, named by its axis."""
+    print("\nseed 000: one query, universe A=3 B=2 C=2 D=0; X = (B, C, A, D), Y = (A, D, B, C); nothing changes "
+          "but the flavor")
+    for f in cmp.flips.itertuples():
+        means = cmp.means.set_index(["label", "run"])["mean"]
+        a1, b1 = means[(f.from_label, f.run_a)], means[(f.from_label, f.run_b)]
+        a2, b2 = means[(f.to_label, f.run_a)], means[(f.to_label, f.run_b)]
+        kind = {"gain": "gain effect", "cutoff": "cutoff effect"}.get(f.axis, f"{f.axis} effect")
+        print(f"  {kind}: {f.change} ({f.from_label} -> {f.to_label}): {f.run_a} {a1:.9f} vs {f.run_b} {b1:.9f} "
+              f"becomes {a2:.9f} vs {b2:.9f}: {f.to_winner} overtakes {f.from_winner}")
+
+
+def write_csv(cmp, stream) -> None:
+    writer = csv.writer(stream, lineterminator="\n")
+    columns = ["flavor", "run_a", "run_b", "mean_a", "mean_b", "n", "excluded", "diff", "ci_low", "ci_high", "p",
+               "p_holm", "significant", "winner"]
+    writer.writerow(columns)
+    for row in cmp.pairs[columns].itertuples(index=False):
+        writer.writerow(["" if v is None or (isinstance(v, float) and v != v) else v for v in row])
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.grids:
+        print_grids()
+        return EXIT_OK
+    from rankflavor.compare import compare
+    from rankflavor.compare.views import query_differences
+
+    if args.example:
+        from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
+
+        qrels, runs = SEED000_QRELS, list(SEED000_RUNS)
+        grid, cutoffs = (args.specs or args.grid or "gain"), (args.cutoffs or [3, 4])
+    else:
+        if args.qrels is None or len(args.runs) < 2:
+            sys.stderr.write("rankflavor: error: compare needs QRELS and at least two runs (or --example, --grids)\n")
+            return EXIT_USAGE
+        if args.specs and args.grid:
+            sys.stderr.write("rankflavor: error: give -m SPEC ... or --grid, not both\n")
+            return EXIT_USAGE
+        qrels, runs = args.qrels, list(args.runs)
+        grid, cutoffs = (args.specs or args.grid), args.cutoffs
+    cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=args.test,
+                  n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
+    if args.format == "json":
+        out = cmp.to_dict()
+        if args.queries > 0:
+            out["top_differences"] = [
+                {k: (None if isinstance(x, float) and x != x else x) for k, x in row.items()}
+                for v in cmp.verdicts.itertuples()
+                for row in query_differences(cmp.scores, cmp.flavors[0], v.run_a, v.run_b, args.queries)
+                .to_dict(orient="records")]
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif args.format == "csv":
+        write_csv(cmp, sys.stdout)
+    else:
+        print_comparison(cmp, args.queries, example=args.example)
+    return EXIT_OK

@@ -1,0 +1,81 @@
+"""`rankflavor diff QRELS RUN [RUN_B] -m FLAVOR_A -m FLAVOR_B [--order AXIS,...]`: split the gap between two
+flavors (and, with two runs, between two systems) into the part due to each axis, one change at a time."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rankflavor.errors import EXIT_OK, EXIT_USAGE
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("diff", help="walk from one flavor to another one axis at a time: what each axis changes")
+    p.add_argument("qrels", help="TREC qrels file")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="one run, or two (RUN_A under FLAVOR_A vs RUN_B under FLAVOR_B)")
+    p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC", required=True,
+                   help="give exactly two: the flavor to start from and the flavor to reach")
+    p.add_argument("--order", metavar="AXIS,...", help="the order in which the axes change (default: canonical order)")
+    p.add_argument("--top", type=int, default=5, metavar="N", help="queries that move most, per step and run")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def print_attribution(att, start, end) -> None:
+    from rankflavor.cli.cmd_compare import _columns, _f
+
+    runs = att.runs
+    print(f"A: {start}")
+    print(f"B: {end}")
+    print(f"walk from A to B, one axis at a time ({len(att.path)} steps)\n")
+    head = ["step", "change"]
+    for r in runs:
+        head += [f"{r} mean", "delta"]
+    if len(runs) == 2:
+        head += [f"{runs[0]} - {runs[1]}"]
+    rows = [[*head, "flavor"]]
+    for step, block in att.steps.groupby("step", sort=True):
+        first = block.iloc[0]
+        row = [str(step), first.change]
+        means = {}
+        for r in runs:
+            rr = block[block.run == r].iloc[0]
+            means[r] = rr["mean"]
+            row += [_f(rr["mean"]), "" if step == 0 else f"{rr.delta:+.6f}"]
+        if len(runs) == 2:
+            a, b = means[runs[0]], means[runs[1]]
+            row.append("null" if a is None or b is None else f"{a - b:+.6f}")
+        rows.append([*row, first.flavor])
+    print("\n".join(_columns(rows)))
+    for note in att.notes:
+        print(f"note: {note}")
+    print()
+    for line in att.summary:
+        print(line)
+    if len(att.movers):
+        print("\nqueries that move most at each step:")
+        for m in att.movers.itertuples():
+            print(f"  step {m.step} ({m.change}) {m.run} {m.query}: {_f(m.before)} -> {_f(m.after)}  {m.explain}")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rankflavor.compare.attribution import attribute
+    from rankflavor.compare.scores import Scores
+    from rankflavor.flavor import Flavor
+
+    if len(args.specs) != 2:
+        sys.stderr.write("rankflavor: error: diff needs exactly two flavors: -m FLAVOR_A -m FLAVOR_B\n")
+        return EXIT_USAGE
+    if len(args.runs) > 2:
+        sys.stderr.write("rankflavor: error: diff takes one run or two (RUN_A RUN_B)\n")
+        return EXIT_USAGE
+    start, end = Flavor.parse(args.specs[0]), Flavor.parse(args.specs[1])
+    scores = Scores.load(args.qrels, list(args.runs))
+    order = [a.strip() for a in args.order.split(",") if a.strip()] if args.order else None
+    att = attribute(scores, start, end, order=order, top=args.top)
+    if args.format == "json":
+        json.dump({"flavor_a": str(start), "flavor_b": str(end), **att.to_dict()}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print_attribution(att, start, end)
+    return EXIT_OK

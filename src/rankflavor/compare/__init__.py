@@ -1,0 +1,22 @@
+"""Comparing systems across flavors: does "A beats B" survive a change of flavor?
+
+- `compare(qrels, runs, grid=...)`: every flavor of a grid, every pair of runs: means, paired difference,
+  CI, p-value (Holm-corrected over pairs), winner, and a verdict (robust / reverses, with the smallest
+  change of axes that flips it).
+- `diff(qrels, runs, flavor_a, flavor_b)`: the walk from one flavor to another, one axis at a time.
+- `top_differences`, `changed_winners`: per-query views with `rankflavor explain` command lines.
+- `GRIDS`, `build_grid`: the named grids and the flavors of a grid.
+"""
+
+from rankflavor.compare.attribution import Attribution, diff, walk
+from rankflavor.compare.comparison import Comparison, compare
+from rankflavor.compare.grid import GRIDS, Grid, build_grid, short_label
+from rankflavor.compare.scores import Scores
+from rankflavor.compare.stats import bootstrap_ci, holm, paired_test, randomization_test, t_test
+from rankflavor.compare.views import changed_winners, query_differences, top_differences, winner_changes
+
+__all__ = [
+    "GRIDS", "Attribution", "Comparison", "Grid", "Scores", "bootstrap_ci", "build_grid", "changed_winners",
+    "compare", "diff", "holm", "paired_test", "query_differences", "randomization_test", "short_label", "t_test",
+    "top_differences", "walk", "winner_changes",
+]

@@ -1,0 +1,203 @@
+"""compare(): does "A beats B" survive a change of flavor?
+
+For every flavor of a grid and every pair of runs: each run's mean, the paired difference
+mean_q(a_q - b_q) over the queries scored in both runs (value not null under that flavor), a 95% CI
+and a p-value (`rankflavor.compare.stats`), Holm-corrected over the pairs of one flavor when there are
+several, and the winner (the sign of the paired difference). Queries scored in only one run (a
+missing query under missing=skip, a zero-ideal query under empty=skip) are left out of the pair and
+counted in `excluded`; the means are each run's own mean, as `eval` reports it.
+
+The verdict of a pair is `robust` (one winner under every flavor), `reverses` (each run wins under some
+flavor: the flavors on each side and the smallest changes of axes that flip the winner are named),
+`tie` or `partly tied`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rankflavor.compare.grid import build_grid, short_label
+from rankflavor.compare.scores import Scores
+from rankflavor.compare.stats import holm, paired_test
+from rankflavor.errors import EXIT_USAGE, RankflavorError
+from rankflavor.flavor import Flavor
+
+TIE = "tie"
+TOLERANCE = 1e-12
+
+
+class CompareError(RankflavorError, ValueError):
+    """A comparison that cannot be made as asked (too few runs, an unknown baseline, ...)."""
+
+    exit_code = EXIT_USAGE
+
+
+def winner_of(diff: float, run_a: str, run_b: str) -> str:
+    if np.isnan(diff) or abs(diff) <= TOLERANCE:
+        return TIE
+    return run_a if diff > 0 else run_b
+
+
+def describe_change(diffs: list[tuple[str, str, str]]) -> str:
+    return ", ".join(f"{axis} {a} -> {b}" for axis, a, b in diffs)
+
+
+@dataclass
+class Comparison:
+    """Tables (pandas DataFrames) of one comparison; `to_dict()` is the JSON form."""
+
+    runs: list[str]
+    flavors: list[Flavor]
+    pairs: pd.DataFrame  # one row per flavor x pair of runs
+    means: pd.DataFrame  # one row per flavor x run
+    verdicts: pd.DataFrame  # one row per pair of runs
+    flips: pd.DataFrame  # the smallest changes of flavor that flip a pair's winner
+    warnings: pd.DataFrame  # one row per warning: run, flavor, code, message, numbers
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+    scores: Scores | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+            return [{k: _plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
+
+        return {"settings": self.settings, "runs": self.runs, "flavors": [str(f) for f in self.flavors],
+                "verdicts": records(self.verdicts), "flips": records(self.flips), "pairs": records(self.pairs),
+                "means": records(self.means), "warnings": records(self.warnings),
+                "skipped": [{"combination": c, "reason": r} for c, r in self.skipped]}
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, (np.floating, float)):
+        return None if np.isnan(v) else float(v)
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.bool_):
+        return bool(v)
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+def run_pairs(runs: Sequence[str], baseline: str | None = None) -> list[tuple[str, str]]:
+    """All pairs in run order, or (baseline, run) for every other run."""
+    if baseline is None:
+        return list(itertools.combinations(runs, 2))
+    if baseline not in runs:
+        raise CompareError(f"baseline {baseline!r} is not a run; runs: {', '.join(runs)}")
+    return [(baseline, r) for r in runs if r != baseline]
+
+
+def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | None = None, test: str = "randomization",
+                   n_resamples: int = 10_000, seed: int = 0, confidence: float = 0.95, alpha: float = 0.05,
+                   skipped: list[tuple[str, str]] | None = None) -> Comparison:
+    runs = scores.runs
+    if len(runs) < 2:
+        raise CompareError("compare needs at least two runs")
+    if baseline is not None and baseline not in runs:  # a path given for a run named by its file name
+        paths = {item.get("path"): item["name"] for item in scores.provenance.get("inputs", []) if item["role"] == "run"}
+        baseline = paths.get(baseline, baseline)
+    pairs = run_pairs(runs, baseline)
+    means = pd.DataFrame([
+        {"flavor": str(f), "label": short_label(f), "run": r, "mean": scores.mean(r, f),
+         "scored": int((~np.isnan(scores.values(r, f))).sum())}
+        for f in flavors for r in runs
+    ])
+    rows = []
+    for f in flavors:
+        block = []
+        for a, b in pairs:
+            va, vb = scores.values(a, f), scores.values(b, f)
+            both = ~np.isnan(va) & ~np.isnan(vb)
+            t = paired_test(va[both], vb[both], test, n_resamples, seed, confidence)
+            block.append({"flavor": str(f), "label": short_label(f), "run_a": a, "run_b": b,
+                          "mean_a": scores.mean(a, f), "mean_b": scores.mean(b, f), "n": t.n,
+                          "excluded": int((~both & (~np.isnan(va) | ~np.isnan(vb))).sum()),
+                          "diff": t.diff, "ci_low": t.ci_low, "ci_high": t.ci_high, "p": t.p, "exact": t.exact,
+                          "winner": winner_of(t.diff, a, b)})
+        adjusted = holm([r["p"] for r in block]) if len(block) > 1 else [r["p"] for r in block]
+        for r, p_adj in zip(block, adjusted, strict=True):
+            r["p_holm"] = float(p_adj)
+            r["significant"] = bool(p_adj < alpha) if not np.isnan(p_adj) else False
+        rows += block
+    table = pd.DataFrame(rows)
+    verdicts, flips = _verdicts(table, flavors, pairs)
+    warn_rows = [{"run": r, "flavor": str(f), "label": short_label(f), "code": w.code, "message": w.message,
+                  "numbers": dict(w.numbers)}
+                 for f in flavors for r in runs for w in scores.warnings(r, f)]
+    warnings = pd.DataFrame(warn_rows, columns=["run", "flavor", "label", "code", "message", "numbers"])
+    correction = (f"Holm over the {len(pairs)} pairs of each flavor" if len(pairs) > 1 else "none (one pair)")
+    settings = {"test": test, "ci": "paired percentile bootstrap" if test == "randomization" else "t interval",
+                "n_resamples": n_resamples, "seed": seed, "confidence": confidence, "alpha": alpha,
+                "correction": correction, "pairs": "each run vs " + baseline if baseline else "all pairs",
+                "paired_queries": "queries scored in both runs; queries scored in only one run are excluded "
+                                  "(counted in `excluded`)"}
+    return Comparison(runs, flavors, table, means, verdicts, flips, warnings, skipped or [], settings, scores)
+
+
+def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str, str]],
+              ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    by_str = {str(f): f for f in flavors}
+    verdict_rows, flip_rows = [], []
+    for a, b in pairs:
+        sub = table[(table.run_a == a) & (table.run_b == b)]
+        won = {w: [by_str[s] for s in sub.flavor[sub.winner == w]] for w in (a, b, TIE)}
+        sig = {w: int(sub.significant[sub.winner == w].sum()) for w in (a, b)}
+        n = len(sub)
+        if won[a] and won[b]:
+            verdict = "reverses"
+            best = min(len(f.differences(g)) for f in won[a] for g in won[b])
+            for f in won[a]:
+                for g in won[b]:
+                    d = f.differences(g)
+                    if len(d) == best:
+                        flip_rows.append({"run_a": a, "run_b": b, "n_axes": best,
+                                          "axis": ",".join(x[0] for x in d), "change": describe_change(d),
+                                          "from_label": short_label(f), "to_label": short_label(g),
+                                          "from_flavor": str(f), "to_flavor": str(g), "from_winner": a, "to_winner": b})
+            summary = (f"reverses: {a} wins under {len(won[a])} of {n} flavors ({sig[a]} significant), "
+                       f"{b} under {len(won[b])} ({sig[b]} significant)")
+        elif won[a] or won[b]:
+            w = a if won[a] else b
+            verdict = "robust" if not won[TIE] else "partly tied"
+            summary = f"{verdict}: {w} wins under {len(won[w])} of {n} flavors ({sig[w]} significant)"
+            if won[TIE]:
+                summary += f", tie under {len(won[TIE])}"
+        else:
+            verdict, summary = TIE, f"tie under all {n} flavors"
+        verdict_rows.append({"run_a": a, "run_b": b, "verdict": verdict, "flavors": n,
+                             "a_wins": len(won[a]), "b_wins": len(won[b]), "ties": len(won[TIE]),
+                             "a_significant": sig[a], "b_significant": sig[b],
+                             "a_wins_under": [short_label(f) for f in won[a]],
+                             "b_wins_under": [short_label(f) for f in won[b]], "summary": summary})
+    flips = pd.DataFrame(flip_rows, columns=["run_a", "run_b", "n_axes", "axis", "change", "from_label", "to_label",
+                                             "from_flavor", "to_flavor", "from_winner", "to_winner"])
+    return pd.DataFrame(verdict_rows), flips
+
+
+def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[str, Sequence[str]] | None = None,
+            cutoffs: Sequence[int] | None = None, base: str | Flavor = "ndcg", baseline: str | None = None,
+            test: str = "randomization", n_resamples: int = 10_000, seed: int = 0, confidence: float = 0.95,
+            alpha: float = 0.05) -> Comparison:
+    """Compare runs under every flavor of a grid.
+
+    qrels, runs: as for `rankflavor.evaluate` (at least two runs). flavors: specs or Flavors to use as
+    they are (instead of a grid). grid: a grid name (`GRIDS`), a grid file, or {axis: values} crossed on
+    `base` at each of `cutoffs` (default: the "default" grid @10). test: "randomization" (sign-flip
+    p-value, percentile bootstrap CI) or "t" (scipy.stats.ttest_rel). Returns a `Comparison` whose
+    `pairs`, `means`, `verdicts`, `flips` and `warnings` are DataFrames.
+    """
+    if flavors is not None and grid is not None:
+        raise CompareError("give flavors or a grid, not both")
+    if isinstance(flavors, (str, Flavor)):
+        flavors = [flavors]
+    scores = Scores.load(qrels, runs)
+    chosen, skipped = build_grid(flavors if flavors is not None else grid, cutoffs, base)
+    return compare_scores(scores, chosen, baseline=baseline, test=test, n_resamples=n_resamples, seed=seed,
+                          confidence=confidence, alpha=alpha, skipped=skipped)

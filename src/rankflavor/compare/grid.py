@@ -1,0 +1,149 @@
+"""Named grids of flavors: axes crossed on a base flavor at the user's cutoffs, or a list of specs.
+
+A grid is either `axes` (axis -> values, crossed in the order given, over the base flavor and every
+cutoff) or `specs` (flavor specs with `{k}` standing for each cutoff). A user grid is a file whose lines
+are `axis: v1 v2 ...` (crossed) or flavor specs (listed); `#` starts a comment. Combinations that make
+an invalid flavor (e.g. `ideal=recall(5)` with `ties=average`) are skipped and reported.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rankflavor.errors import SpecError
+from rankflavor.flavor import AXIS_NAMES, PRESETS, Flavor, parse_spec
+
+
+@dataclass(frozen=True)
+class Grid:
+    name: str
+    description: str
+    axes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    specs: tuple[str, ...] = ()
+
+
+GRIDS: dict[str, Grid] = {
+    g.name: g
+    for g in [
+        Grid("default", "gain x ideal x ties, the axes that most often reverse a comparison",
+             {"gain": ("linear", "exp2"), "ideal": ("global", "local"), "ties": ("docid_desc", "average")}),
+        Grid("gain", "linear vs exp2 gain", {"gain": ("linear", "exp2")}),
+        Grid("ties", "every deterministic tie order and the tie-averaged expectation",
+             {"ties": ("docid_desc", "docid_asc", "average", "pessimistic", "optimistic")}),
+        Grid("judged", "unjudged docs as grade 0 or skipped, ideal over all judged docs or the returned ones",
+             {"unjudged": ("zero", "skip"), "ideal": ("global", "local")}),
+        Grid("discount", "the discount curves", {"discount": ("log2", "jarvelin(2)", "reciprocal", "none")}),
+        Grid("wide", "gain x discount x ideal x ties x unjudged x missing (64 flavors per cutoff)",
+             {"gain": ("linear", "exp2"), "discount": ("log2", "reciprocal"), "ideal": ("global", "local"),
+              "ties": ("docid_desc", "average"), "unjudged": ("zero", "skip"), "missing": ("skip", "zero")}),
+        Grid("presets", "every preset (peer tool) at each cutoff",
+             specs=tuple(f"{name}@{{k}}" for name in PRESETS)),
+    ]
+}
+
+
+def _cross(base: Flavor, axes: Mapping[str, Sequence[str]], cutoffs: Sequence[int | None],
+           skipped: list[tuple[str, str]]) -> list[Flavor]:
+    out: list[Flavor] = []
+    names = list(axes)
+    for name in names:
+        if name not in AXIS_NAMES:
+            raise SpecError(f"grid axis {name!r} is not an axis; valid axes: {', '.join(AXIS_NAMES)}")
+    for k in cutoffs:
+        for values in itertools.product(*(axes[n] for n in names)):
+            changes = dict(zip(names, values, strict=True))
+            try:
+                flavor = base.with_(cutoff=k, **changes)
+            except SpecError as exc:
+                skipped.append((" ".join([f"@{k}", *(f"{a}={v}" for a, v in changes.items())]), str(exc)))
+                continue
+            if flavor not in out:
+                out.append(flavor)
+    return out
+
+
+def _from_specs(specs: Iterable[str], cutoffs: Sequence[int | None], skipped: list[tuple[str, str]]) -> list[Flavor]:
+    out: list[Flavor] = []
+    for spec in specs:
+        for k in cutoffs if "{k}" in spec else [None]:
+            text = spec.replace("{k}", str(k)) if k is not None else spec.replace("@{k}", "")
+            try:
+                flavors = parse_spec(text)
+            except SpecError as exc:
+                skipped.append((text, str(exc)))
+                continue
+            out += [f for f in flavors if f not in out]
+    return out
+
+
+def read_grid_file(path: str | Path) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    """(axes to cross, specs to list) from a grid file."""
+    axes: dict[str, tuple[str, ...]] = {}
+    specs: list[str] = []
+    for number, raw in enumerate(Path(path).read_text().splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        head = line.split(None, 1)[0]
+        if head.endswith(":"):
+            name = head[:-1]
+            if name not in AXIS_NAMES:
+                raise SpecError(f"{path}:{number}: {name!r} is not an axis; valid axes: {', '.join(AXIS_NAMES)}")
+            values = tuple(line.split(None, 1)[1].split()) if " " in line else ()
+            if not values:
+                raise SpecError(f"{path}:{number}: axis {name} lists no values; write e.g. 'gain: linear exp2'")
+            axes[name] = values
+        else:
+            specs.append(line)
+    if not axes and not specs:
+        raise SpecError(f"grid file {path} holds no axis lines ('gain: linear exp2') and no specs")
+    return axes, specs
+
+
+def build_grid(grid: str | Grid | Mapping[str, Sequence[str]] | Sequence[str | Flavor] | None = None,
+               cutoffs: Sequence[int | None] | None = None, base: str | Flavor = "ndcg",
+               ) -> tuple[list[Flavor], list[tuple[str, str]]]:
+    """The flavors of a grid and the (combination, reason) pairs skipped as invalid.
+
+    grid: a name in GRIDS (default "default"), a path to a grid file, a Grid, {axis: values} to cross,
+    or a list of specs / Flavors taken as they are. cutoffs: the @k values crossed in (default: the
+    base's cutoff, else 10). base: the flavor the axes are varied from.
+    """
+    base_flavor = base if isinstance(base, Flavor) else Flavor.parse(base)
+    if cutoffs is None or len(cutoffs) == 0:
+        cutoffs = [base_flavor.cutoff if base_flavor.cutoff is not None else 10]
+    skipped: list[tuple[str, str]] = []
+    if grid is None:
+        grid = "default"
+    if isinstance(grid, str) and grid not in GRIDS:
+        if not Path(grid).is_file():
+            raise SpecError(f"unknown grid {grid!r} (and no such file); named grids: {', '.join(GRIDS)}")
+        axes, specs = read_grid_file(grid)
+        flavors = _cross(base_flavor, axes, cutoffs, skipped) if axes else []
+        flavors += [f for f in _from_specs(specs, cutoffs, skipped) if f not in flavors]
+    elif isinstance(grid, (str, Grid)):
+        g = GRIDS[grid] if isinstance(grid, str) else grid
+        flavors = _cross(base_flavor, g.axes, cutoffs, skipped) if g.axes else []
+        flavors += [f for f in _from_specs(g.specs, cutoffs, skipped) if f not in flavors]
+    elif isinstance(grid, Mapping):
+        flavors = _cross(base_flavor, {k: tuple(v) for k, v in grid.items()}, cutoffs, skipped)
+    else:
+        flavors = []
+        for item in grid:
+            for f in [item] if isinstance(item, Flavor) else _from_specs([item], cutoffs, skipped):
+                if f not in flavors:
+                    flavors.append(f)
+    if not flavors:
+        reasons = "; ".join(f"{c}: {r}" for c, r in skipped[:3])
+        raise SpecError(f"the grid holds no valid flavor{': ' + reasons if reasons else ''}")
+    return flavors, skipped
+
+
+def short_label(flavor: Flavor) -> str:
+    """The head and the axes that differ from the plain `metric@k` default (the canonical string stays the name)."""
+    plain = dict(Flavor(metric=flavor.metric, cutoff=flavor.cutoff).axis_items())
+    changed = [f"{axis}={token}" for axis, token in flavor.axis_items() if plain[axis] != token]
+    return " ".join([flavor.head, *changed])

@@ -1,0 +1,191 @@
+"""compare(), diff() and the per-query views: seed 000, robustness, pairs and Holm, excluded queries, walks."""
+
+from __future__ import annotations
+
+import math
+import shlex
+
+import numpy as np
+import pytest
+
+import rankflavor as rf
+import rankflavor.compare as rc
+from rankflavor.cli.main import main
+from rankflavor.compare.stats import holm, paired_test
+from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
+
+SEED = {"x": 0.904976558, "y": 0.760187533, "xe": 0.807558881, "ye": 0.817874758, "y4": 0.923885009}
+
+
+def seed_comparison():
+    return rc.compare(SEED000_QRELS, list(SEED000_RUNS), grid="gain", cutoffs=[3, 4])
+
+
+def test_seed000_reverses_on_gain_at_3_and_on_cutoff_under_linear_gain():
+    cmp = seed_comparison()
+    means = cmp.means.set_index(["label", "run"])["mean"]
+    assert means[("ndcg@3", "X.run")] == pytest.approx(SEED["x"], abs=1e-9)
+    assert means[("ndcg@3", "Y.run")] == pytest.approx(SEED["y"], abs=1e-9)
+    assert means[("ndcg@3 gain=exp2", "X.run")] == pytest.approx(SEED["xe"], abs=1e-9)
+    assert means[("ndcg@3 gain=exp2", "Y.run")] == pytest.approx(SEED["ye"], abs=1e-9)
+    assert means[("ndcg@4", "Y.run")] == pytest.approx(SEED["y4"], abs=1e-9)
+    verdict = cmp.verdicts.iloc[0]
+    assert verdict.verdict == "reverses"
+    assert verdict.a_wins_under == ["ndcg@3"]
+    flips = {(f.change, f.from_label, f.to_label) for f in cmp.flips.itertuples()}
+    assert flips == {("gain linear -> exp2", "ndcg@3", "ndcg@3 gain=exp2"), ("cutoff 3 -> 4", "ndcg@3", "ndcg@4")}
+    assert set(cmp.flips.n_axes) == {1}
+    winners = dict(zip(cmp.pairs.label, cmp.pairs.winner, strict=True))
+    assert winners == {"ndcg@3": "X.run", "ndcg@3 gain=exp2": "Y.run", "ndcg@4": "Y.run", "ndcg@4 gain=exp2": "Y.run"}
+    # one query: the only sign flips are +d and -d, so p = 1 and the bootstrap interval is the point
+    assert (cmp.pairs.p == 1.0).all() and (cmp.pairs.ci_low == cmp.pairs["diff"]).all()
+
+
+def two_systems(n=30, shift=0.0, seed=0):
+    """Qrels and two runs over n queries; run b's relevant doc sits lower than run a's in most queries."""
+    rng = np.random.default_rng(seed)
+    qrels, a, b = {}, {}, {}
+    for i in range(n):
+        q = f"q{i:02d}"
+        qrels[q] = {"r1": 2, "r2": 1, "n1": 0}
+        a[q] = {"r1": 3.0, "r2": 2.0, "n1": 1.0} if rng.random() < 0.8 + shift else {"n1": 3.0, "r2": 2.0, "r1": 1.0}
+        b[q] = {"n1": 3.0, "r1": 2.0, "r2": 1.0}
+    return qrels, a, b
+
+
+def test_robust_when_a_wins_every_flavor_and_the_statistics_agree():
+    qrels, a, b = two_systems()
+    cmp = rc.compare(qrels, {"a": a, "b": b}, grid="default", cutoffs=[1, 3])
+    assert len(cmp.flavors) == 8 * 2
+    assert cmp.verdicts.iloc[0].verdict == "robust"
+    assert (cmp.pairs.winner == "a").all()
+    report = rf.evaluate(qrels, {"a": a, "b": b}, cmp.flavors)
+    for row in cmp.pairs.itertuples():
+        va = np.array([report.value(q, "a", row.flavor) for q in sorted(qrels)])
+        vb = np.array([report.value(q, "b", row.flavor) for q in sorted(qrels)])
+        assert row.diff == pytest.approx((va - vb).mean(), abs=1e-12)
+        expected = paired_test(va, vb, n_resamples=10_000, seed=0)
+        assert (row.p, row.ci_low, row.ci_high) == pytest.approx((expected.p, expected.ci_low, expected.ci_high))
+        assert row.ci_low <= row.diff <= row.ci_high
+        assert row.p < 0.01 and row.significant
+
+
+def test_three_runs_all_pairs_holm_and_baseline():
+    qrels, a, b = two_systems()
+    c = {q: {d: -s for d, s in docs.items()} for q, docs in a.items()}
+    cmp = rc.compare(qrels, {"a": a, "b": b, "c": c}, ["ndcg@3", "ndcg@3 gain=exp2"], test="t")
+    assert list(zip(cmp.pairs.run_a, cmp.pairs.run_b, strict=True))[:3] == [("a", "b"), ("a", "c"), ("b", "c")]
+    for _, block in cmp.pairs.groupby("flavor"):
+        assert block.p_holm.to_numpy() == pytest.approx(holm(block.p.to_numpy()))
+    assert "Holm over the 3 pairs" in cmp.settings["correction"]
+    base = rc.compare(qrels, {"a": a, "b": b, "c": c}, "ndcg@3", baseline="b")
+    assert list(zip(base.pairs.run_a, base.pairs.run_b, strict=True)) == [("b", "a"), ("b", "c")]
+    with pytest.raises(rc.comparison.CompareError, match="baseline"):
+        rc.compare(qrels, {"a": a, "b": b}, "ndcg@3", baseline="zzz")
+
+
+def test_queries_scored_in_one_run_only_are_excluded_from_the_pair():
+    qrels, a, b = two_systems(n=10)
+    del b["q03"]
+    cmp = rc.compare(qrels, {"a": a, "b": b}, ["ndcg@3", "ndcg@3 missing=zero"])
+    skip, zero = cmp.pairs.iloc[0], cmp.pairs.iloc[1]
+    assert (skip.n, skip.excluded) == (9, 1)
+    assert (zero.n, zero.excluded) == (10, 0)
+    assert skip.mean_b == pytest.approx(rf.evaluate(qrels, b, "ndcg@3").mean())
+
+
+def test_reversal_found_on_ties_and_named_with_the_smallest_change():
+    # a ties the relevant doc with an unjudged one at rank 1 (docid_desc puts zzz first), b puts it at rank 2
+    qrels = {f"q{i}": {"rel": 2, "half": 1} for i in range(4)}
+    a = {q: {"rel": 3.0, "zzz": 3.0, "half": 1.0} for q in qrels}
+    b = {q: {"half": 3.0, "rel": 2.0} for q in qrels}
+    cmp = rc.compare(qrels, {"a": a, "b": b}, grid="ties", cutoffs=[3])
+    verdict = cmp.verdicts.iloc[0]
+    assert verdict.verdict == "reverses"
+    assert set(cmp.flips.axis) == {"ties"}
+    assert verdict.a_wins_under == ["ndcg@3 ties=docid_asc", "ndcg@3 ties=optimistic"]
+    assert verdict.b_wins_under == ["ndcg@3", "ndcg@3 ties=average", "ndcg@3 ties=pessimistic"]
+
+
+def test_grids_named_from_a_file_and_invalid_combinations_skipped(tmp_path):
+    flavors, skipped = rc.build_grid("default", [5, 10])
+    assert len(flavors) == 16 and not skipped
+    assert {f.gain for f in flavors} == {"linear", "exp2"} and {f.cutoff for f in flavors} == {5, 10}
+    path = tmp_path / "my.grid"
+    path.write_text("# my grid\nties: average docid_desc\nideal: global recall(5)\ndcg@3 gain=exp2\n")
+    flavors, skipped = rc.build_grid(str(path), [5])
+    assert len(flavors) == 3 + 1  # recall(5) with average is invalid
+    assert len(skipped) == 1 and "recall" in skipped[0][1]
+    assert rf.Flavor.parse("dcg@3 gain=exp2") in flavors
+    presets, _ = rc.build_grid("presets", [10])
+    assert rf.Flavor.parse("sklearn@10") in presets
+    with pytest.raises(rf.SpecError, match="unknown grid"):
+        rc.build_grid("nope")
+    with pytest.raises(rf.SpecError, match="not an axis"):
+        rc.build_grid({"colour": ["red"]})
+
+
+def test_diff_walk_sums_to_the_gap_and_splits_systems_from_flavor():
+    att = rc.diff(SEED000_QRELS, list(SEED000_RUNS), "ndcg@3", "ndcg@4 gain=exp2 ties=average")
+    steps = att.steps
+    assert list(steps[steps.run == "X.run"].axis) == ["", "cutoff", "gain", "ties"]
+    for run in ("X.run", "Y.run"):
+        s = steps[steps.run == run]
+        assert s.delta.iloc[1:].sum() == pytest.approx(s["mean"].iloc[-1] - s["mean"].iloc[0], abs=1e-12)
+    y = steps[steps.run == "Y.run"].set_index("step")["mean"]
+    assert y[1] - y[0] == pytest.approx(SEED["y4"] - SEED["y"], abs=1e-9)  # the cutoff step
+    assert any("systems" in line and "flavor" in line for line in att.summary)
+    assert att.movers["query"].eq("q1").all()
+
+
+def test_diff_reorders_around_an_invalid_intermediate_flavor():
+    att = rc.diff(SEED000_QRELS, str(SEED000_RUNS[0]), "ndcg@3 ties=average", "ndcg@3 ideal=recall(3)")
+    assert list(att.steps.axis) == ["", "ties", "ideal"]
+    assert att.notes and "ties=average with ideal=recall" in att.notes[0]
+    att = rc.diff(SEED000_QRELS, str(SEED000_RUNS[0]), "ndcg@3 ideal=recall(3)", "ndcg@5 ideal=recall(5)")
+    assert list(att.steps.axis) == ["", "ideal", "cutoff"]
+
+
+def test_diff_reorders_around_a_flavor_the_data_refuses():
+    qrels = {"q": {"a": 2, "n": -1}}
+    run = {"q": {"a": 2.0, "n": 1.0}}
+    att = rc.diff(qrels, run, "ndcg@2 unjudged=skip", "ndcg@2 unjudged=error negative=zero")
+    assert list(att.steps.axis) == ["", "negative", "unjudged"]
+    assert "unjudged=error" in att.notes[0]
+
+
+def test_walk_merges_axes_when_no_single_change_is_usable():
+    a, b = rf.Flavor.parse("ndcg@3"), rf.Flavor.parse("ndcg@3 gain=exp2 ties=average")
+    steps, notes = rc.walk(a, b, usable=lambda f: None if f in (a, b) else "refused")
+    assert [s.axes for s in steps] == [("gain", "ties")]
+    assert "one step" in notes[0]
+    steps, notes = rc.walk(a, b, order=["ties"])
+    assert [s.axes for s in steps] == [("ties",), ("gain",)] and not notes
+    with pytest.raises(rf.SpecError, match="do not differ"):
+        rc.walk(a, b, order=["cutoff"])
+
+
+def test_views_largest_differences_and_changed_winners_with_working_explain_commands(capsys):
+    diffs = rc.top_differences(SEED000_QRELS, list(SEED000_RUNS), "ndcg@3", top=5)
+    assert list(diffs["query"]) == ["q1"] and diffs["diff"].iloc[0] == pytest.approx(SEED["x"] - SEED["y"], abs=1e-9)
+    changed = rc.changed_winners(SEED000_QRELS, list(SEED000_RUNS), "ndcg@3", "ndcg@3 gain=exp2")
+    assert list(changed["query"]) == ["q1"]
+    assert (changed.winner_1.iloc[0], changed.winner_2.iloc[0]) == ("X.run", "Y.run")
+    assert rc.changed_winners(SEED000_QRELS, list(SEED000_RUNS), "ndcg@4", "ndcg@4 gain=exp2").empty
+    argv = shlex.split(changed.explain_b_2.iloc[0])
+    assert argv[:2] == ["rankflavor", "explain"]
+    assert main([*argv[1:], "--format", "json"]) == 0
+    import json
+
+    record = json.loads(capsys.readouterr().out)
+    assert record["run"] == "Y.run" and record["value"] == pytest.approx(SEED["ye"], abs=1e-9)
+
+
+def test_views_order_by_absolute_difference():
+    qrels = {"q1": {"a": 1}, "q2": {"a": 1}, "q3": {"a": 1}}
+    x = {"q1": {"a": 1.0}, "q2": {"b": 1.0, "a": 0.5}, "q3": {"b": 2.0, "c": 1.0, "a": 0.5}}
+    y = {"q1": {"b": 1.0, "a": 0.5}, "q2": {"a": 1.0}, "q3": {"a": 1.0}}
+    frame = rc.top_differences(qrels, {"x": x, "y": y}, "ndcg@3", top=None)
+    assert list(frame["query"]) == ["q3", "q2", "q1"] or list(frame["query"]) == ["q3", "q1", "q2"]
+    assert np.all(np.diff(np.abs(frame["diff"].to_numpy())) <= 1e-12)
+    assert frame["diff"].abs().iloc[0] == pytest.approx(1 - 1 / math.log2(4))
