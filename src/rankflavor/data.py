@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from rankflavor.io.duplicates import check_duplicates
+from rankflavor.io.duplicates import resolve_duplicates
 from rankflavor.io.tables import QrelsTable, RunTable
 
 
@@ -81,8 +81,8 @@ def _codes(values: pa.Array, dictionary: pa.Array) -> np.ndarray:
     return pc.index_in(values, value_set=dictionary).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
-def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str]) -> Dataset:
-    """Build the shared dictionaries, code every input, and reject duplicate (query, doc) rows."""
+def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplicate: str = "error") -> Dataset:
+    """Build the shared dictionaries, code every input, and apply the on_duplicate policy (io/duplicates.py)."""
     query_arrays = [qrels.query, *(r.query for r in runs)]
     query_arrays += [t.queries for t in (qrels, *runs) if t.queries is not None]
     queries = _dictionary(query_arrays)
@@ -91,10 +91,11 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str]) -> Dataset
 
     q = _codes(qrels.query, queries)
     d = _codes(qrels.doc, docs)
+    keep = resolve_duplicates(qrels, q * n_docs + d, on_duplicate)
+    q, d, grade = q[keep], d[keep], qrels.grade[keep]
     key = q * n_docs + d
-    check_duplicates(qrels, key, "judgment", "keep one judgment per (query, doc)")
     order = np.argsort(key, kind="stable")
-    interned_qrels = InternedQrels(qrels, q[order], d[order], qrels.grade[order], key[order])
+    interned_qrels = InternedQrels(qrels, q[order], d[order], grade[order], key[order])
 
     judged = np.zeros(len(queries), dtype=bool)
     judged[q] = True
@@ -104,12 +105,13 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str]) -> Dataset
     interned_runs = []
     for run, name in zip(runs, names, strict=True):
         rq, rd = _codes(run.query, queries), _codes(run.doc, docs)
-        check_duplicates(run, rq * n_docs + rd, "document in the run", "a run lists each doc at most once per query")
+        keep = resolve_duplicates(run, rq * n_docs + rd, on_duplicate)
+        rq, rd, score = rq[keep], rd[keep], run.score[keep]
         present = np.zeros(len(queries), dtype=bool)
         present[rq] = True
         if run.queries is not None:
             present[_codes(run.queries, queries)] = True
-        interned_runs.append(InternedRun(run, name, rq, rd, run.score, present))
+        interned_runs.append(InternedRun(run, name, rq, rd, score, present))
 
     return Dataset(
         query_ids=np.asarray(queries.to_pylist(), dtype=object),

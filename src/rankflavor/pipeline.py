@@ -6,9 +6,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from rankflavor.data import Dataset, intern
-from rankflavor.errors import InputError
+from rankflavor.errors import InputError, SpecError
 from rankflavor.io import QrelsTable, RunTable, load_qrels, load_run
+from rankflavor.io.duplicates import POLICIES
 
 
 def _is_single_run(runs: Any) -> bool:
@@ -49,22 +52,128 @@ def load_runs(runs: Any) -> list[RunTable]:
                      fix="give a TREC run path, a dict {qid: {docid: score}}, a DataFrame, or a list of them")
 
 
-def provenance_of(qrels: QrelsTable, runs: list[RunTable], names: list[str]) -> dict[str, Any]:
+def _require_judgments(qrels: QrelsTable) -> None:
+    """An empty qrels, or one with no judgment left after parsing, leaves nothing to evaluate against."""
+    if qrels.rows or (qrels.queries is not None and len(qrels.queries)):
+        return
+    s = qrels.source
+    skipped = [f"{n} {what}" for n, what in ((s.comment_lines, "comment lines"), (s.blank_lines, "blank lines")) if n]
+    detail = f" (only {' and '.join(skipped)})" if skipped else " (it is empty)"
+    raise InputError(f"the qrels has no judgment{detail}: there is nothing to evaluate against",
+                     source=s.path or s.name, fix="give a qrels with lines 'qid iter docid grade' (TREC) "
+                                                  "or {qid: {docid: grade}}")
+
+
+def _digits_key(value: str) -> str | None:
+    """`007` -> `7`: the key under which ids differing only in leading zeros meet (None for other ids)."""
+    return (value.lstrip("0") or "0") if value.isdigit() else None
+
+
+def _zero_padded(ids: list[str], against: set[str]) -> list[tuple[str, str]]:
+    """Pairs (id, id in `against`) that differ only in leading zeros."""
+    keyed: dict[str, str] = {}
+    for other in against:
+        key = _digits_key(other)
+        if key is not None:
+            keyed.setdefault(key, other)
+    pairs = []
+    for value in ids:
+        key = _digits_key(value)
+        if key is not None and key in keyed:
+            pairs.append((value, keyed[key]))
+    return pairs
+
+
+def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
+    """Counts of what no metric will see (cheap: per query and per row, no doc look-up) and warnings about it.
+
+    Returns (qrels counts, counts per run, warnings).
+    """
+    ds = dataset
+    grades = ds.qrels.grade
+    qrels_counts = {"judged_queries": int(ds.judged.sum()), "judgments": len(grades),
+                    "negative_grades": int((grades < 0).sum()),
+                    "non_integer_grades": int((grades != np.round(grades)).sum()),
+                    "max_grade": float(grades.max()) if len(grades) else None}
+    warnings: list[str] = []
+    if qrels_counts["negative_grades"]:
+        warnings.append(f"qrels: {qrels_counts['negative_grades']} judgments have a negative grade; "
+                        "the flavor's negative= axis decides what they get")
+    if qrels_counts["non_integer_grades"]:
+        warnings.append(f"qrels: {qrels_counts['non_integer_grades']} judgments have a non-integer grade "
+                        "(kept as is; a gain table must list them)")
+    if len(grades) and grades.max() > 31:
+        warnings.append(f"qrels: grades up to {grades.max():g}; LightGBM and XGBoost refuse grades above 31, "
+                        "and gain=exp2 (2^g - 1) overflows float64 above 1023")
+    judged_ids = set(ds.query_ids[ds.judged].tolist())
+    per_run = []
+    for run in ds.runs:
+        unjudged = run.present & ~ds.judged
+        counts = {"run": run.name, "rows": len(run.q), "queries": int(run.present.sum()),
+                  "queries_in_common": int((run.present & ds.judged).sum()),
+                  "queries_not_in_qrels": int(unjudged.sum()),
+                  "rows_of_queries_not_in_qrels": int((~ds.judged[run.q]).sum()),
+                  "qrels_queries_not_in_run": int((ds.judged & ~run.present).sum())}
+        per_run.append(counts)
+        name = run.name
+        if counts["queries"] == 0:
+            warnings.append(f"{name}: the run has no rows: every judged query is missing from it")
+        elif counts["queries_in_common"] == 0:
+            warnings.append(f"{name}: no query in common with the qrels: every judged query is missing and "
+                            f"none of the run's {counts['queries']} queries is scored")
+        if counts["queries_not_in_qrels"]:
+            warnings.append(f"{name}: {counts['queries_not_in_qrels']} queries "
+                            f"({counts['rows_of_queries_not_in_qrels']} rows) are not in the qrels and never scored")
+        if counts["qrels_queries_not_in_run"] and counts["queries"]:
+            warnings.append(f"{name}: {counts['qrels_queries_not_in_run']} judged queries are absent from the run "
+                            "(the flavor's missing= axis decides: skip or zero)")
+        padded = _zero_padded(ds.query_ids[unjudged].tolist(), judged_ids)
+        if padded:
+            a, b = padded[0]
+            warnings.append(f"{name}: {len(padded)} run queries match a qrels query only up to leading zeros "
+                            f"(run {a!r}, qrels {b!r}): ids are compared as exact strings")
+        dropped = run.table.source.duplicates
+        if sum(dropped.values()):
+            warnings.append(f"{name}: {sum(dropped.values())} duplicate rows removed by the on_duplicate policy")
+    dropped = ds.qrels.table.source.duplicates
+    if sum(dropped.values()):
+        warnings.append(f"qrels: {sum(dropped.values())} duplicate judgments removed by the on_duplicate policy")
+    return qrels_counts, per_run, warnings
+
+
+def provenance_of(qrels: QrelsTable, runs: list[RunTable], names: list[str], dataset: Dataset | None = None,
+                  on_duplicate: str = "error") -> dict[str, Any]:
+    """Inputs (path, sha256, rows read, lines skipped, duplicates removed, queries not evaluated) and policies."""
     def describe(table: QrelsTable | RunTable, role: str, name: str) -> dict[str, Any]:
         s = table.source
         return {"role": role, "name": name, "path": s.path, "sha256": s.sha256, "kind": s.kind, "rows": table.rows,
-                "comment_lines": s.comment_lines, "blank_lines": s.blank_lines}
+                "comment_lines": s.comment_lines, "blank_lines": s.blank_lines,
+                "duplicates_removed": dict(s.duplicates) or {"identical": 0, "conflicting": 0}}
 
+    inputs = [describe(qrels, "qrels", qrels.source.name),
+              *(describe(r, "run", n) for r, n in zip(runs, names, strict=True))]
+    warnings: list[str] = []
+    if dataset is not None:
+        qrels_counts, per_run, warnings = input_checks(dataset)
+        inputs[0].update(qrels_counts)
+        for item, counts in zip(inputs[1:], per_run, strict=True):
+            item.update({k: v for k, v in counts.items() if k not in ("run", "rows")})
     return {
-        "inputs": [describe(qrels, "qrels", qrels.source.name),
-                   *(describe(r, "run", n) for r, n in zip(runs, names, strict=True))],
-        "policies": {"duplicate_rows": "error", "ids": "strings, compared bytewise",
+        "inputs": inputs,
+        "policies": {"on_duplicate": on_duplicate, "duplicate_rows": on_duplicate, "ids": "strings, compared bytewise",
+                     "comments": "lines whose first non-blank character is # (counted, skipped)",
                      "run_rank_column": "ignored (order comes from scores and the tie policy)"},
+        "input_warnings": warnings,
     }
 
 
-def prepare(qrels: Any, runs: Any) -> tuple[Dataset, dict[str, Any]]:
+def prepare(qrels: Any, runs: Any, on_duplicate: str = "error") -> tuple[Dataset, dict[str, Any]]:
+    """Read, validate and intern the inputs; on_duplicate is `error`, `first` or `max` (io/duplicates.py)."""
+    if on_duplicate not in POLICIES:
+        raise SpecError(f"on_duplicate must be one of {', '.join(POLICIES)}, not {on_duplicate!r}")
     qrels_table = load_qrels(qrels)
+    _require_judgments(qrels_table)
     run_tables = load_runs(runs)
     names = _run_names(run_tables)
-    return intern(qrels_table, run_tables, names), provenance_of(qrels_table, run_tables, names)
+    dataset = intern(qrels_table, run_tables, names, on_duplicate)
+    return dataset, provenance_of(qrels_table, run_tables, names, dataset, on_duplicate)

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.errors import EXIT_OK
 
 
@@ -18,13 +19,14 @@ def add_parser(sub) -> None:
                         "(repeatable; default ndcg@10)")
     p.add_argument("--per-query", action="store_true", help="also print every query's value")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    add_on_duplicate(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from rankflavor import evaluate
     from rankflavor.cli import render
 
-    report = evaluate(args.qrels, list(args.runs), args.specs or ["ndcg@10"])
+    report = evaluate(args.qrels, list(args.runs), args.specs or ["ndcg@10"], on_duplicate=args.on_duplicate)
     if args.format == "json":
         json.dump(report.to_dict(per_query=args.per_query), sys.stdout, indent=2)
         sys.stdout.write("\n")

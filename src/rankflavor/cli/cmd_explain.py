@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.errors import EXIT_OK, InputError
 
 
@@ -16,6 +17,7 @@ def add_parser(sub) -> None:
     p.add_argument("-q", "--query", required=True, help="query id")
     p.add_argument("-m", "--measure", dest="spec", default="ndcg@10", metavar="SPEC", help="one flavor spec")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    add_on_duplicate(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from rankflavor.cli import render
 
     flavor = Flavor.parse(args.spec)
-    report = evaluate(args.qrels, [args.run], flavor)
+    report = evaluate(args.qrels, [args.run], flavor, on_duplicate=args.on_duplicate)
     try:
         record = report.explain(report.runs[0], args.query, flavor)
     except KeyError as exc:

@@ -1,4 +1,13 @@
-"""Duplicate (query, doc) rows in a qrels or a run: an error naming both lines (the default policy)."""
+"""Duplicate (query, doc) rows in a qrels or a run, under the `on_duplicate` policy.
+
+- `error` (default): an InputError naming the file, both lines, and whether the values agree;
+- `first`: keep the row that comes first in the input;
+- `max`: keep the row with the highest grade or score (the first of equal ones).
+
+Identical duplicates (same value twice) are treated like conflicting ones: an error by default, because a
+file that lists a pair twice is usually two files concatenated; every policy gives the same numbers for them.
+Rows removed are counted in the input's provenance (`Source.duplicates`: `identical`, `conflicting`).
+"""
 
 from __future__ import annotations
 
@@ -7,17 +16,64 @@ import numpy as np
 from rankflavor.errors import InputError
 from rankflavor.io.tables import QrelsTable, RunTable
 from rankflavor.io.trec import line_of
+from rankflavor.io.trec_lines import line_text
+
+POLICIES = ("error", "first", "max")
 
 
-def check_duplicates(table: QrelsTable | RunTable, key: np.ndarray, what: str, fix: str) -> None:
-    """Raise InputError on the first repeated key, naming the file and both lines."""
-    order = np.argsort(key, kind="stable")
-    same = np.flatnonzero(key[order][1:] == key[order][:-1])
-    if len(same) == 0:
-        return
-    first, second = int(order[same[0]]), int(order[same[0] + 1])
+def _values(table: QrelsTable | RunTable) -> np.ndarray:
+    return table.grade if isinstance(table, QrelsTable) else table.score
+
+
+def _raise(table: QrelsTable | RunTable, first: int, second: int) -> None:
+    is_qrels = isinstance(table, QrelsTable)
+    what, value_name = ("judgment", "grade") if is_qrels else ("document in the run", "score")
+    values = _values(table)
+    a, b = float(values[first]), float(values[second])
     query, doc = table.query[second].as_py(), table.doc[second].as_py()
     line, earlier = line_of(table, second), line_of(table, first)
-    where = f" (first seen on line {earlier})" if earlier is not None else f" (rows {first} and {second})"
-    raise InputError(f"duplicate {what} for query {query!r} doc {doc!r}{where}", source=table.source.path
-                     or table.source.name, line=line, fix=fix)
+    if line is not None:
+        where, text = f"line {earlier}", line_text(table.source.path or "", line)
+    else:
+        where, text, line = f"row {first}", None, None
+    kind = "identical" if a == b else "conflicting"
+    reason = (f"duplicate {what} ({kind}) for query {query!r} doc {doc!r}: {value_name} {a:g} on {where}, "
+              f"{b:g} here")
+    fix = ("keep one judgment per (query, doc)" if is_qrels else "a run lists each doc at most once per query")
+    fix += ", or choose a policy: --on-duplicate first|max (Python: on_duplicate='first' or 'max')"
+    if a == b:
+        fix += "; the values agree, so both policies give the same numbers"
+    raise InputError(reason, source=table.source.path or table.source.name, line=line, text=text, fix=fix)
+
+
+def resolve_duplicates(table: QrelsTable | RunTable, key: np.ndarray, policy: str = "error") -> np.ndarray | slice:
+    """Apply the policy to rows sharing a key; the rows kept, in input order (`slice(None)` when all are).
+
+    The table itself is left whole (its rows, lines and provenance count are what was read).
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"on_duplicate must be one of {', '.join(POLICIES)}, not {policy!r}")
+    table.source.duplicates = {"identical": 0, "conflicting": 0}
+    n = len(key)
+    if n < 2:
+        return slice(None)
+    values = _values(table)
+    if policy == "max":  # by key, the highest value first, then input order
+        order = np.lexsort((np.arange(n, dtype=np.int64), -values, key))
+    else:  # by key, then input order
+        order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    repeat = np.zeros(n, dtype=bool)
+    repeat[1:] = sorted_key[1:] == sorted_key[:-1]
+    if not repeat.any():
+        return slice(None)
+    group = np.cumsum(~repeat) - 1
+    head = order[np.flatnonzero(~repeat)[group]]  # the row each row's group keeps
+    if policy == "error":  # the earliest repeated row in the input, and the first row of its group
+        position = np.flatnonzero(repeat)[np.argmin(order[repeat])]
+        _raise(table, int(head[position]), int(order[position]))
+    dropped = order[repeat]
+    differs = values[dropped] != values[head[repeat]]
+    conflicting = np.isin(group[repeat], group[repeat][differs])  # a group is conflicting if any value differs
+    table.source.duplicates = {"identical": int((~conflicting).sum()), "conflicting": int(conflicting.sum())}
+    return np.sort(order[~repeat])

@@ -22,6 +22,7 @@ class Source:
     kind: str = "python"
     comment_lines: int = 0
     blank_lines: int = 0
+    duplicates: dict[str, int] = field(default_factory=dict)  # rows removed by the on_duplicate policy, by kind
 
 
 @dataclass

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from rankflavor.io.tables import QrelsTable, RunTable, Source
 from rankflavor.io.trec_fast import read_fast
-from rankflavor.io.trec_lines import read_lines
+from rankflavor.io.trec_lines import is_regular_file, read_lines, read_raw
 
 QRELS_COLUMNS = ("query", "iteration", "doc", "grade")
 RUN_COLUMNS = ("query", "q0", "doc", "rank", "score", "tag")
@@ -31,16 +31,18 @@ def file_sha256(path: Path) -> str:
 def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str):
     path = Path(path)
     source = Source(name=path.name, path=str(path), kind="trec")
-    table = read_fast(path, columns, value_col) if path.exists() else None
+    table = read_fast(path, columns, value_col) if is_regular_file(path) else None  # a pipe is read once, below
     if table is not None and table.num_rows > 0:
         query = table.column(columns[0]).combine_chunks()
         doc = table.column(columns[2]).combine_chunks()
         values = table.column(columns[value_col]).to_numpy().astype(np.float64)
         lines = None
+        source.sha256 = file_sha256(path)
     else:
-        q, d, v, lines, source.comment_lines, source.blank_lines = read_lines(path, columns, value_col, what)
+        raw = read_raw(path)
+        q, d, v, lines, source.comment_lines, source.blank_lines = read_lines(path, columns, value_col, what, raw)
         query, doc, values = pa.array(q, pa.string()), pa.array(d, pa.string()), np.asarray(v, dtype=np.float64)
-    source.sha256 = file_sha256(path)
+        source.sha256 = hashlib.sha256(raw).hexdigest()
     return source, query, doc, values, lines
 
 

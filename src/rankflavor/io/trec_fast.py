@@ -25,19 +25,27 @@ def read_fast(path: Path, columns: tuple[str, ...], value_col: int) -> pa.Table 
             stream,
             read_options=pacsv.ReadOptions(column_names=list(columns), block_size=64 << 20),
             parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False,
-                                             newlines_in_values=False),
+                                             newlines_in_values=False, ignore_empty_lines=False),
             convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
                                                  quoted_strings_can_be_null=False, null_values=[]),
         )
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OSError, EOFError):
+    except (pa.ArrowException, OSError, EOFError):
         return None
     values = table.column(columns[value_col]).to_numpy()
     if not np.isfinite(values).all():
         return None
     for name in (columns[0], columns[2]):
         col = table.column(name)
-        if len(col) and (pc.any(pc.equal(col, "")).as_py()
-                         or pc.any(pc.starts_with(col, "#")).as_py()
-                         or pc.any(pc.match_substring_regex(col, r"[\t\r\x{FEFF}]")).as_py()):
+        if len(col) and pc.any(pc.starts_with(col, "#")).as_py():
+            return None
+    # every string column, ids or not: an empty field (two spaces) or a tab, control char or BOM inside a field
+    # means the line reader would see other columns (it splits on runs of spaces and tabs, rejects the rest)
+    for name in columns:
+        col = table.column(name)
+        if name not in (columns[0], columns[2]):
+            col = pc.unique(col)  # the ignored columns (Q0, rank, tag) hold few distinct values
+        if name != columns[value_col] and len(col) and (
+                pc.any(pc.equal(col, "")).as_py()
+                or pc.any(pc.match_substring_regex(col, r"[\x00-\x1f\x7f\x{FEFF}]")).as_py()):
             return None
     return table

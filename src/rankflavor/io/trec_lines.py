@@ -1,13 +1,21 @@
 """The line-by-line TREC reader: slow, exact about every error (file, line, offending text, fix).
 
-It accepts untidy but valid files (tabs or several spaces between columns, CRLF endings, a UTF-8 BOM,
-trailing spaces, blank lines, comment lines whose first non-blank character is `#`) and counts what it skipped.
+Grammar (the fast reader in `trec_fast` must agree with it on every file it accepts):
+
+- bytes: gzip-compressed when they start with the gzip magic (a `.gz` name without it is an error); a UTF-8 BOM
+  at the very start is dropped; anything else must be UTF-8 text without NUL bytes;
+- lines end at `\\n`, `\\r\\n` or a lone `\\r`; a line of spaces and tabs only is blank; a line whose first
+  non-blank character is `#` is a comment; both are skipped and counted;
+- columns are separated by runs of spaces and tabs (and only those: a no-break space is part of an id);
+  leading and trailing spaces and tabs are ignored; other control characters and a BOM past the start are errors;
+- the value column is a plain ASCII decimal number (`3`, `-0.5`, `1e-3`, `.5`, `+2.`), finite.
 """
 
 from __future__ import annotations
 
 import gzip
 import math
+import re
 import zlib
 from pathlib import Path
 
@@ -15,97 +23,182 @@ import numpy as np
 
 from rankflavor.errors import InputError
 
-_HEADER_WORDS = {"qid", "query", "query_id", "topic", "docid", "doc", "doc_id", "docno", "score", "rank",
-                 "relevance", "rel", "grade", "label", "iter", "iteration", "q0", "tag", "run"}
+_HEADER_WORDS = {"qid", "query", "query_id", "queryid", "topic", "topic_id", "docid", "doc", "doc_id", "docno",
+                 "document", "score", "sim", "similarity", "rank", "relevance", "rel", "grade", "label", "judgment",
+                 "iter", "iteration", "tag", "run", "run_id", "runid"}
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NON_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_SEPARATOR = re.compile(r"[ \t]+")
+_BAD_CHAR = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufeff]")
+_UNICODE_SPACE = re.compile(r"[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_GZIP_MAGIC = b"\x1f\x8b"
+_FORMS = {4: "qrels (qid iter docid grade)", 6: "run (qid Q0 docid rank score tag)"}
 
 
-def _open_bytes(path: Path) -> bytes:
+def is_regular_file(path: Path) -> bool:
+    """True for a regular file that can be stat'ed (not a pipe, a directory, a missing or unreachable path)."""
     try:
-        raw = path.read_bytes()
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def read_raw(path: Path) -> bytes:
+    """The file's bytes as stored (still compressed), or InputError naming the path and what is wrong."""
+    try:
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError("file not found", source=str(path), fix="check the path") from None
     except IsADirectoryError:
         raise InputError("is a directory, not a file", source=str(path), fix="give the path of a file") from None
-    except OSError as exc:
-        raise InputError(f"cannot read the file ({exc.strerror})", source=str(path),
+    except PermissionError:
+        raise InputError("permission denied: cannot read the file", source=str(path),
+                         fix="check the file's permissions") from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read the file ({getattr(exc, 'strerror', None) or exc})", source=str(path),
                          fix="check the path and its permissions") from None
-    if path.suffix == ".gz" or raw[:2] == b"\x1f\x8b":
+
+
+def decompress(raw: bytes, path: Path) -> bytes:
+    """Gunzip when the bytes start with the gzip magic; a `.gz` name on plain bytes is an error."""
+    if raw[:2] == _GZIP_MAGIC:
         try:
-            raw = gzip.decompress(raw)
-        except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+            return gzip.decompress(raw)
+        except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as exc:
             raise InputError(f"broken gzip data ({exc})", source=str(path),
-                             fix="the .gz file is truncated or corrupt; compress it again") from None
+                             fix="the .gz file is truncated or corrupt: compress it again") from None
+    if Path(path).suffix == ".gz" and raw:
+        raise InputError("named .gz but not gzip-compressed", source=str(path),
+                         fix="compress it with gzip, or drop the .gz from its name")
     return raw
+
+
+def _line_at(raw: bytes, position: int) -> int:
+    """The 1-based line holding byte `position` (lines end at \\n, \\r\\n or \\r, as in `split_lines`)."""
+    return len(re.findall(rb"\r\n|\r|\n", raw[:position])) + 1
+
+
+def _around(raw: bytes, start: int, end: int) -> str:
+    return raw[max(0, start - 20): end + 20].decode("utf-8", "replace")
 
 
 def _decode(raw: bytes, path: Path) -> str:
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
-    if b"\x00" in raw[:65536]:
+    nul = raw.find(b"\x00")
+    if nul >= 0:
         raise InputError("this is not a text file (it contains NUL bytes)", source=str(path),
+                         line=_line_at(raw, nul), text=_around(raw, nul, nul + 1),
                          fix="give a TREC text file, plain or .gz")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError("not valid UTF-8 text", source=str(path), line=line,
-                         text=raw[max(0, exc.start - 20): exc.end + 20].decode("utf-8", "replace"),
-                         fix="save the file as UTF-8") from None
+        raise InputError("not valid UTF-8 text", source=str(path), line=_line_at(raw, exc.start),
+                         text=_around(raw, exc.start, exc.end),
+                         fix="save the file as UTF-8 (a binary file is not a TREC file)") from None
 
 
-def _number(text: str, what: str, path: Path, line_no: int, line: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"{what} {text!r} is not a number", source=str(path), line=line_no, text=line,
-                         fix=f"the {what} column must hold a number") from None
-    if not math.isfinite(value):
-        raise InputError(f"{what} {text!r} is not a finite number", source=str(path), line=line_no, text=line,
-                         fix=f"replace NaN/infinite {what}s with finite numbers, or drop those rows")
-    return value
+def split_lines(text: str) -> list[str]:
+    """Lines at \\n, \\r\\n or \\r; a final line terminator does not open an extra (blank) line."""
+    if not text:
+        return []
+    lines = _NEWLINE.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
 
 
-def _looks_like_header(fields: list[str]) -> bool:
-    return any(f.lower().lstrip("#") in _HEADER_WORDS for f in fields)
+def parse_number(field: str) -> float | None:
+    """The value of a plain ASCII decimal number, inf/nan when it spells one, None when it is not a number."""
+    if _NUMBER.fullmatch(field):
+        return float(field)
+    if _NON_FINITE.fullmatch(field):
+        return float(field)
+    return None
 
 
-def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str):
-    """Line-by-line reader: (query, doc, value, line numbers, comment count, blank count)."""
-    text = _decode(_open_bytes(path), path)
+def _looks_like_header(fields: list[str], value_col: int) -> bool:
+    """Two column names (Q0 aside), or a column name where the number should be."""
+    words = [f.lower().lstrip("#") in _HEADER_WORDS for f in fields]
+    value_is_word = value_col < len(fields) and words[value_col]
+    return value_is_word or sum(words) >= 2
+
+
+def _column_fix(fields: list[str], columns: tuple[str, ...], line: str) -> str:
+    fix = f"every line must be '{' '.join(columns)}', separated by spaces or tabs"
+    space = _UNICODE_SPACE.search(line)
+    if space:
+        return fix + f"; U+{ord(space.group()):04X} (a Unicode space) is not a column separator"
+    if len(fields) in _FORMS and len(fields) != len(columns):
+        return fix + f"; this line has the shape of a {_FORMS[len(fields)]} line: are the qrels and run swapped?"
+    if len(columns) == 4 and len(fields) == 3:
+        return fix + "; a qrels line without its iteration column? add 0 as the second column"
+    return fix
+
+
+def _check_chars(line: str, path: Path, line_no: int) -> None:
+    bad = _BAD_CHAR.search(line)
+    if bad is None:
+        return
+    char = bad.group()
+    if char == "\ufeff":
+        raise InputError("a byte-order mark (U+FEFF) inside the file: were files concatenated?", source=str(path),
+                         line=line_no, text=line, fix="remove the byte-order mark (save the parts as UTF-8 without BOM)")
+    raise InputError(f"control character U+{ord(char):04X} in the line", source=str(path), line=line_no, text=line,
+                     fix="columns are separated by spaces or tabs; remove other control characters")
+
+
+def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, raw: bytes | None = None):
+    """Line-by-line reader: (query, doc, value, line numbers, comment count, blank count).
+
+    `raw` is the file's bytes when the caller already read them (a pipe can be read only once).
+    """
+    path = Path(path)
+    text = _decode(decompress(read_raw(path) if raw is None else raw, path), path)
     queries: list[str] = []
     docs: list[str] = []
     values: list[float] = []
     lines: list[int] = []
     comments = blanks = 0
-    for line_no, line in enumerate(text.split("\n"), start=1):
-        stripped = line.strip()
+    for line_no, line in enumerate(split_lines(text), start=1):
+        stripped = line.strip(" \t")
         if not stripped:
             blanks += 1
             continue
         if stripped.startswith("#"):
             comments += 1
             continue
-        fields = stripped.split()
+        _check_chars(line, path, line_no)
+        fields = _SEPARATOR.split(stripped)
         if len(fields) != len(columns):
-            if _looks_like_header(fields):
-                raise InputError("this line looks like a header", source=str(path), line=line_no,
-                                 text=line.rstrip("\r"),
+            if _looks_like_header(fields, value_col):
+                raise InputError("this line looks like a header", source=str(path), line=line_no, text=line,
                                  fix="TREC files have no header line: delete it (or start it with #)")
-            raise InputError(
-                f"expected {len(columns)} columns ({' '.join(columns)}), found {len(fields)}",
-                source=str(path), line=line_no, text=line.rstrip("\r"),
-                fix=f"every line must be '{' '.join(columns)}', separated by spaces or tabs",
-            )
-        try:
-            value = float(fields[value_col])
-        except ValueError:
-            value = None
-        if value is None and _looks_like_header(fields):
-            raise InputError("this line looks like a header", source=str(path), line=line_no, text=line.rstrip("\r"),
-                             fix="TREC files have no header line: delete it (or start it with #)")
-        value = _number(fields[value_col], what, path, line_no, line.rstrip("\r"))
+            raise InputError(f"expected {len(columns)} columns ({' '.join(columns)}), found {len(fields)}",
+                             source=str(path), line=line_no, text=line, fix=_column_fix(fields, columns, line))
+        field = fields[value_col]
+        value = parse_number(field)
+        if value is None:
+            if _looks_like_header(fields, value_col):
+                raise InputError("this line looks like a header", source=str(path), line=line_no, text=line,
+                                 fix="TREC files have no header line: delete it (or start it with #)")
+            raise InputError(f"{what} {field!r} is not a number", source=str(path), line=line_no, text=line,
+                             fix=f"the {what} column must hold a plain decimal number such as 3, -0.5 or 1e-3")
+        if not math.isfinite(value):
+            raise InputError(f"{what} {field!r} is not a finite number", source=str(path), line=line_no, text=line,
+                             fix=f"replace NaN/infinite {what}s with finite numbers, or drop those rows")
         queries.append(fields[0])
         docs.append(fields[2])
         values.append(value)
         lines.append(line_no)
     return queries, docs, values, np.asarray(lines, dtype=np.int64), comments, blanks
+
+
+def line_text(path: Path, line_no: int) -> str | None:
+    """The text of one line of a TREC file (for error messages), None when it cannot be read."""
+    try:
+        lines = split_lines(_decode(decompress(read_raw(path), path), path))
+    except InputError:
+        return None
+    return lines[line_no - 1] if 0 < line_no <= len(lines) else None

@@ -187,14 +187,16 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
     return Report(dataset, flavors, results, provenance)
 
 
-def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10") -> Report:
+def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str = "error") -> Report:
     """Evaluate one run or several against one qrels under one flavor or several.
 
     qrels: a TREC qrels path, {qid: {docid: grade}}, or a DataFrame (query, doc, grade columns).
     runs: a run (TREC run path, {qid: {docid: score}}, DataFrame), a list of runs, or {name: run}.
     flavors: a spec string (`ndcg@10 gain=exp2`, `trec_eval`), a Flavor, or a list of either.
+    on_duplicate: a (query, doc) listed twice in the qrels or a run: `error`, keep the `first`, or the `max`.
+    Bad input raises rankflavor.InputError (with .source, .line, .text, .fix); see docs/input-catalogue.md.
     """
     from rankflavor.pipeline import prepare
 
-    dataset, provenance = prepare(qrels, runs)
+    dataset, provenance = prepare(qrels, runs, on_duplicate)
     return build_report(dataset, parse_specs(flavors), provenance)

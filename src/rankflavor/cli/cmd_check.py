@@ -1,0 +1,73 @@
+"""`rankflavor check QRELS RUN [RUN ...] [--on-duplicate error|first|max] [--format table|json]`.
+
+Reads and validates the inputs exactly as `eval` does, then prints what no metric will see (lines skipped,
+duplicates removed, queries on one side only, ...) and the warnings, without computing a metric.
+Exit 0 when every input is readable, 3 (with one message naming file, line, text and fix) when one is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rankflavor.errors import EXIT_OK
+
+ON_DUPLICATE = ("error", "first", "max")
+
+
+def add_on_duplicate(p: argparse.ArgumentParser) -> None:
+    """The --on-duplicate option shared by eval, explain and check."""
+    p.add_argument("--on-duplicate", choices=ON_DUPLICATE, default="error", dest="on_duplicate",
+                   help="a (query, doc) listed twice in the qrels or a run: error (default), keep the first, "
+                        "or keep the highest grade/score; recorded in the provenance")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("check", help="read and validate the inputs, print what is skipped and why (no metric)")
+    p.add_argument("qrels", help="TREC qrels file (qid iter docid grade), plain or .gz")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
+    add_on_duplicate(p)
+    p.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def check(qrels: Any, runs: Any, on_duplicate: str = "error") -> dict[str, Any]:
+    """The provenance of the inputs with their counts and warnings (raises InputError when unreadable)."""
+    from rankflavor.pipeline import prepare
+
+    _, provenance = prepare(qrels, runs, on_duplicate)
+    return provenance
+
+
+_SHOWN = ("rows", "comment_lines", "blank_lines", "judged_queries", "negative_grades", "non_integer_grades",
+          "max_grade", "queries", "queries_in_common", "queries_not_in_qrels", "rows_of_queries_not_in_qrels",
+          "qrels_queries_not_in_run")
+
+
+def _print(provenance: dict[str, Any]) -> None:
+    for item in provenance["inputs"]:
+        print(f"{item['role']} {item['name']}" + (f"  ({item['path']})" if item["path"] else ""))
+        if item.get("sha256"):
+            print(f"  sha256 {item['sha256']}")
+        for key in _SHOWN:
+            if key in item:
+                print(f"  {key:<30} {item[key]}")
+        removed = item["duplicates_removed"]
+        print(f"  {'duplicates_removed':<30} {removed['identical']} identical, {removed['conflicting']} conflicting")
+    policies = provenance["policies"]
+    print(f"on_duplicate={policies['on_duplicate']}")
+    for warning in provenance["input_warnings"]:
+        print(f"warning: {warning}")
+    if not provenance["input_warnings"]:
+        print("no warnings")
+
+
+def run(args: argparse.Namespace) -> int:
+    provenance = check(args.qrels, list(args.runs), args.on_duplicate)
+    if args.format == "json":
+        json.dump(provenance, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _print(provenance)
+    return EXIT_OK

@@ -1,0 +1,449 @@
+"""The catalogue of bad and unusual input: one table, one test per row, and docs/input-catalogue.md made from it.
+
+`python tests/test_bad_input.py` rewrites docs/input-catalogue.md from CASES; `test_catalogue_doc_is_current`
+fails when the two drift apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import math
+import os
+import pathlib
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+import pytest
+
+import rankflavor as rf
+from rankflavor.cli.main import main
+
+DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "input-catalogue.md"
+
+QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 2\nq1 0 D 0\nq2 0 A 1\nq2 0 E 2\n"
+RUN = "q1 Q0 B 1 4 X\nq1 Q0 C 2 3 X\nq1 Q0 A 3 2 X\nq1 Q0 D 4 1 X\nq2 Q0 E 1 0.5 X\nq2 Q0 F 2 0.25 X\n"
+QRELS_BYTES, RUN_BYTES = QRELS.encode(), RUN.encode()
+FLAVORS = ["ndcg@3", "ndcg@10 gain=exp2 ties=average", "dcg@2", "ndcg ideal=local missing=zero"]
+
+
+@dataclass(frozen=True)
+class File:
+    """A file to write: its bytes and its name."""
+
+    data: bytes
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Err:
+    """An InputError (or `kind`) from `role`'s input, at `line`, whose message holds `fragment`."""
+
+    role: str
+    line: int | None
+    fragment: str
+    kind: type = rf.InputError
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    input: str  # what the input is
+    example: str  # a short example of it
+    does: str  # what rankflavor does with it
+    qrels: Any = QRELS_BYTES
+    run: Any = RUN_BYTES
+    expect: Any = "same"  # "same" (the tidy file's numbers), an Err, or a check(report)
+    options: dict[str, Any] = field(default_factory=dict)
+    flavors: list[str] = field(default_factory=lambda: FLAVORS)
+
+
+def both(transform: Callable[[str], bytes]) -> dict[str, Any]:
+    return {"qrels": transform(QRELS), "run": transform(RUN)}
+
+
+def enc(text: str) -> bytes:
+    return text.encode("utf-8")
+
+
+def counts(role: str, **expected: Any) -> Callable[[rf.Report], None]:
+    """A check: the tidy numbers, and the provenance of `role` ('qrels' or 'run') has these counts."""
+
+    def check(report: rf.Report) -> None:
+        item = next(i for i in report.provenance["inputs"] if i["role"] == role)
+        assert {k: item[k] for k in expected} == expected
+        assert _values(report) == _values(rf.evaluate(QRELS_DICT, RUN_DICT, FLAVORS))
+
+    return check
+
+
+def value_is(query: str, expected: float | None, flavor: str = "ndcg@3", warning: str | None = None):
+    def check(report: rf.Report) -> None:
+        got = report.value(query, flavor=flavor)
+        assert (got is None and expected is None) or got == pytest.approx(expected, abs=1e-12)
+        if warning is not None:
+            assert any(warning in w for w in report.provenance["input_warnings"]), report.provenance["input_warnings"]
+
+    return check
+
+
+def mean_is(expected: float | None, flavor: str = "ndcg@3", warning: str | None = None, **count: int):
+    def check(report: rf.Report) -> None:
+        got = report.mean(flavor=flavor)
+        assert (got is None and expected is None) or got == pytest.approx(expected, abs=1e-12)
+        result = report.result(flavor=flavor)
+        assert {k: result.counts[k] for k in count} == count
+        if warning is not None:
+            assert any(warning in w for w in report.provenance["input_warnings"]), report.provenance["input_warnings"]
+
+    return check
+
+
+QRELS_DICT = {"q1": {"A": 3, "B": 2, "C": 2, "D": 0}, "q2": {"A": 1, "E": 2}}
+RUN_DICT = {"q1": {"B": 4, "C": 3, "A": 2, "D": 1}, "q2": {"E": 0.5, "F": 0.25}}
+A3 = 1 / math.log2(3)
+Q1_NDCG3 = (2 + 2 * A3 + 3 * 0.5) / (3 + 2 * A3 + 2 * 0.5)  # ranked B, C, A; ideal A, B, C
+
+
+def _binary() -> bytes:
+    return b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))
+
+
+CASES: list[Case] = [
+    # ---- untidy but valid: the tidy file's numbers, exactly ------------------------------------------------
+    Case("crlf", "CRLF line endings (Windows)", r"`q1 0 A 3\r\n`", "accepted; same numbers as the tidy file",
+         **both(lambda t: enc(t.replace("\n", "\r\n")))),
+    Case("cr", "lone CR line endings (classic Mac)", r"`q1 0 A 3\r`", "accepted (a line ends at \\n, \\r\\n or \\r); "
+         "same numbers", **both(lambda t: enc(t.replace("\n", "\r")))),
+    Case("bom", "UTF-8 byte-order mark at the start", r"`\ufeffq1 0 A 3`", "accepted, the BOM is dropped; same numbers",
+         **both(lambda t: b"\xef\xbb\xbf" + enc(t))),
+    Case("tabs", "tabs between columns", r"`q1\t0\tA\t3`", "accepted; same numbers",
+         **both(lambda t: enc(t.replace(" ", "\t")))),
+    Case("spaces", "several spaces, or spaces and tabs mixed, between columns", r"`q1   0 \t A  3`",
+         "accepted; same numbers", **both(lambda t: enc(t.replace(" ", "  \t ")))),
+    Case("trailing", "leading and trailing spaces or tabs", r"`  q1 0 A 3 \t`", "accepted; same numbers",
+         **both(lambda t: enc("".join(f"  {line} \t\n" for line in t.splitlines())))),
+    Case("blank", "blank lines, or lines of spaces and tabs only", r"`q1 0 A 3\n\n \t\n`",
+         "accepted; skipped and counted (`blank_lines` in the provenance); same numbers",
+         qrels=enc("\n" + QRELS.replace("\n", "\n \t\n", 2) + "\n"), expect=counts("qrels", blank_lines=4)),
+    Case("comments", "comment lines (first non-blank character `#`)", "`# produced by bm25`, `  #q1 0 A 3`",
+         "accepted; skipped and counted (`comment_lines`); same numbers",
+         run=enc("# run X\n  #q1 Q0 Z 1 9 X\n" + RUN), expect=counts("run", comment_lines=2)),
+    Case("no-final-newline", "no newline at the end of the file", "`...q2 0 E 2<EOF>`", "accepted; same numbers",
+         **both(lambda t: enc(t.rstrip("\n")))),
+    Case("gz", "gzip-compressed file named .gz", "`qrels.txt.gz`", "accepted; same numbers",
+         qrels=File(gzip.compress(enc(QRELS)), "qrels.txt.gz"), run=File(gzip.compress(enc(RUN)), "X.run.gz")),
+    Case("gz-unnamed", "gzip-compressed file without the .gz name", "`X.run` holding gzip bytes",
+         "accepted (the gzip magic bytes decide); same numbers", run=File(gzip.compress(enc(RUN)), "X.run")),
+    Case("rank-column", "a run whose rank column disagrees with its scores", "`q1 Q0 B 9 4 X`",
+         "accepted; the rank column is ignored (as trec_eval): the order comes from the scores and `ties=`",
+         run=enc(RUN.replace(" 1 4 X", " 9 4 X").replace(" 2 3 X", " 0 3 X"))),
+    Case("number-forms", "scores written `4e0`, `+3.0`, `2.`, `.5`", "`q1 Q0 B 1 4e0 X`",
+         "accepted: any plain ASCII decimal number; same numbers",
+         run=enc(RUN.replace(" 4 X", " 4e0 X").replace(" 3 X", " +3.0 X").replace(" 2 X", " 2. X")
+                 .replace(" 0.5 X", " .5 X"))),
+    # ---- unusual ids: ids are strings, compared byte for byte ---------------------------------------------------
+    Case("hash-in-id", "`#` inside an id (not the line's first non-blank character)", "`q1 0 doc#7 3`",
+         "accepted: part of the id (only a line starting with `#` is a comment)",
+         qrels=enc(QRELS.replace(" B ", " B#1 ")), run=enc(RUN.replace(" B ", " B#1 ")), expect="same"),
+    Case("comma-id", "ids with commas", "`q,1 0 doc,7 3`", "accepted: part of the id",
+         qrels=enc(QRELS.replace("q1", "q,1").replace(" A ", " a,b ")),
+         run=enc(RUN.replace("q1", "q,1").replace(" A ", " a,b ")), expect=value_is("q,1", Q1_NDCG3)),
+    Case("non-ascii-id", "non-ASCII ids", "`q1 0 café 3`, `問1 0 文書 2`", "accepted: UTF-8 ids, compared bytewise",
+         qrels=enc(QRELS.replace("q1", "問1").replace(" A ", " café ")),
+         run=enc(RUN.replace("q1", "問1").replace(" A ", " café ")), expect=value_is("問1", Q1_NDCG3)),
+    Case("nbsp-id", "a no-break space (U+00A0) inside an id", r"`q1 0 A\u00a0B 3`",
+         "accepted: part of the id (only spaces and tabs separate columns)",
+         qrels=enc(QRELS.replace(" A ", " A\u00a0x ")), run=enc(RUN.replace(" A ", " A\u00a0x ")), expect="same"),
+    Case("leading-zeros", "numeric-looking ids with leading zeros", "qrels `007 0 A 1`, run `7 Q0 A 1 1 X`",
+         "accepted as different ids (`007` != `7`); a warning names the pair that matches only up to leading zeros",
+         qrels=enc(QRELS.replace("q2", "007")), run=enc(RUN.replace("q2", "7")),
+         expect=mean_is(Q1_NDCG3, missing=1, unjudged_queries=1, warning="only up to leading zeros")),
+    Case("int-ids", "Python ids that are ints", "`{1: {2: 3}}`", "accepted: turned into their decimal text `'1'`, `'2'`",
+         qrels={1: {"A": 3, 2: 1}}, run={"1": {"2": 1.0, "A": 0.5}}, expect=value_is("1", (1 + 3 * A3) / (3 + A3))),
+    # ---- grades and scores --------------------------------------------------------------------------------------
+    Case("float-grade", "non-integer grades", "`q1 0 A 0.5`",
+         "accepted as is (a gain table must list them); counted (`non_integer_grades`) with a warning",
+         qrels=enc(QRELS.replace(" A 3", " A 0.5")), expect=value_is("q1", (2 + 2 * A3 + 0.25) / (2 + 2 * A3 + 0.25),
+                                                                      warning="non-integer grade")),
+    Case("negative-grade", "negative grades", "`q1 0 D -1`",
+         "accepted; the flavor's `negative=` axis decides (default `unjudged`, as trec_eval); counted with a warning",
+         qrels=enc(QRELS.replace(" D 0", " D -1")), expect=value_is("q1", Q1_NDCG3, warning="negative grade")),
+    Case("big-grade", "grades above 31", "`q1 0 A 40`",
+         "accepted; a warning says LightGBM and XGBoost refuse them and `gain=exp2` overflows above 1023",
+         qrels=enc(QRELS.replace(" A 3", " A 40")), flavors=["ndcg@3 gain=exp2"],
+         expect=value_is("q1", (3 + 3 * A3 + (2 ** 40 - 1) * 0.5) / (2 ** 40 - 1 + 3 * A3 + 1.5), "ndcg@3 gain=exp2",
+                         warning="above 31")),
+    Case("huge-grade-exp2", "a grade whose 2^g overflows float64 under `gain=exp2`", "`q1 0 A 2000`",
+         "read, then refused by the flavor: EvaluationError naming the grade (CLI exit 3); `gain=linear` accepts it",
+         qrels=enc(QRELS.replace(" A 3", " A 2000")), flavors=["ndcg@3 gain=exp2"],
+         expect=Err("qrels", None, "overflows for grade 2000", rf.EvaluationError)),
+    # ---- queries on one side, short lists -----------------------------------------------------------------------
+    Case("one-doc", "a run with one document for a query", "`q2 Q0 E 1 0.5 X` alone",
+         "accepted; scored like any list (1 with `ideal=local` when that doc is the best)",
+         run=enc(RUN.replace("q2 Q0 F 2 0.25 X\n", "")), expect=value_is("q2", 2 / (2 + A3))),
+    Case("run-only-query", "a query in the run but not in the qrels", "`q9 Q0 A 1 1 X`",
+         "not scored; counted (`unjudged_queries`, `rows_of_queries_not_in_qrels`) with a warning",
+         run=enc(RUN + "q9 Q0 A 1 1 X\nq9 Q0 B 2 0 X\n"),
+         expect=mean_is((Q1_NDCG3 + 2 / (2 + A3)) / 2, unjudged_queries=1, warning="(2 rows) are not in the qrels")),
+    Case("qrels-only-query", "a query in the qrels but not in the run", "qrels `q3 0 A 1`, no `q3` in the run",
+         "status `missing`; the flavor's `missing=` axis decides (`skip` default: out of the mean; `zero`); counted",
+         qrels=enc(QRELS + "q3 0 A 1\n"), expect=mean_is((Q1_NDCG3 + 2 / (2 + A3)) / 2, missing=1,
+                                                         warning="judged queries are absent")),
+    Case("no-common-query", "a run with no query in common with the qrels", "qrels `q1 q2`, run `q8 q9`",
+         "accepted; every judged query is `missing` (mean null under `missing=skip`, 0 under `zero`); a warning",
+         run=enc(RUN.replace("q1", "q8").replace("q2", "q9")),
+         expect=mean_is(None, missing=2, scored=0, unjudged_queries=2, warning="no query in common")),
+    Case("empty-run", "an empty run file", "0 bytes", "accepted; every judged query is `missing`; a warning",
+         run=b"", expect=mean_is(None, missing=2, scored=0, warning="the run has no rows")),
+    Case("empty-python-query", "a Python query with an empty dict", "qrels `{'q': {}}` or run `{'q': {}}`",
+         "present, not missing: a qrels query gets IDCG 0 (`empty=`), a run query DCG 0",
+         qrels={"q1": {"A": 1}, "q2": {}}, run={"q1": {}, "q2": {"A": 1.0}},
+         expect=mean_is(0.0, scored=2, zero_ideal=1, missing=0)),
+    # ---- duplicates -----------------------------------------------------------------------------------------------
+    Case("dup-run", "the same (query, doc) twice in a run", "`q1 Q0 B 1 4 X` ... `q1 Q0 B 7 1 X`",
+         "error naming both lines; `--on-duplicate first|max` keeps the first or the highest score (counted)",
+         run=enc(RUN + "q1 Q0 B 7 1 X\n"), expect=Err("run", 7, "duplicate document in the run (conflicting)")),
+    Case("dup-run-max", "the same, with `on_duplicate='max'`", "as above",
+         "the highest score is kept; `duplicates_removed` counts the row", run=enc(RUN + "q1 Q0 B 7 1 X\n"),
+         options={"on_duplicate": "max"}, expect=counts("run", duplicates_removed={"identical": 0, "conflicting": 1})),
+    Case("dup-judgment-identical", "the same judgment twice (same grade)", "`q1 0 A 3` twice",
+         "error by default, saying the grades agree (files concatenated?); `first` and `max` collapse it (counted)",
+         qrels=enc(QRELS + "q1 0 A 3\n"), expect=Err("qrels", 7, "duplicate judgment (identical)")),
+    Case("dup-judgment-conflict", "conflicting duplicate judgments", "`q1 0 A 3` and `q1 0 A 1`",
+         "error naming both lines and grades; `first` keeps the first grade, `max` the highest (counted)",
+         qrels=enc(QRELS + "q1 0 A 1\n"), expect=Err("qrels", 7, "duplicate judgment (conflicting)")),
+    Case("dup-judgment-first", "conflicting duplicate judgments with `on_duplicate='first'`",
+         "`q1 0 A 1` then `q1 0 A 3`", "the first grade is kept (here 1), and counted",
+         qrels=enc("q1 0 A 1\n" + QRELS), options={"on_duplicate": "first"},
+         expect=value_is("q1", (2 + 2 * A3 + 0.5) / (2 + 2 * A3 + 0.5))),
+    # ---- rejected lines: file, line, text, fix --------------------------------------------------------------------
+    Case("columns-qrels", "wrong column count in a qrels", "`q1 0 A 3 extra`",
+         "error: expected 4 columns, found 5", qrels=enc(QRELS.replace("q1 0 C 2", "q1 0 C 2 extra")),
+         expect=Err("qrels", 3, "expected 4 columns")),
+    Case("columns-run", "wrong column count in a run (a missing tag)", "`q1 Q0 B 1 4`",
+         "error: expected 6 columns, found 5", run=enc(RUN.replace("q1 Q0 C 2 3 X", "q1 Q0 C 2 3")),
+         expect=Err("run", 2, "expected 6 columns")),
+    Case("swapped", "qrels and run swapped", "a 4-column line where a run is expected",
+         "error; the fix says the line has the shape of a qrels line", run=enc(QRELS),
+         expect=Err("run", 1, "are the qrels and run swapped")),
+    Case("no-iteration", "a qrels without its iteration column", "`q1 A 3`",
+         "error; the fix says to add 0 as the second column", qrels=enc("q1 A 3\n"),
+         expect=Err("qrels", 1, "add 0 as the second column")),
+    Case("nbsp-separator", "a no-break space used as a column separator", r"`q1 0 A\u00a03`",
+         "error (wrong column count); the fix names U+00A0", qrels=enc(QRELS.replace("q1 0 B 2", "q1 0 B\u00a02")),
+         expect=Err("qrels", 2, "U+00A0")),
+    Case("header-qrels", "a header line in a qrels", "`qid iter docid rel`",
+         "error naming the line: it looks like a header (never guessed away)", qrels=enc("qid iter docid rel\n" + QRELS),
+         expect=Err("qrels", 1, "looks like a header")),
+    Case("header-run", "a header line in a run, after a comment", "`query Q0 docid rank score run`",
+         "error naming the line: it looks like a header", run=enc("# bm25\nquery Q0 docid rank score run\n" + RUN),
+         expect=Err("run", 2, "looks like a header")),
+    Case("score-text", "a non-numeric score", "`q1 Q0 B 1 high X`", "error: score 'high' is not a number",
+         run=enc(RUN.replace(" 4 X", " high X")), expect=Err("run", 1, "score 'high' is not a number")),
+    Case("grade-text", "a non-numeric grade", "`q1 0 A R`", "error: grade 'R' is not a number",
+         qrels=enc(QRELS.replace(" C 2", " C R")), expect=Err("qrels", 3, "grade 'R' is not a number")),
+    Case("score-nan", "a NaN score", "`q1 Q0 B 1 nan X`", "error: not a finite number",
+         run=enc(RUN.replace(" 3 X", " NaN X")), expect=Err("run", 2, "is not a finite number")),
+    Case("score-inf", "an infinite score, or one that overflows float64", "`inf`, `-Infinity`, `1e400`",
+         "error: not a finite number", run=enc(RUN.replace(" 1 X", " 1e400 X")),
+         expect=Err("run", 4, "'1e400' is not a finite number")),
+    Case("grade-nan", "a NaN or infinite grade", "`q1 0 A nan`", "error: not a finite number",
+         qrels=enc(QRELS.replace(" A 1", " A -inf")), expect=Err("qrels", 5, "is not a finite number")),
+    Case("number-odd", "numbers Python would take but a TREC file should not hold", "`1_000`, `٣` (Arabic-Indic 3)",
+         "error: not a (plain ASCII decimal) number", run=enc(RUN.replace(" 0.25 X", " 1_000 X")),
+         expect=Err("run", 6, "is not a number")),
+    Case("control-char", "a control character in a line", r"`q1 0 A\x0c 3`",
+         "error naming the character (only spaces and tabs separate columns)",
+         qrels=enc(QRELS.replace("q1 0 D 0", "q1 0\x0cD 0")), expect=Err("qrels", 4, "control character U+000C")),
+    Case("bom-inside", "a byte-order mark inside the file (files concatenated)", r"`...\n\ufeffq2 0 A 1`",
+         "error: a byte-order mark inside the file", qrels=enc(QRELS.replace("q2 0 A", "\ufeffq2 0 A")),
+         expect=Err("qrels", 5, "byte-order mark")),
+    # ---- whole files -------------------------------------------------------------------------------------------------
+    Case("empty-qrels", "an empty qrels file", "0 bytes", "error: the qrels has no judgment (nothing to evaluate against)",
+         qrels=b"", expect=Err("qrels", None, "the qrels has no judgment (it is empty)")),
+    Case("comments-only-qrels", "a qrels with nothing left after parsing", "only comments and blank lines",
+         "error: the qrels has no judgment (only N comment lines and M blank lines)", qrels=b"# nothing\n\n",
+         expect=Err("qrels", None, "only 1 comment lines and 1 blank lines")),
+    Case("gz-truncated", "a truncated .gz file", "the first half of `qrels.txt.gz`",
+         "error: broken gzip data; the fix says to compress it again",
+         qrels=File(gzip.compress(enc(QRELS * 50))[:-20], "qrels.txt.gz"), expect=Err("qrels", None, "broken gzip")),
+    Case("gz-not-gzip", "a plain text file named .gz", "`qrels.txt.gz` holding text",
+         "error: named .gz but not gzip-compressed", qrels=File(enc(QRELS), "qrels.txt.gz"),
+         expect=Err("qrels", None, "not gzip-compressed")),
+    Case("binary", "a file that is not text", "a PNG image", "error: not a text file (NUL bytes), with the line",
+         run=File(_binary(), "X.run"), expect=Err("run", 3, "not a text file")),
+    Case("latin1", "text that is not UTF-8", "`q1 0 caf\\xe9 1` in Latin-1",
+         "error: not valid UTF-8, naming the line and the bytes around", qrels=enc(QRELS) + b"q3 0 caf\xe9 1\n",
+         expect=Err("qrels", 7, "not valid UTF-8")),
+    Case("not-found", "a path that does not exist", "`/nonexistent/X.run`", "error: file not found",
+         run="missing", expect=Err("run", None, "file not found")),
+    Case("directory", "a directory instead of a file", "`runs/`", "error: is a directory, not a file",
+         run="directory", expect=Err("run", None, "is a directory")),
+    Case("unreadable", "a file without read permission", "`chmod 000 X.run`", "error: permission denied",
+         run="unreadable", expect=Err("run", None, "permission denied")),
+    # ---- Python inputs ---------------------------------------------------------------------------------------------
+    Case("py-nan", "a NaN score in a dict", "`{'q1': {'A': float('nan')}}`", "error: not a finite number",
+         run={"q1": {"A": float("nan")}}, expect=Err("run", None, "is not a finite number")),
+    Case("py-str-score", "a score that is a string", "`{'q1': {'A': '3'}}`", "error: a str, not a number",
+         run={"q1": {"A": "3"}}, expect=Err("run", None, "is a str, not a number")),
+    Case("py-float-id", "an id that is a float or None", "`{1.5: {...}}`", "error: ids are strings (or ints)",
+         qrels={1.5: {"A": 1}}, expect=Err("qrels", None, "is a float, not a string")),
+    Case("df-columns", "a DataFrame with two grade columns, or none", "columns `qid docid grade label`",
+         "error: several grade columns (rankflavor does not guess)",
+         qrels=pd.DataFrame({"qid": ["q1"], "docid": ["A"], "grade": [1], "label": [2]}),
+         expect=Err("qrels", None, "several grade columns")),
+    Case("df-nan", "a DataFrame with an empty score", "`score` NaN at row 1", "error naming the row",
+         run=pd.DataFrame({"query": ["q1", "q1"], "doc": ["A", "B"], "score": [1.0, None]}),
+         expect=Err("run", None, "at row 1")),
+]
+
+
+# ---- running a case --------------------------------------------------------------------------------------------------
+def _materialise(value: Any, role: str, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    default = "qrels.txt" if role == "qrels" else "X.run"
+    if isinstance(value, str) and value == "missing":
+        return str(tmp_path / "nonexistent" / default)
+    if isinstance(value, str) and value == "directory":
+        (tmp_path / "runs").mkdir()
+        return str(tmp_path / "runs")
+    if isinstance(value, str) and value == "unreadable":
+        path = tmp_path / default
+        path.write_text(RUN)
+        path.chmod(0)
+        if os.geteuid() == 0:  # root reads anything: make the read fail as it would for anyone else
+            real = pathlib.Path.read_bytes
+
+            def read_bytes(self: pathlib.Path) -> bytes:
+                if self == path:
+                    raise PermissionError(13, "Permission denied", str(self))
+                return real(self)
+
+            monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
+            monkeypatch.setattr("rankflavor.io.trec.read_fast", lambda *a: None)
+        return str(path)
+    if isinstance(value, (bytes, File)):
+        file = value if isinstance(value, File) else File(value)
+        path = tmp_path / (file.name or default)
+        path.write_bytes(file.data)
+        return str(path)
+    return value
+
+
+def _values(report: rf.Report) -> list[Any]:
+    return [(str(r.flavor), r.per_query(), r.mean) for r in report.results]
+
+
+def _tidy(tmp_path: pathlib.Path) -> rf.Report:
+    """The tidy files' report (single spaces, LF, no comments): what every untidy variant must equal."""
+    (tmp_path / "tidy").mkdir()
+    qrels, run = tmp_path / "tidy" / "qrels.txt", tmp_path / "tidy" / "X.run"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    report = rf.evaluate(qrels, run, FLAVORS)
+    assert _values(report) == _values(rf.evaluate(QRELS_DICT, RUN_DICT, FLAVORS))
+    return report
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_catalogue_row(case: Case, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    qrels = _materialise(case.qrels, "qrels", tmp_path, monkeypatch)
+    run = _materialise(case.run, "run", tmp_path, monkeypatch)
+    if isinstance(case.expect, Err):
+        with pytest.raises(case.expect.kind) as info:
+            rf.evaluate(qrels, run, case.flavors, **case.options)
+        error = info.value
+        assert case.expect.fragment in str(error)
+        if isinstance(error, rf.InputError):
+            where = qrels if case.expect.role == "qrels" else run
+            assert error.source == (where if isinstance(where, str) else case.expect.role)
+            assert error.line == case.expect.line
+            assert error.fix
+            if error.line is not None:
+                assert error.text is not None
+        _cli_fails_cleanly(qrels, run, case, error)
+        return
+    report = rf.evaluate(qrels, run, case.flavors, **case.options)
+    if case.expect == "same":
+        assert _values(report) == _values(_tidy(tmp_path))
+    else:
+        case.expect(report)
+    if isinstance(qrels, str) and isinstance(run, str):
+        assert main(["check", qrels, run, *_cli_options(case)]) == 0
+
+
+def _cli_options(case: Case) -> list[str]:
+    return [f"--on-duplicate={case.options['on_duplicate']}"] if "on_duplicate" in case.options else []
+
+
+def _cli_fails_cleanly(qrels: Any, run: Any, case: Case, error: Exception) -> None:
+    """The CLI: exit 3, one message naming the file and line, no traceback (eval and check)."""
+    if not (isinstance(qrels, str) and isinstance(run, str)):
+        return
+    commands = [["eval", qrels, run, "-m", case.flavors[0]]]
+    if isinstance(error, rf.InputError):
+        commands.append(["check", qrels, run])
+    for argv in commands:
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            code = main(argv + _cli_options(case))
+        message = err.getvalue()
+        assert code == 3, message
+        assert "Traceback" not in message and message.startswith("rankflavor: ")
+        if isinstance(error, rf.InputError) and error.line is not None:
+            assert f"{error.source}:{error.line}: " in message
+        assert case.expect.fragment in message
+
+
+# ---- the document ----------------------------------------------------------------------------------------------------
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_catalogue() -> str:
+    lines = [
+        "# Bad and unusual input",
+        "",
+        "What rankflavor does with each kind of bad or unusual input. Generated from the table `CASES` in",
+        "`tests/test_bad_input.py`, where every row is also a test (`python tests/test_bad_input.py` rewrites this",
+        "file; a test fails when the two differ).",
+        "",
+        "Every rejection is a `rankflavor.InputError` (Python) with `.source` (file or input name), `.line`",
+        "(1-based, when there is one), `.text` (the offending line) and `.fix`; the CLI prints it as one message",
+        "`rankflavor: FILE:LINE: what is wrong`, then `offending text:` and `fix:` lines, and exits with 3 (no",
+        "traceback unless `--debug`). A flavor that refuses valid data raises `rankflavor.EvaluationError`",
+        "(also exit 3). `rankflavor check QRELS RUN...` reads and validates without computing a metric and",
+        "prints every count below; the same counts are in the report's provenance (`--format json`).",
+        "",
+        "Rules: a line ends at `\\n`, `\\r\\n` or `\\r`; columns are separated by runs of spaces and tabs (only",
+        "those); a line whose first non-blank character is `#` is a comment; ids are strings compared byte for",
+        "byte; a value is a plain ASCII decimal number and finite. Duplicates follow `on_duplicate`",
+        "(`--on-duplicate error|first|max`, `error` by default, recorded in the provenance).",
+        "",
+        f"{len(CASES)} cases:",
+        "",
+        "| # | input | example | what rankflavor does |",
+        "|---|---|---|---|",
+    ]
+    for number, case in enumerate(CASES, start=1):
+        lines.append(f"| {number} | {_cell(case.input)} (`{case.id}`) | {_cell(case.example)} | {_cell(case.does)} |")
+    return "\n".join(lines) + "\n"
+
+
+def test_catalogue_doc_is_current() -> None:
+    assert DOC.read_text(encoding="utf-8") == render_catalogue(), "run: python tests/test_bad_input.py"
+
+
+def test_catalogue_has_the_required_kinds() -> None:
+    assert len(CASES) >= 25
+    assert len({c.id for c in CASES}) == len(CASES)
+
+
+if __name__ == "__main__":
+    DOC.parent.mkdir(exist_ok=True)
+    DOC.write_text(render_catalogue(), encoding="utf-8")
+    sys.stdout.write(f"wrote {DOC} ({len(CASES)} cases)\n")
