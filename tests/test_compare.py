@@ -57,7 +57,8 @@ def test_robust_when_a_wins_every_flavor_and_the_statistics_agree():
     qrels, a, b = two_systems()
     cmp = rc.compare(qrels, {"a": a, "b": b}, grid="default", cutoffs=[1, 3])
     assert len(cmp.flavors) == 8 * 2
-    assert cmp.verdicts.iloc[0].verdict == "robust"
+    assert cmp.verdicts.iloc[0].verdict == "robust" and cmp.verdicts.iloc[0].tie_sensitive == 0
+    assert cmp.warnings.empty and not cmp.pairs.tie_sensitive.any()
     assert (cmp.pairs.winner == "a").all()
     report = rf.evaluate(qrels, {"a": a, "b": b}, cmp.flavors)
     for row in cmp.pairs.itertuples():
@@ -95,16 +96,25 @@ def test_queries_scored_in_one_run_only_are_excluded_from_the_pair():
 
 
 def test_reversal_found_on_ties_and_named_with_the_smallest_change():
-    # a ties the relevant doc with an unjudged one at rank 1 (docid_desc puts zzz first), b puts it at rank 2
-    qrels = {f"q{i}": {"rel": 2, "half": 1} for i in range(4)}
-    a = {q: {"rel": 3.0, "zzz": 3.0, "half": 1.0} for q in qrels}
-    b = {q: {"half": 3.0, "rel": 2.0} for q in qrels}
-    cmp = rc.compare(qrels, {"a": a, "b": b}, grid="ties", cutoffs=[3])
+    # a ties the relevant doc with a grade-0 one across @2 (docid_desc puts zzz first); b has it at rank 2
+    qrels = {f"q{i}": {"rel": 2, "half": 1, "zzz": 0, "zero": 0} for i in range(4)}
+    a = {q: {"half": 5.0, "rel": 3.0, "zzz": 3.0} for q in qrels}
+    b = {q: {"zero": 3.0, "rel": 2.0} for q in qrels}
+    cmp = rc.compare(qrels, {"a": a, "b": b}, grid="ties", cutoffs=[2])
     verdict = cmp.verdicts.iloc[0]
     assert verdict.verdict == "reverses"
     assert set(cmp.flips.axis) == {"ties"}
-    assert verdict.a_wins_under == ["ndcg@3 ties=docid_asc", "ndcg@3 ties=optimistic"]
-    assert verdict.b_wins_under == ["ndcg@3", "ndcg@3 ties=average", "ndcg@3 ties=pessimistic"]
+    assert verdict.a_wins_under == ["ndcg@2 ties=docid_asc", "ndcg@2 ties=average", "ndcg@2 ties=optimistic"]
+    assert verdict.b_wins_under == ["ndcg@2", "ndcg@2 ties=pessimistic"]
+    # a's mean moves between pessimistic and optimistic tie orders across b's: every winner is tie-sensitive
+    assert verdict.tie_sensitive == 5 and "tie order alone could reverse it" in verdict.summary
+    row = cmp.pairs.iloc[0]
+    pess = rf.evaluate(qrels, {"a": a, "b": b}, "ndcg@2 ties=pessimistic")
+    opt = rf.evaluate(qrels, {"a": a, "b": b}, "ndcg@2 ties=optimistic")
+    assert row.tie_low == pytest.approx(pess.mean("a") - opt.mean("b"))
+    assert row.tie_high == pytest.approx(opt.mean("a") - pess.mean("b"))
+    assert set(cmp.warnings.code) == {"ties_across_cutoff"}
+    assert set(cmp.warnings.run) == {"a"}
 
 
 def test_grids_named_from_a_file_and_invalid_combinations_skipped(tmp_path):

@@ -96,3 +96,18 @@ def test_explain_lines_printed_by_compare_work(capsys, spec):
     assert lines
     argv = shlex.split(lines[0][lines[0].index("rankflavor explain"):])
     assert main(argv[1:]) == 0
+
+
+def test_warnings_table_only_when_a_warning_applies(capsys, tmp_path):
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("q1 0 rel 2\nq1 0 half 1\nq1 0 zero 0\n")
+    a, b = tmp_path / "a.run", tmp_path / "b.run"
+    a.write_text("q1 Q0 half 1 5 a\nq1 Q0 rel 2 3 a\nq1 Q0 zzz 3 3 a\n")
+    b.write_text("q1 Q0 zero 1 3 b\nq1 Q0 rel 2 2 b\n")
+    code, out, _ = run_cli(capsys, "compare", str(qrels), str(a), str(b), "-m", "ndcg@2")
+    assert code == 0 and "tie order alone could reverse it" in out
+    assert "ties across @k (pessimistic..optimistic)" in out and "judged@k" in out
+    table = out[out.index("warnings (full messages"):].splitlines()
+    assert len(table) == 3 and table[2].startswith("ndcg@2  a.run  1 q, mean ")
+    code, out, _ = run_cli(capsys, "compare", QRELS, X, Y, "-m", "ndcg@3")
+    assert "warnings (full messages" not in out

@@ -10,7 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from rankflavor.compare.stats import bootstrap_ci, bootstrap_means, holm, paired_test, randomization_test, t_test
+from rankflavor.compare.stats import (
+    bootstrap_ci,
+    bootstrap_means,
+    holm,
+    paired_test,
+    paired_tests,
+    randomization_test,
+    t_test,
+)
 
 VALUES = st.lists(st.sampled_from([-1.0, -0.5, -0.25, 0.0, 0.1, 0.3, 0.5, 0.75, 1.0, 1 / 3]), min_size=1, max_size=10)
 
@@ -136,3 +144,29 @@ def test_holm_rejects_what_the_step_down_procedure_rejects(p, alpha):
 def test_holm_ignores_nan():
     out = holm([0.01, np.nan, 0.02])
     assert np.isnan(out[1]) and out[0] == pytest.approx(0.02) and out[2] == pytest.approx(0.02)
+
+
+def test_columns_share_resamples_and_equal_one_column_at_a_time():
+    rng = np.random.default_rng(3)
+    d = rng.normal(0, 0.1, size=(30, 3))
+    p_all, exact = randomization_test(d, 5_000, seed=9)
+    assert not exact
+    for f in range(3):
+        assert randomization_test(d[:, f], 5_000, seed=9)[0] == pytest.approx(p_all[f], abs=0)
+    low, high = bootstrap_ci(d, 5_000, seed=4)
+    for f in range(3):
+        assert bootstrap_ci(d[:, f], 5_000, seed=4) == pytest.approx((low[f], high[f]), abs=0)
+    tests = paired_tests(d, n_resamples=5_000, seed=1)
+    for f in range(3):
+        single = paired_test(d[:, f], np.zeros(30), n_resamples=5_000, seed=1)
+        assert (single.p, single.ci_low, single.ci_high) == (tests[f].p, tests[f].ci_low, tests[f].ci_high)
+
+
+def test_monte_carlo_sign_flips_use_whole_bytes_on_any_n():
+    """n not a multiple of 8: the padded zeros must not change the null distribution (checked against
+    the exact p on the same data, which Monte Carlo with many resamples approaches)."""
+    d = np.random.default_rng(5).normal(0.03, 0.1, 19).round(3)  # n = 19
+    exact, is_exact = randomization_test(d, n_resamples=2**19)
+    assert is_exact and 0.05 < exact < 0.95
+    approx, is_exact = randomization_test(d, n_resamples=200_000, seed=2)
+    assert not is_exact and approx == pytest.approx(exact, abs=0.004)

@@ -123,9 +123,38 @@ def print_comparison(cmp, queries: int = 5, example: bool = False) -> None:
                           f"{q.explain_a_1}")
                     print(f"  {' ' * len(q.query)}  {q.explain_a_2}")
     if len(cmp.warnings):
-        print()
-        for w in cmp.warnings.itertuples():
-            print(f"warning: {w.run} {w.label}: {w.message}")
+        print_warnings(cmp.warnings)
+
+
+def _cell(code: str, n: dict[str, Any]) -> str:
+    if code == "ties_across_cutoff":
+        if "mean_pessimistic" not in n:
+            return f"{n['queries']} q"
+        return f"{n['queries']} q, mean {_f(n['mean_pessimistic'])}..{_f(n['mean_optimistic'])}"
+    if code == "unjudged_in_top":
+        share = "null" if n["judged_at_k"] is None else f"{n['judged_at_k']:.3f}"
+        return f"{share}" + (f", skip: {_f(n['mean_unjudged_skip'])}" if "mean_unjudged_skip" in n else "")
+    if code == "zero_ideal":
+        return f"{n['queries']} q, empty={n['empty']}" + ("" if n["empty"] == "skip" else
+                                                          f", without: {_f(n['mean_without'])}")
+    if code == "missing":
+        other = next(k for k in n if k.startswith("mean_missing_"))
+        return f"{n['queries']} q, missing={n['missing']}, {other[5:].replace('_', '=')}: {_f(n[other])}"
+    return str(n.get("queries", ""))
+
+
+def print_warnings(frame) -> None:
+    """One line per run x flavor with a warning; one column per kind of warning (silent columns dropped)."""
+    names = {"ties_across_cutoff": "ties across @k (pessimistic..optimistic)",
+             "unjudged_in_top": "judged@k (mean with unjudged=skip)", "zero_ideal": "IDCG=0 queries",
+             "missing": "missing queries", "unjudged_queries": "unjudged run queries"}
+    codes = [c for c in names if c in set(frame.code)]
+    print("\nwarnings (full messages in --format json, or rankflavor eval):")
+    rows = [["flavor", "run", *(names[c] for c in codes[:-1]), names[codes[-1]]]]
+    for (label, run), block in frame.groupby(["label", "run"], sort=False):
+        by_code = {w.code: w.numbers for w in block.itertuples()}
+        rows.append([label, run, *(_cell(c, by_code[c]) if c in by_code else "" for c in codes)])
+    print("\n".join(_columns(rows)))
 
 
 def _print_example_story(cmp) -> None:

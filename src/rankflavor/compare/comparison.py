@@ -5,7 +5,9 @@ mean_q(a_q - b_q) over the queries scored in both runs (value not null under tha
 and a p-value (`rankflavor.compare.stats`), Holm-corrected over the pairs of one flavor when there are
 several, and the winner (the sign of the paired difference). Queries scored in only one run (a
 missing query under missing=skip, a zero-ideal query under empty=skip) are left out of the pair and
-counted in `excluded`; the means are each run's own mean, as `eval` reports it.
+counted in `excluded`; the means are each run's own mean, as `eval` reports it. `tie_low`..`tie_high`
+is the range of mean_a - mean_b when each run's ties are broken pessimistically or optimistically
+(from the warnings); `tie_sensitive` marks a winner that some tie order could reverse.
 
 The verdict of a pair is `robust` (one winner under every flavor), `reverses` (each run wins under some
 flavor: the flavors on each side and the smallest changes of axes that flip the winner are named),
@@ -24,7 +26,7 @@ import pandas as pd
 
 from rankflavor.compare.grid import build_grid, short_label
 from rankflavor.compare.scores import Scores
-from rankflavor.compare.stats import holm, paired_test
+from rankflavor.compare.stats import PairedTest, holm, paired_tests
 from rankflavor.errors import EXIT_USAGE, RankflavorError
 from rankflavor.flavor import Flavor
 
@@ -109,28 +111,59 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
          "scored": int((~np.isnan(scores.values(r, f))).sum())}
         for f in flavors for r in runs
     ])
-    rows = []
-    for f in flavors:
-        block = []
-        for a, b in pairs:
+    tests: dict[tuple[int, int], PairedTest] = {}
+    excluded: dict[int, dict[int, int]] = {}
+    for j, (a, b) in enumerate(pairs):
+        groups: dict[bytes, list[int]] = {}  # flavors with the same paired queries share their resamples
+        masks = {}
+        for i, f in enumerate(flavors):
             va, vb = scores.values(a, f), scores.values(b, f)
             both = ~np.isnan(va) & ~np.isnan(vb)
-            t = paired_test(va[both], vb[both], test, n_resamples, seed, confidence)
+            masks[i] = both
+            groups.setdefault(both.tobytes(), []).append(i)
+        for members in groups.values():
+            both = masks[members[0]]
+            d = np.column_stack([scores.values(a, flavors[i])[both] - scores.values(b, flavors[i])[both]
+                                 for i in members])
+            for i, t in zip(members, paired_tests(d, test, n_resamples, seed, confidence), strict=True):
+                tests[(i, j)] = t
+        for i, f in enumerate(flavors):
+            va, vb = scores.values(a, f), scores.values(b, f)
+            masks[i] = int((~masks[i] & (~np.isnan(va) | ~np.isnan(vb))).sum())
+        excluded[j] = masks
+    rows = []
+    for i, f in enumerate(flavors):
+        block = []
+        for j, (a, b) in enumerate(pairs):
+            t = tests[(i, j)]
             block.append({"flavor": str(f), "label": short_label(f), "run_a": a, "run_b": b,
                           "mean_a": scores.mean(a, f), "mean_b": scores.mean(b, f), "n": t.n,
-                          "excluded": int((~both & (~np.isnan(va) | ~np.isnan(vb))).sum()),
-                          "diff": t.diff, "ci_low": t.ci_low, "ci_high": t.ci_high, "p": t.p, "exact": t.exact,
-                          "winner": winner_of(t.diff, a, b)})
+                          "excluded": excluded[j][i], "diff": t.diff, "ci_low": t.ci_low, "ci_high": t.ci_high,
+                          "p": t.p, "exact": t.exact, "winner": winner_of(t.diff, a, b)})
         adjusted = holm([r["p"] for r in block]) if len(block) > 1 else [r["p"] for r in block]
         for r, p_adj in zip(block, adjusted, strict=True):
             r["p_holm"] = float(p_adj)
             r["significant"] = bool(p_adj < alpha) if not np.isnan(p_adj) else False
         rows += block
+    tie_range = {}  # (run, flavor) -> (mean under ties=pessimistic, under ties=optimistic)
+    warn_rows = []
+    for f in flavors:
+        for r in runs:
+            mean = scores.mean(r, f)
+            tie_range[(r, str(f))] = (mean, mean)
+            for w in scores.warnings(r, f):
+                warn_rows.append({"run": r, "flavor": str(f), "label": short_label(f), "code": w.code,
+                                  "message": w.message, "numbers": dict(w.numbers)})
+                if w.code == "ties_across_cutoff" and "mean_pessimistic" in w.numbers:
+                    tie_range[(r, str(f))] = (w.numbers["mean_pessimistic"], w.numbers["mean_optimistic"])
+    for row in rows:
+        (lo_a, hi_a), (lo_b, hi_b) = tie_range[(row["run_a"], row["flavor"])], tie_range[(row["run_b"], row["flavor"])]
+        known = None not in (lo_a, hi_a, lo_b, hi_b)
+        row["tie_low"] = lo_a - hi_b if known else np.nan
+        row["tie_high"] = hi_a - lo_b if known else np.nan
+        row["tie_sensitive"] = bool(known and row["winner"] != TIE and row["tie_low"] < 0 < row["tie_high"])
     table = pd.DataFrame(rows)
     verdicts, flips = _verdicts(table, flavors, pairs)
-    warn_rows = [{"run": r, "flavor": str(f), "label": short_label(f), "code": w.code, "message": w.message,
-                  "numbers": dict(w.numbers)}
-                 for f in flavors for r in runs for w in scores.warnings(r, f)]
     warnings = pd.DataFrame(warn_rows, columns=["run", "flavor", "label", "code", "message", "numbers"])
     correction = (f"Holm over the {len(pairs)} pairs of each flavor" if len(pairs) > 1 else "none (one pair)")
     settings = {"test": test, "ci": "paired percentile bootstrap" if test == "randomization" else "t interval",
@@ -171,9 +204,13 @@ def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str,
                 summary += f", tie under {len(won[TIE])}"
         else:
             verdict, summary = TIE, f"tie under all {n} flavors"
+        sensitive = int(sub.tie_sensitive.sum())
+        if sensitive:
+            summary += (f"; under {sensitive} of them the tie order alone could reverse it (the ranges of the means "
+                        "between ties=pessimistic and ties=optimistic overlap)")
         verdict_rows.append({"run_a": a, "run_b": b, "verdict": verdict, "flavors": n,
                              "a_wins": len(won[a]), "b_wins": len(won[b]), "ties": len(won[TIE]),
-                             "a_significant": sig[a], "b_significant": sig[b],
+                             "a_significant": sig[a], "b_significant": sig[b], "tie_sensitive": sensitive,
                              "a_wins_under": [short_label(f) for f in won[a]],
                              "b_wins_under": [short_label(f) for f in won[b]], "summary": summary})
     flips = pd.DataFrame(flip_rows, columns=["run_a", "run_b", "n_axes", "axis", "change", "from_label", "to_label",

@@ -22,6 +22,7 @@ class Scores:
         self.provenance = provenance or {}
         self._results: dict[tuple[str, Flavor], Result] = {}
         self._warned: set[tuple[str, Flavor]] = set()
+        self._values: dict[tuple[str, Flavor], np.ndarray] = {}  # shared with warnings_for
 
     @classmethod
     def load(cls, qrels: Any, runs: Any) -> Scores:
@@ -40,12 +41,13 @@ class Scores:
             res, _ = evaluate_run(self.dataset, interned, flavor)
             unjudged = int((interned.present & ~self.dataset.judged).sum())
             self._results[key] = Result(run, flavor, res, self.dataset.query_ids, unjudged)
+            self._values[key] = res.raw_value
         return self._results[key]
 
     def warnings(self, run: str, flavor: Flavor) -> list[FlavorWarning]:
         result = self.result(run, flavor)
         if (run, flavor) not in self._warned:
-            result.warnings = warnings_for(result, flavor, self.dataset, self.dataset.run(run))
+            result.warnings = warnings_for(result, flavor, self.dataset, self.dataset.run(run), self._values)
             self._warned.add((run, flavor))
         return result.warnings  # type: ignore[return-value]
 

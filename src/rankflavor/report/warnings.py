@@ -82,30 +82,44 @@ def tied_queries(ds: Dataset, run: InternedRun, flavor: Flavor) -> np.ndarray:
     return mask
 
 
+Cache = dict[tuple[str, Flavor], np.ndarray]
+
+
 def values_under(ds: Dataset, run: InternedRun, base: Result, flavor: Flavor, affected: np.ndarray | None,
-                 ) -> np.ndarray:
+                 cache: Cache | None = None) -> np.ndarray:
     """Raw per-query values of `base`'s queries under `flavor`, re-evaluating only the `affected` queries
-    (bool per query code; None = all): the others keep their values from `base`."""
+    (bool per query code; None = all): the others keep their values from `base`, which must equal their
+    values under `flavor`. The result is the full vector under `flavor`, so `cache` keys it by (run, flavor)."""
     from rankflavor.engine import evaluate_run
 
+    key = (run.name, flavor)
+    if cache is not None and key in cache:
+        return cache[key]
     if affected is None:
-        return evaluate_run(ds, run, flavor)[0].raw_value
-    res, _ = evaluate_run(ds, subset_run(run, affected), flavor)
-    codes = base.queries.query
-    out = base.queries.raw_value.copy()
-    changed = affected[codes]
-    out[changed] = res.raw_value[changed]
+        out = evaluate_run(ds, run, flavor)[0].raw_value
+    else:
+        res, _ = evaluate_run(ds, subset_run(run, affected), flavor)
+        out = base.queries.raw_value.copy()
+        changed = affected[base.queries.query]
+        out[changed] = res.raw_value[changed]
+    if cache is not None:
+        cache[key] = out
     return out
 
 
-def _tie_range(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun) -> tuple[float | None, float | None]:
-    affected = tied_queries(ds, run, flavor)
-    lo = mean_of(values_under(ds, run, result, flavor.with_(ties="pessimistic"), affected), flavor)
-    hi = mean_of(values_under(ds, run, result, flavor.with_(ties="optimistic"), affected), flavor)
+def _tie_range(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None,
+               ) -> tuple[float | None, float | None]:
+    pess, opt = flavor.with_(ties="pessimistic"), flavor.with_(ties="optimistic")
+    affected = None
+    if cache is None or (run.name, pess) not in cache or (run.name, opt) not in cache:
+        affected = tied_queries(ds, run, flavor)
+    lo = mean_of(values_under(ds, run, result, pess, affected, cache), flavor)
+    hi = mean_of(values_under(ds, run, result, opt, affected, cache), flavor)
     return lo, hi
 
 
-def _skip_mean(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun) -> float | None:
+def _skip_mean(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None,
+               ) -> float | None:
     # Removing unjudged docs below the cutoff can change a query only through an ideal built from the
     # run's list: recall(K) (judged docs in the top K) or local with negative gains (zeros before them).
     full = flavor.ideal.startswith("recall") or (flavor.ideal == "local" and flavor.negative == "keep")
@@ -113,7 +127,7 @@ def _skip_mean(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun) ->
     if not full:
         affected = np.zeros(ds.n_queries, dtype=bool)
         affected[result.queries.query[result.queries.unjudged_in_top > 0]] = True
-    return mean_of(values_under(ds, run, result, flavor.with_(unjudged="skip"), affected), flavor)
+    return mean_of(values_under(ds, run, result, flavor.with_(unjudged="skip"), affected, cache), flavor)
 
 
 def _fmt(x: float | None) -> str:
@@ -121,9 +135,10 @@ def _fmt(x: float | None) -> str:
 
 
 def warnings_for(result: Result, flavor: Flavor, dataset: Dataset | None = None,
-                 run: InternedRun | None = None) -> list[FlavorWarning]:
+                 run: InternedRun | None = None, cache: Cache | None = None) -> list[FlavorWarning]:
     """The warnings of one result. With the dataset and the run, also the numbers that need extra
-    evaluations (the tie range, the mean with unjudged=skip); without them, only the counts."""
+    evaluations (the tie range, the mean with unjudged=skip); without them, only the counts.
+    cache: (run name, flavor) -> raw values, shared across calls (several flavors share a pessimistic one)."""
     from rankflavor.engine import MISSING, ZERO_IDEAL
 
     c = result.counts
@@ -137,7 +152,7 @@ def warnings_for(result: Result, flavor: Flavor, dataset: Dataset | None = None,
         n = c["ties_across_cutoff"]
         text = f"{n} queries have tied scores across the cutoff {k}: ties={flavor.ties} decides which docs are scored"
         if can_evaluate:
-            lo, hi = _tie_range(result, flavor, dataset, run)
+            lo, hi = _tie_range(result, flavor, dataset, run, cache)
             if not (lo is not None and hi is not None and hi - lo <= WIDTH):
                 out.append(FlavorWarning(
                     "ties_across_cutoff",
@@ -156,7 +171,7 @@ def warnings_for(result: Result, flavor: Flavor, dataset: Dataset | None = None,
                 f"(unjudged=zero); judged{k} = " + ("null" if judged_at_k is None else f"{judged_at_k:.3f}"))
         numbers: dict[str, Any] = {"unjudged_docs": n_docs, "queries": n_queries, "judged_at_k": judged_at_k}
         if can_evaluate:
-            skip = _skip_mean(result, flavor, dataset, run)
+            skip = _skip_mean(result, flavor, dataset, run, cache)
             text += f"; the mean is {_fmt(result.mean)}, {_fmt(skip)} with unjudged=skip"
             numbers.update(mean=result.mean, mean_unjudged_skip=skip)
         out.append(FlavorWarning("unjudged_in_top", text, **numbers))
