@@ -13,7 +13,7 @@ def gain_values(grades: np.ndarray, token: str) -> np.ndarray:
     kind = parse_gain(token)
     grades = np.asarray(grades, dtype=np.float64)
     if kind == "linear":
-        return grades.copy()
+        return _finite_sum(grades.copy(), token)
     if kind == "exp2":
         with np.errstate(over="ignore"):
             gains = np.exp2(grades) - 1.0
@@ -21,7 +21,7 @@ def gain_values(grades: np.ndarray, token: str) -> np.ndarray:
             worst = grades[~np.isfinite(gains)].max()
             raise EvaluationError(f"gain=exp2 overflows for grade {worst:g} (2^g - 1 exceeds float64)",
                                   )
-        return gains
+        return _finite_sum(gains, token)
     assert isinstance(kind, dict)
     keys = np.array(sorted(kind), dtype=np.float64)
     values = np.array([kind[k] for k in sorted(kind)], dtype=np.float64)
@@ -32,4 +32,16 @@ def gain_values(grades: np.ndarray, token: str) -> np.ndarray:
         listed = ", ".join(f"{k:g}" for k in keys)
         raise EvaluationError(f"grade {missing[0]:g} has no gain in the table gain={token} (it lists {listed}); "
                               "add it to the table")
-    return values[index]
+    return _finite_sum(values[index], token)
+
+
+def _finite_sum(gains: np.ndarray, token: str) -> np.ndarray:
+    """Refuse gains whose sum overflows float64: DCG and IDCG would be infinite and NDCG NaN (issue 6).
+
+    A guard for the usual discounts (at most 1); `log(b)` with b > 2 or `ideal=max` can still overflow later."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.abs(gains).sum()
+    if not np.isfinite(total):
+        raise EvaluationError(f"gain={token}: the gains sum past float64's range (largest {np.abs(gains).max():g}), "
+                              "so DCG would be infinite; use smaller grades or another gain")
+    return gains
