@@ -193,3 +193,17 @@ def test_sum_of_huge_gains_does_not_give_nan() -> None:
 def test_np_arrays_of_values_are_not_numbers() -> None:
     with pytest.raises(rf.InputError):
         rf.evaluate({"q": {"a": np.array([1, 2])}}, {"q": {"a": 1.0}})
+
+
+@settings(FUZZ, max_examples=400)
+@given(st.one_of(st.from_regex(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", fullmatch=True),
+                 st.text(alphabet="0123456789+-.eE_xXnaifNIFty\u0663\uff11", min_size=1, max_size=8)))
+def test_number_parsing_is_the_documented_grammar(field: str) -> None:
+    """parse_number (float() plus two refusals) accepts exactly the plain decimal grammar and nan/inf spellings."""
+    from rankflavor.io.trec_lines import _NON_FINITE, _NUMBER, parse_number
+
+    value = parse_number(field)
+    grammar = _NUMBER.fullmatch(field) is not None or _NON_FINITE.fullmatch(field) is not None
+    assert (value is not None) == grammar, field
+    if value is not None and not math.isnan(value):
+        assert value == float(field)

@@ -21,7 +21,13 @@ class SpecError(RankflavorError, ValueError):
 
 
 class InputError(RankflavorError, ValueError):
-    """Bad input data. Carries the file (or input name), the 1-based line, the offending text and the fix."""
+    """Bad input data: the one exception the readers raise (docs/input-catalogue.md lists every case).
+
+    Attributes: `source` the file path (or the Python input's name: `qrels`, `run`, a run's key), `line` the
+    1-based line (None when the problem is not on one line), `text` the offending line, `fix` what to do,
+    `reason` the message alone. `str()` gives `SOURCE:LINE: reason`, then the offending text and the fix.
+    The CLI prints it as one message and exits with 3.
+    """
 
     exit_code = EXIT_INPUT
 
