@@ -199,3 +199,14 @@ def test_views_order_by_absolute_difference():
     assert list(frame["query"]) == ["q3", "q2", "q1"] or list(frame["query"]) == ["q3", "q1", "q2"]
     assert np.all(np.diff(np.abs(frame["diff"].to_numpy())) <= 1e-12)
     assert frame["diff"].abs().iloc[0] == pytest.approx(1 - 1 / math.log2(4))
+
+
+def test_no_paired_queries_is_no_winner():
+    qrels = {"q1": {"a": 1}, "q2": {"a": 1}}
+    x = {"q1": {"a": 1.0}}
+    z = {"q2": {"b": 1.0}}
+    cmp = rc.compare(qrels, {"x": x, "z": z}, ["ndcg@3", "ndcg@3 missing=zero"])
+    none, zero = cmp.pairs.iloc[0], cmp.pairs.iloc[1]
+    assert (none.n, none.excluded, none.winner) == (0, 2, "none") and np.isnan(none["diff"]) and np.isnan(none.p)
+    assert (zero.n, zero.winner) == (2, "x") and zero["diff"] == pytest.approx(0.5)  # x: 1, 0; z: 0, 0
+    assert "no query scored in both runs under 1 flavors" in cmp.verdicts.summary.iloc[0]

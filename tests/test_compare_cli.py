@@ -106,7 +106,7 @@ def test_warnings_table_only_when_a_warning_applies(capsys, tmp_path):
     b.write_text("q1 Q0 zero 1 3 b\nq1 Q0 rel 2 2 b\n")
     code, out, _ = run_cli(capsys, "compare", str(qrels), str(a), str(b), "-m", "ndcg@2")
     assert code == 0 and "tie order alone could reverse it" in out
-    assert "ties across @k (pessimistic..optimistic)" in out and "judged@k" in out
+    assert "ties across @k (pessimistic / optimistic)" in out and "judged@k" in out
     table = out[out.index("warnings (full messages"):].splitlines()
     assert len(table) == 3 and table[2].startswith("ndcg@2  a.run  1 q, mean ")
     code, out, _ = run_cli(capsys, "compare", QRELS, X, Y, "-m", "ndcg@3")

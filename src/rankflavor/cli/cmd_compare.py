@@ -85,7 +85,8 @@ def print_comparison(cmp, queries: int = 5, example: bool = False) -> None:
     print()
     test = ("paired randomization (sign flip; exact over all 2^n flips when 2^n <= resamples)"
             if s["test"] == "randomization" else "paired t-test (scipy.stats.ttest_rel)")
-    print(f"test: {test}, {int(s['confidence'] * 100)}% CI: {s['ci']}, {s['n_resamples']} resamples, seed {s['seed']}; "
+    resampling = f", {s['n_resamples']} resamples, seed {s['seed']}" if s["test"] == "randomization" else ""
+    print(f"test: {test}, {int(s['confidence'] * 100)}% CI: {s['ci']}{resampling}; "
           f"multiple comparisons: {s['correction']}; significant: p_holm < {s['alpha']}")
     print(f"paired over {s['paired_queries']}")
     small = cmp.pairs[cmp.pairs.n < 6]
@@ -130,7 +131,7 @@ def _cell(code: str, n: dict[str, Any]) -> str:
     if code == "ties_across_cutoff":
         if "mean_pessimistic" not in n:
             return f"{n['queries']} q"
-        return f"{n['queries']} q, mean {_f(n['mean_pessimistic'])}..{_f(n['mean_optimistic'])}"
+        return f"{n['queries']} q, mean {_f(n['mean_pessimistic'])} / {_f(n['mean_optimistic'])}"
     if code == "unjudged_in_top":
         share = "null" if n["judged_at_k"] is None else f"{n['judged_at_k']:.3f}"
         return f"{share}" + (f", skip: {_f(n['mean_unjudged_skip'])}" if "mean_unjudged_skip" in n else "")
@@ -145,7 +146,7 @@ def _cell(code: str, n: dict[str, Any]) -> str:
 
 def print_warnings(frame) -> None:
     """One line per run x flavor with a warning; one column per kind of warning (silent columns dropped)."""
-    names = {"ties_across_cutoff": "ties across @k (pessimistic..optimistic)",
+    names = {"ties_across_cutoff": "ties across @k (pessimistic / optimistic)",
              "unjudged_in_top": "judged@k (mean with unjudged=skip)", "zero_ideal": "IDCG=0 queries",
              "missing": "missing queries", "unjudged_queries": "unjudged run queries"}
     codes = [c for c in names if c in set(frame.code)]

@@ -7,11 +7,12 @@ several, and the winner (the sign of the paired difference). Queries scored in o
 missing query under missing=skip, a zero-ideal query under empty=skip) are left out of the pair and
 counted in `excluded`; the means are each run's own mean, as `eval` reports it. `tie_low`..`tie_high`
 is the range of mean_a - mean_b when each run's ties are broken pessimistically or optimistically
-(from the warnings); `tie_sensitive` marks a winner that some tie order could reverse.
+(the lower and higher of the two means per run, from the warnings); `tie_sensitive` marks a winner
+that some tie order could reverse.
 
 The verdict of a pair is `robust` (one winner under every flavor), `reverses` (each run wins under some
 flavor: the flavors on each side and the smallest changes of axes that flip the winner are named),
-`tie` or `partly tied`.
+`tie`, `partly tied`, or `none` (no query scored in both runs).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from rankflavor.errors import EXIT_USAGE, RankflavorError
 from rankflavor.flavor import Flavor
 
 TIE = "tie"
+NONE = "none"  # no query scored in both runs: nothing to compare
 TOLERANCE = 1e-12
 
 
@@ -41,7 +43,9 @@ class CompareError(RankflavorError, ValueError):
 
 
 def winner_of(diff: float, run_a: str, run_b: str) -> str:
-    if np.isnan(diff) or abs(diff) <= TOLERANCE:
+    if np.isnan(diff):
+        return NONE
+    if abs(diff) <= TOLERANCE:
         return TIE
     return run_a if diff > 0 else run_b
 
@@ -145,7 +149,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
             r["p_holm"] = float(p_adj)
             r["significant"] = bool(p_adj < alpha) if not np.isnan(p_adj) else False
         rows += block
-    tie_range = {}  # (run, flavor) -> (mean under ties=pessimistic, under ties=optimistic)
+    tie_range = {}  # (run, flavor) -> (lowest, highest) of the means under ties=pessimistic and optimistic
     warn_rows = []
     for f in flavors:
         for r in runs:
@@ -155,7 +159,8 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
                 warn_rows.append({"run": r, "flavor": str(f), "label": short_label(f), "code": w.code,
                                   "message": w.message, "numbers": dict(w.numbers)})
                 if w.code == "ties_across_cutoff" and "mean_pessimistic" in w.numbers:
-                    tie_range[(r, str(f))] = (w.numbers["mean_pessimistic"], w.numbers["mean_optimistic"])
+                    ends = [w.numbers["mean_pessimistic"], w.numbers["mean_optimistic"]]
+                    tie_range[(r, str(f))] = (None, None) if None in ends else (min(ends), max(ends))
     for row in rows:
         (lo_a, hi_a), (lo_b, hi_b) = tie_range[(row["run_a"], row["flavor"])], tie_range[(row["run_b"], row["flavor"])]
         known = None not in (lo_a, hi_a, lo_b, hi_b)
@@ -180,7 +185,7 @@ def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str,
     verdict_rows, flip_rows = [], []
     for a, b in pairs:
         sub = table[(table.run_a == a) & (table.run_b == b)]
-        won = {w: [by_str[s] for s in sub.flavor[sub.winner == w]] for w in (a, b, TIE)}
+        won = {w: [by_str[s] for s in sub.flavor[sub.winner == w]] for w in (a, b, TIE, NONE)}
         sig = {w: int(sub.significant[sub.winner == w].sum()) for w in (a, b)}
         n = len(sub)
         if won[a] and won[b]:
@@ -202,8 +207,12 @@ def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str,
             summary = f"{verdict}: {w} wins under {len(won[w])} of {n} flavors ({sig[w]} significant)"
             if won[TIE]:
                 summary += f", tie under {len(won[TIE])}"
+        elif won[TIE]:
+            verdict, summary = TIE, f"tie under all {n} flavors" if not won[NONE] else f"tie under {len(won[TIE])}"
         else:
-            verdict, summary = TIE, f"tie under all {n} flavors"
+            verdict, summary = NONE, "no query is scored in both runs under any flavor"
+        if won[NONE] and (won[a] or won[b] or won[TIE]):
+            summary += f"; no query scored in both runs under {len(won[NONE])} flavors"
         sensitive = int(sub.tie_sensitive.sum())
         if sensitive:
             summary += (f"; under {sensitive} of them the tie order alone could reverse it (the ranges of the means "

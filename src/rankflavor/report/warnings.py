@@ -4,8 +4,9 @@ Each warning is a `FlavorWarning`: a `str` (the readable message, so lists of wa
 serialise as text) carrying a `code` and the `numbers` behind the message. Codes:
 
 - `ties_across_cutoff`: tie groups straddle @k; numbers give the mean under `ties=pessimistic` (lower
-  gain first) and `ties=optimistic`, the range over which the tie order can move the mean. Silent when
-  both orders give the same mean.
+  gain first) and `ties=optimistic`, the range over which the tie order can move the mean. Pessimistic is
+  usually the lower one, not always: with an ideal built from the run's list (`ideal=local` with a
+  `run_depth`, `recall(K)`) the tie order also moves the ideal. Silent when both give the same mean.
 - `unjudged_in_top`: unjudged docs among the scored ranks count as grade 0; judged@k is the mean over
   queries of the judged share of the scored ranks (Buckley & Voorhees 2004 call its complement the
   "condensed list" problem; Sakai 2007); numbers give the mean with `unjudged=skip` (trec_eval -J).
@@ -13,8 +14,9 @@ serialise as text) carrying a `code` and the `numbers` behind the message. Codes
 - `missing`: judged queries absent from the run and what `missing` did; the mean under the other policy.
 - `unjudged_queries`: run queries that have no judgments (never scored).
 
-Extra evaluations (ties, unjudged) run only when their warning applies, and only over the queries they
-can change: queries with tied scores, or with unjudged docs among the scored ranks.
+Extra evaluations (ties: two, unjudged: one, of the run without its unjudged docs) run only when their
+warning applies; a cache shared across results (as `compare` passes) evaluates a flavor once, e.g. the one
+ties=pessimistic flavor of several.
 """
 
 from __future__ import annotations
@@ -62,72 +64,58 @@ def mean_of(raw: np.ndarray, flavor: Flavor) -> float | None:
     return mean if flavor.round == "none" else round(mean, int(flavor.round))
 
 
-def subset_run(run: InternedRun, queries: np.ndarray) -> InternedRun:
-    """The run restricted to the rows of the queries whose code is True in `queries`."""
-    keep = queries[run.q]
-    changes = {f.name: getattr(run, f.name)[keep] for f in dataclasses.fields(run)
-               if f.name != "present" and isinstance(getattr(run, f.name), np.ndarray)
-               and len(getattr(run, f.name)) == len(run.q)}
-    return dataclasses.replace(run, **changes)
-
-
-def tied_queries(ds: Dataset, run: InternedRun, flavor: Flavor) -> np.ndarray:
-    """Bool per query code: the run gives two docs of the query the same score (after `precision`)."""
-    score = run.score.astype(np.float32).astype(np.float64) if flavor.precision == "f32" else run.score
-    order = np.lexsort((score, run.q))
-    q, s = run.q[order], score[order]
-    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    mask = np.zeros(ds.n_queries, dtype=bool)
-    mask[q[1:][same]] = True
-    return mask
-
-
 Cache = dict[tuple[str, Flavor], np.ndarray]
 
 
-def values_under(ds: Dataset, run: InternedRun, base: Result, flavor: Flavor, affected: np.ndarray | None,
-                 cache: Cache | None = None) -> np.ndarray:
-    """Raw per-query values of `base`'s queries under `flavor`, re-evaluating only the `affected` queries
-    (bool per query code; None = all): the others keep their values from `base`, which must equal their
-    values under `flavor`. The result is the full vector under `flavor`, so `cache` keys it by (run, flavor)."""
+def values_under(ds: Dataset, run: InternedRun, flavor: Flavor, cache: Cache | None = None) -> np.ndarray:
+    """Raw per-query values of the run under `flavor` (one full evaluation: the engine shares the run's
+    layout across flavors), kept in `cache` under (run name, flavor) when one is given."""
     from rankflavor.engine import evaluate_run
 
     key = (run.name, flavor)
     if cache is not None and key in cache:
         return cache[key]
-    if affected is None:
-        out = evaluate_run(ds, run, flavor)[0].raw_value
-    else:
-        res, _ = evaluate_run(ds, subset_run(run, affected), flavor)
-        out = base.queries.raw_value.copy()
-        changed = affected[base.queries.query]
-        out[changed] = res.raw_value[changed]
+    out = evaluate_run(ds, run, flavor)[0].raw_value
     if cache is not None:
         cache[key] = out
     return out
 
 
-def _tie_range(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None,
-               ) -> tuple[float | None, float | None]:
-    pess, opt = flavor.with_(ties="pessimistic"), flavor.with_(ties="optimistic")
-    affected = None
-    if cache is None or (run.name, pess) not in cache or (run.name, opt) not in cache:
-        affected = tied_queries(ds, run, flavor)
-    lo = mean_of(values_under(ds, run, result, pess, affected, cache), flavor)
-    hi = mean_of(values_under(ds, run, result, opt, affected, cache), flavor)
+def _tie_range(flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None) -> tuple[float | None, float | None]:
+    lo = mean_of(values_under(ds, run, flavor.with_(ties="pessimistic"), cache), flavor)
+    hi = mean_of(values_under(ds, run, flavor.with_(ties="optimistic"), cache), flavor)
     return lo, hi
 
 
-def _skip_mean(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None,
-               ) -> float | None:
-    # Removing unjudged docs below the cutoff can change a query only through an ideal built from the
-    # run's list: recall(K) (judged docs in the top K) or local with negative gains (zeros before them).
-    full = flavor.ideal.startswith("recall") or (flavor.ideal == "local" and flavor.negative == "keep")
-    affected = None
-    if not full:
-        affected = np.zeros(ds.n_queries, dtype=bool)
-        affected[result.queries.query[result.queries.unjudged_in_top > 0]] = True
-    return mean_of(values_under(ds, run, result, flavor.with_(unjudged="skip"), affected, cache), flavor)
+def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
+    """The run without the docs that are unjudged under the flavor's `negative` policy (cached on the run).
+
+    With run_depth=all, evaluating it under unjudged=zero gives the values of the whole run under
+    unjudged=skip (the skipped docs are gone, the rest keep their order), on the engine's fast path."""
+    from rankflavor.engine.kernel import qrels_gains
+
+    key = ("warnings.judged_only", flavor.negative)
+    if key not in run.cache:
+        q_judged, _ = qrels_gains(ds, flavor)
+        judged = np.zeros(len(run.q), dtype=bool)
+        if len(ds.qrels.key):
+            run_key = run.q * max(ds.n_docs, 1) + run.d
+            index = np.minimum(np.searchsorted(ds.qrels.key, run_key), len(ds.qrels.key) - 1)
+            judged = (ds.qrels.key[index] == run_key) & q_judged[index]
+        run.cache[key] = dataclasses.replace(run, q=run.q[judged], d=run.d[judged], score=run.score[judged])
+    return run.cache[key]
+
+
+def _skip_mean(flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None) -> float | None:
+    skip = flavor.with_(unjudged="skip")
+    if flavor.run_depth != "all" or (cache is not None and (run.name, skip) in cache):
+        return mean_of(values_under(ds, run, skip, cache), flavor)  # run_depth cuts before unjudged docs go
+    from rankflavor.engine import evaluate_run
+
+    values = evaluate_run(ds, judged_only(ds, run, flavor), flavor.with_(unjudged="zero"))[0].raw_value
+    if cache is not None:
+        cache[(run.name, skip)] = values
+    return mean_of(values, flavor)
 
 
 def _fmt(x: float | None) -> str:
@@ -152,11 +140,11 @@ def warnings_for(result: Result, flavor: Flavor, dataset: Dataset | None = None,
         n = c["ties_across_cutoff"]
         text = f"{n} queries have tied scores across the cutoff {k}: ties={flavor.ties} decides which docs are scored"
         if can_evaluate:
-            lo, hi = _tie_range(result, flavor, dataset, run, cache)
-            if not (lo is not None and hi is not None and hi - lo <= WIDTH):
+            lo, hi = _tie_range(flavor, dataset, run, cache)
+            if not (lo is not None and hi is not None and abs(hi - lo) <= WIDTH):
                 out.append(FlavorWarning(
                     "ties_across_cutoff",
-                    f"{text}; the mean ranges from {_fmt(lo)} (ties=pessimistic) to {_fmt(hi)} (ties=optimistic), "
+                    f"{text}; the mean is {_fmt(lo)} with ties=pessimistic, {_fmt(hi)} with ties=optimistic, "
                     f"{_fmt(result.mean)} with ties={flavor.ties}",
                     queries=n, mean=result.mean, mean_pessimistic=lo, mean_optimistic=hi))
         else:
@@ -171,7 +159,7 @@ def warnings_for(result: Result, flavor: Flavor, dataset: Dataset | None = None,
                 f"(unjudged=zero); judged{k} = " + ("null" if judged_at_k is None else f"{judged_at_k:.3f}"))
         numbers: dict[str, Any] = {"unjudged_docs": n_docs, "queries": n_queries, "judged_at_k": judged_at_k}
         if can_evaluate:
-            skip = _skip_mean(result, flavor, dataset, run, cache)
+            skip = _skip_mean(flavor, dataset, run, cache)
             text += f"; the mean is {_fmt(result.mean)}, {_fmt(skip)} with unjudged=skip"
             numbers.update(mean=result.mean, mean_unjudged_skip=skip)
         out.append(FlavorWarning("unjudged_in_top", text, **numbers))
