@@ -95,15 +95,18 @@ def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
     from rankflavor.engine.kernel import qrels_gains
 
     key = ("warnings.judged_only", flavor.negative)
-    if key not in run.cache:
+    store = getattr(run, "cache", None)  # the engine's per-run cache, when the engine keeps one
+    if store is None:
+        store = {}
+    if key not in store:
         q_judged, _ = qrels_gains(ds, flavor)
         judged = np.zeros(len(run.q), dtype=bool)
         if len(ds.qrels.key):
             run_key = run.q * max(ds.n_docs, 1) + run.d
             index = np.minimum(np.searchsorted(ds.qrels.key, run_key), len(ds.qrels.key) - 1)
             judged = (ds.qrels.key[index] == run_key) & q_judged[index]
-        run.cache[key] = dataclasses.replace(run, q=run.q[judged], d=run.d[judged], score=run.score[judged])
-    return run.cache[key]
+        store[key] = dataclasses.replace(run, q=run.q[judged], d=run.d[judged], score=run.score[judged])
+    return store[key]
 
 
 def _skip_mean(flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None) -> float | None:
