@@ -13,6 +13,7 @@ import math
 import os
 import pathlib
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -268,7 +269,7 @@ CASES: list[Case] = [
          qrels=b"", expect=Err("qrels", None, "the qrels has no judgment (it is empty)")),
     Case("comments-only-qrels", "a qrels with nothing left after parsing", "only comments and blank lines",
          "error: the qrels has no judgment (only N comment lines and M blank lines)", qrels=b"# nothing\n\n",
-         expect=Err("qrels", None, "only 1 comment lines and 1 blank lines")),
+         expect=Err("qrels", None, "only 1 comment line and 1 blank line")),
     Case("gz-truncated", "a truncated .gz file", "the first half of `qrels.txt.gz`",
          "error: broken gzip data; the fix says to compress it again",
          qrels=File(gzip.compress(enc(QRELS * 50))[:-20], "qrels.txt.gz"), expect=Err("qrels", None, "broken gzip")),
@@ -431,7 +432,32 @@ def render_catalogue() -> str:
     ]
     for number, case in enumerate(CASES, start=1):
         lines.append(f"| {number} | {_cell(case.input)} (`{case.id}`) | {_cell(case.example)} | {_cell(case.does)} |")
+    lines += ["", "## The messages", "", "What each rejected case above prints (the first line, then the fix), as",
+              "produced by running the case; a path is shown by its file name.", "",
+              "| case | message | fix |", "|---|---|---|"]
+    for case in CASES:
+        if isinstance(case.expect, Err):
+            message, fix = _message(case)
+            lines.append(f"| `{case.id}` | {_code(message)} | {_cell(fix)} |")
     return "\n".join(lines) + "\n"
+
+
+def _code(text: str) -> str:
+    return "`" + _cell(text).replace("`", "'") + "`"
+
+
+def _message(case: Case) -> tuple[str, str]:
+    """The first line and the fix of the error a rejected case raises (paths shortened to the file name)."""
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as monkeypatch:
+        directory = pathlib.Path(tmp)
+        qrels = _materialise(case.qrels, "qrels", directory, monkeypatch)
+        run = _materialise(case.run, "run", directory, monkeypatch)
+        try:
+            rf.evaluate(qrels, run, case.flavors, **case.options)
+        except (rf.InputError, rf.EvaluationError) as error:
+            first = str(error).splitlines()[0].replace(f"{directory}/nonexistent/", "").replace(f"{directory}/", "")
+            return first, getattr(error, "fix", None) or ""
+    raise AssertionError(f"case {case.id} raised nothing")
 
 
 def test_catalogue_doc_is_current() -> None:

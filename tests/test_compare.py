@@ -210,3 +210,46 @@ def test_no_paired_queries_is_no_winner():
     assert (none.n, none.excluded, none.winner) == (0, 2, "none") and np.isnan(none["diff"]) and np.isnan(none.p)
     assert (zero.n, zero.winner) == (2, "x") and zero["diff"] == pytest.approx(0.5)  # x: 1, 0; z: 0, 0
     assert "no query scored in both runs under 1 flavors" in cmp.verdicts.summary.iloc[0]
+
+
+def test_shapley_split_is_the_mean_over_every_order_and_sums_to_the_gap():
+    import itertools
+
+    qrels, a, b = two_systems(n=12, seed=3)
+    start, end = rf.Flavor.parse("ndcg@3"), rf.Flavor.parse("ndcg@5 gain=exp2 ideal=local ties=average")
+    att = rc.diff(qrels, {"a": a, "b": b}, start, end, shapley=True)
+    split = att.shapley
+    axes = [d[0] for d in start.differences(end)]
+    report_cache: dict = {}
+
+    def mean(run, changed):
+        f = start.with_(**{ax: getattr(end, ax) for ax in changed})
+        if (run, f) not in report_cache:
+            report_cache[(run, f)] = rf.evaluate(qrels, {"a": a, "b": b}, f).mean(run)
+        return report_cache[(run, f)]
+
+    for run in ("a", "b"):
+        brute = dict.fromkeys(axes, 0.0)
+        orders = list(itertools.permutations(axes))
+        for order in orders:
+            for i, axis in enumerate(order):
+                brute[axis] += (mean(run, order[: i + 1]) - mean(run, order[:i])) / len(orders)
+        mine = dict(zip(split[split.run == run].axis, split[split.run == run].shapley, strict=True))
+        assert mine == pytest.approx(brute, abs=1e-12)
+        assert sum(mine.values()) == pytest.approx(mean(run, axes) - mean(run, []), abs=1e-12)
+
+
+def test_shapley_not_defined_when_an_intermediate_flavor_is_invalid():
+    att = rc.diff(SEED000_QRELS, str(SEED000_RUNS[0]), "ndcg@3 ties=average", "ndcg@3 ideal=recall(3)", shapley=True)
+    assert att.shapley.empty and any("Shapley split not defined" in n for n in att.notes)
+
+
+def test_two_run_decomposition_both_ways():
+    att = rc.diff(SEED000_QRELS, list(SEED000_RUNS), "ndcg@3", "ndcg@4 gain=exp2")
+    x = att.steps[att.steps.run == "X.run"].set_index("step")["mean"]
+    y = att.steps[att.steps.run == "Y.run"].set_index("step")["mean"]
+    last = x.index.max()
+    gap = y[last] - x[0]
+    assert f"= {gap:+.6f} = flavor {x[last] - x[0]:+.6f} (walking X.run) + systems {y[last] - x[last]:+.6f}" in \
+        att.summary[2]
+    assert f"systems {y[0] - x[0]:+.6f} (under A) + flavor {y[last] - y[0]:+.6f}" in att.summary[3]

@@ -57,7 +57,8 @@ def _require_judgments(qrels: QrelsTable) -> None:
     if qrels.rows or (qrels.queries is not None and len(qrels.queries)):
         return
     s = qrels.source
-    skipped = [f"{n} {what}" for n, what in ((s.comment_lines, "comment lines"), (s.blank_lines, "blank lines")) if n]
+    skipped = [f"{n} {what} line" + ("s" if n > 1 else "") for n, what in ((s.comment_lines, "comment"),
+                                                                             (s.blank_lines, "blank")) if n]
     detail = f" (only {' and '.join(skipped)})" if skipped else " (it is empty)"
     raise InputError(f"the qrels has no judgment{detail}: there is nothing to evaluate against",
                      source=s.path or s.name, fix="give a qrels with lines 'qid iter docid grade' (TREC) "

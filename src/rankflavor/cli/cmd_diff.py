@@ -18,6 +18,8 @@ def add_parser(sub) -> None:
                    help="give exactly two: the flavor to start from and the flavor to reach")
     p.add_argument("--order", metavar="AXIS,...", help="the order in which the axes change (default: canonical order)")
     p.add_argument("--top", type=int, default=5, metavar="N", help="queries that move most, per step and run")
+    p.add_argument("--shapley", action="store_true",
+                   help="also the order-free split: each axis's part averaged over every order (2^m flavors)")
     p.add_argument("--format", choices=("table", "json"), default="table")
 
 
@@ -52,6 +54,11 @@ def print_attribution(att, start, end) -> None:
     print()
     for line in att.summary:
         print(line)
+    if att.shapley is not None and len(att.shapley):
+        print("\nShapley split (each axis's part averaged over every order of the changes):")
+        for r in runs:
+            parts = att.shapley[att.shapley.run == r]
+            print(f"  {r}: " + ", ".join(f"{c}: {v:+.6f}" for c, v in zip(parts.change, parts.shapley, strict=True)))
     if len(att.movers):
         print("\nqueries that move most at each step:")
         for m in att.movers.itertuples():
@@ -72,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     start, end = Flavor.parse(args.specs[0]), Flavor.parse(args.specs[1])
     scores = Scores.load(args.qrels, list(args.runs))
     order = [a.strip() for a in args.order.split(",") if a.strip()] if args.order else None
-    att = attribute(scores, start, end, order=order, top=args.top)
+    att = attribute(scores, start, end, order=order, top=args.top, with_shapley=args.shapley)
     if args.format == "json":
         json.dump({"flavor_a": str(start), "flavor_b": str(end), **att.to_dict()}, sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -8,7 +8,7 @@
 - `GRIDS`, `build_grid`: the named grids and the flavors of a grid.
 """
 
-from rankflavor.compare.attribution import Attribution, diff, walk
+from rankflavor.compare.attribution import Attribution, diff, shapley, walk
 from rankflavor.compare.comparison import Comparison, compare
 from rankflavor.compare.grid import GRIDS, Grid, build_grid, short_label
 from rankflavor.compare.scores import Scores
@@ -17,6 +17,6 @@ from rankflavor.compare.views import changed_winners, query_differences, top_dif
 
 __all__ = [
     "GRIDS", "Attribution", "Comparison", "Grid", "Scores", "bootstrap_ci", "build_grid", "changed_winners",
-    "compare", "diff", "holm", "paired_test", "query_differences", "randomization_test", "short_label", "t_test",
+    "compare", "diff", "holm", "paired_test", "query_differences", "randomization_test", "shapley", "short_label", "t_test",
     "top_differences", "walk", "winner_changes",
 ]

@@ -5,8 +5,9 @@ order is given) until it reaches flavor B, so
 
     mean(B) - mean(A) = sum over steps s of [mean(F_s) - mean(F_{s-1})].
 
-Each step's part depends on the order when axes interact (it is a path, not a Shapley value); pass
-`order` to walk another path. A step that would make an invalid flavor (`ideal=recall(K)` with
+Each step's part depends on the order when axes interact (it is one path); pass `order` to walk
+another path, or ask for the Shapley split (`shapley`), the average of the parts over every order.
+A step that would make an invalid flavor (`ideal=recall(K)` with
 `ties=average`, a cutoff above K, ...) or one the data refuses (`unjudged=error` with unjudged docs) is
 postponed: the next axis that makes a valid step goes first, and when none does, two axes change in one
 step. Every such reordering is reported in `notes`.
@@ -20,6 +21,7 @@ flavor B splits two ways:
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,14 +53,18 @@ class Attribution:
     movers: pd.DataFrame
     notes: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
+    shapley: pd.DataFrame | None = None  # run, axis, change, shapley (order-free split), when asked for
 
     def to_dict(self) -> dict[str, Any]:
         def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
             return [{k: (None if isinstance(v, float) and np.isnan(v) else v) for k, v in row.items()}
                     for row in frame.to_dict(orient="records")]
 
-        return {"runs": self.runs, "summary": self.summary, "notes": self.notes, "steps": records(self.steps),
-                "movers": records(self.movers)}
+        out = {"runs": self.runs, "summary": self.summary, "notes": self.notes, "steps": records(self.steps),
+               "movers": records(self.movers)}
+        if self.shapley is not None:
+            out["shapley"] = records(self.shapley)
+        return out
 
 
 def _target_value(flavor: Flavor, axis: str) -> Any:
@@ -121,7 +127,7 @@ def walk(start: Flavor, end: Flavor, order: Sequence[str] | None = None, usable=
 
 
 def attribute(scores: Scores, start: Flavor, end: Flavor, runs: Sequence[str] | None = None,
-              order: Sequence[str] | None = None, top: int = 5) -> Attribution:
+              order: Sequence[str] | None = None, top: int = 5, with_shapley: bool = False) -> Attribution:
     runs = list(runs or scores.runs)
 
     def usable(flavor: Flavor) -> str | None:
@@ -164,7 +170,11 @@ def attribute(scores: Scores, start: Flavor, end: Flavor, runs: Sequence[str] | 
     summary = _summary(steps, runs, len(stations) - 1)
     movers_frame = pd.DataFrame(movers, columns=["step", "change", "run", "query", "before", "after", "delta",
                                                  "explain"])
-    return Attribution(runs, path, steps, movers_frame, notes, summary)
+    split = None
+    if with_shapley:
+        split, more = shapley(scores, start, end, runs)
+        notes += more
+    return Attribution(runs, path, steps, movers_frame, notes, summary, split)
 
 
 def _summary(steps: pd.DataFrame, runs: list[str], last: int) -> list[str]:
@@ -188,17 +198,64 @@ def _summary(steps: pd.DataFrame, runs: list[str], last: int) -> list[str]:
     return out
 
 
+def shapley(scores: Scores, start: Flavor, end: Flavor, runs: Sequence[str] | None = None, max_axes: int = 8,
+            ) -> tuple[pd.DataFrame, list[str]]:
+    """Order-free split of mean(end) - mean(start) over the axes that differ (Shapley 1953).
+
+        phi_i = sum over S subset of M \\ {i} of |S|! (m - |S| - 1)! / m! * [v(S + {i}) - v(S)]
+
+    where v(S) is the mean under `start` with the axes in S set to `end`'s values; the phi_i sum to the
+    gap. It needs all 2^m such flavors: when one is invalid or refused by the data, the split is not
+    given and the reason is returned instead. Returns (DataFrame run, axis, change, shapley; notes).
+    """
+    runs = list(runs or scores.runs)
+    diffs = start.differences(end)
+    axes = [d[0] for d in diffs]
+    m = len(axes)
+    columns = ["run", "axis", "change", "shapley"]
+    if m > max_axes:
+        return pd.DataFrame(columns=columns), [f"Shapley split skipped: {m} axes differ (more than {max_axes})"]
+    value: dict[frozenset[str], dict[str, float]] = {}
+    for size in range(m + 1):
+        for combo in itertools.combinations(axes, size):
+            try:
+                flavor = start.with_(**{a: _target_value(end, a) for a in combo})
+                means = {r: scores.mean(r, flavor) for r in runs}
+            except RankflavorError as exc:
+                reason = str(exc).splitlines()[0]
+                return pd.DataFrame(columns=columns), [
+                    f"Shapley split not defined: changing {' + '.join(combo) or 'nothing'} alone gives no value ({reason})"]
+            if any(v is None for v in means.values()):
+                return pd.DataFrame(columns=columns), [
+                    f"Shapley split not defined: no query is scored after changing {' + '.join(combo)}"]
+            value[frozenset(combo)] = means  # type: ignore[assignment]
+    text = {d[0]: f"{d[0]} {d[1]} -> {d[2]}" for d in diffs}
+    rows = []
+    for r in runs:
+        for axis in axes:
+            others = [a for a in axes if a != axis]
+            phi = 0.0
+            for size in range(m):
+                weight = math.factorial(size) * math.factorial(m - size - 1) / math.factorial(m)
+                for combo in itertools.combinations(others, size):
+                    s_ = frozenset(combo)
+                    phi += weight * (value[s_ | {axis}][r] - value[s_][r])
+            rows.append({"run": r, "axis": axis, "change": text[axis], "shapley": phi})
+    return pd.DataFrame(rows, columns=columns), []
+
+
 def diff(qrels: Any, runs: Any, flavor_a: str | Flavor, flavor_b: str | Flavor, *, order: Sequence[str] | None = None,
-         top: int = 5) -> Attribution:
+         top: int = 5, shapley: bool = False) -> Attribution:
     """Walk one run (or two) from `flavor_a` to `flavor_b` one axis at a time.
 
     Returns an `Attribution`: `steps` (DataFrame: step, change, run, mean, delta, flavor), `movers`
     (the `top` queries that move most at each step, with their `rankflavor explain` command), `notes`
-    (reordered or merged steps and why) and `summary` (the split of the gap, systems vs flavor with two runs).
+    (reordered or merged steps and why) and `summary` (the split of the gap, systems vs flavor with two runs);
+    with shapley=True also `shapley`, the order-free split (all 2^m intermediate flavors are evaluated).
     """
     scores = Scores.load(qrels, runs)
     fa = flavor_a if isinstance(flavor_a, Flavor) else Flavor.parse(flavor_a)
     fb = flavor_b if isinstance(flavor_b, Flavor) else Flavor.parse(flavor_b)
     if len(scores.runs) > 2:
         raise CompareError(f"diff takes one run or two, got {len(scores.runs)}")
-    return attribute(scores, fa, fb, order=order, top=top)
+    return attribute(scores, fa, fb, order=order, top=top, with_shapley=shapley)

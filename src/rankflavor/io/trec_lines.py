@@ -66,8 +66,8 @@ def decompress(raw: bytes, path: Path) -> bytes:
     if raw[:2] == _GZIP_MAGIC:
         try:
             return gzip.decompress(raw)
-        except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as exc:
-            raise InputError(f"broken gzip data ({exc})", source=str(path),
+        except (EOFError, gzip.BadGzipFile, zlib.error, OSError):
+            raise InputError("broken gzip data (truncated or corrupt)", source=str(path),
                              fix="the .gz file is truncated or corrupt: compress it again") from None
     if Path(path).suffix == ".gz" and raw:
         raise InputError("named .gz but not gzip-compressed", source=str(path),
