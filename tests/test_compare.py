@@ -253,3 +253,17 @@ def test_two_run_decomposition_both_ways():
     assert f"= {gap:+.6f} = flavor {x[last] - x[0]:+.6f} (walking X.run) + systems {y[last] - x[last]:+.6f}" in \
         att.summary[2]
     assert f"systems {y[0] - x[0]:+.6f} (under A) + flavor {y[last] - y[0]:+.6f}" in att.summary[3]
+
+
+def test_flavors_the_data_refuses_are_skipped_with_the_reason():
+    qrels = {"q1": {"a": 2, "n": -1}, "q2": {"a": 1}}
+    x = {"q1": {"a": 2.0, "n": 1.0}, "q2": {"a": 1.0}}
+    y = {"q1": {"n": 2.0, "a": 1.0}, "q2": {"a": 1.0}}
+    cmp = rc.compare(qrels, {"x": x, "y": y}, grid="presets", cutoffs=[3])
+    reasons = dict(cmp.skipped)
+    sklearn = rc.short_label(rf.Flavor.parse("sklearn@3"))
+    assert sklearn in reasons and "negative=error" in reasons[sklearn]
+    assert rf.Flavor.parse("trec_eval@3") in cmp.flavors
+    assert not any(f.negative == "error" for f in cmp.flavors)
+    with pytest.raises(rf.EvaluationError):
+        rc.compare(qrels, {"x": x, "y": y}, ["ndcg@3 negative=error"])

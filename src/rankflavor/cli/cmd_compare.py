@@ -102,7 +102,11 @@ def print_comparison(cmp, queries: int = 5, example: bool = False) -> None:
                      str(r.n), str(r.excluded), r.winner, r.flavor])
     print("\n".join(_columns(rows)))
     if cmp.skipped:
-        print(f"\nskipped {len(cmp.skipped)} invalid combinations, e.g. {cmp.skipped[0][0]}: {cmp.skipped[0][1]}")
+        print(f"\nskipped {len(cmp.skipped)} flavors (invalid, or refused by the data):")
+        for combination, reason in cmp.skipped[:5]:
+            print(f"  {combination}: {reason}")
+        if len(cmp.skipped) > 5:
+            print(f"  ... and {len(cmp.skipped) - 5} more (--format json lists them all)")
     if queries > 0 and cmp.scores is not None:
         for v in cmp.verdicts.head(3).itertuples():
             first = cmp.flavors[0]

@@ -109,6 +109,21 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
     if baseline is not None and baseline not in runs:  # a path given for a run named by its file name
         paths = {item.get("path"): item["name"] for item in scores.provenance.get("inputs", []) if item["role"] == "run"}
         baseline = paths.get(baseline, baseline)
+    skipped = list(skipped or [])
+    usable, first_error = [], None
+    for f in flavors:  # a flavor the data refuses (negative=error with negative grades, ...) is skipped
+        try:
+            for r in runs:
+                scores.result(r, f)
+                scores.warnings(r, f)
+        except RankflavorError as exc:
+            first_error = first_error or exc
+            skipped.append((short_label(f), str(exc).splitlines()[0]))
+            continue
+        usable.append(f)
+    if not usable:
+        raise first_error or CompareError("no flavor to compare under")
+    flavors = usable
     pairs = run_pairs(runs, baseline)
     means = pd.DataFrame([
         {"flavor": str(f), "label": short_label(f), "run": r, "mean": scores.mean(r, f),
@@ -176,7 +191,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
                 "correction": correction, "pairs": "each run vs " + baseline if baseline else "all pairs",
                 "paired_queries": "queries scored in both runs; queries scored in only one run are excluded "
                                   "(counted in `excluded`)"}
-    return Comparison(runs, flavors, table, means, verdicts, flips, warnings, skipped or [], settings, scores)
+    return Comparison(runs, flavors, table, means, verdicts, flips, warnings, skipped, settings, scores)
 
 
 def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str, str]],
