@@ -166,12 +166,19 @@ def _print_example_story(cmp) -> None:
     """Seed 000 in words: each minimal flip of the winner is one separate effect, named by its axis."""
     print("\nseed 000: one query, universe A=3 B=2 C=2 D=0; X = (B, C, A, D), Y = (A, D, B, C); nothing changes "
           "but the flavor")
+    from rankflavor.flavor import Flavor
+
+    changed_axes = {a for f in cmp.flips.itertuples() for a in f.axis.split(",")}
     for f in cmp.flips.itertuples():
+        source = Flavor.parse(f.from_flavor)
+        held = [f"@{source.cutoff}" if a == "cutoff" else f"{a}={getattr(source, a)}"
+                for a in sorted(changed_axes - set(f.axis.split(",")))]
         means = cmp.means.set_index(["label", "run"])["mean"]
         a1, b1 = means[(f.from_label, f.run_a)], means[(f.from_label, f.run_b)]
         a2, b2 = means[(f.to_label, f.run_a)], means[(f.to_label, f.run_b)]
         kind = {"gain": "gain effect", "cutoff": "cutoff effect"}.get(f.axis, f"{f.axis} effect")
-        print(f"  {kind}: {f.change} ({f.from_label} -> {f.to_label}): {f.run_a} {a1:.9f} vs {f.run_b} {b1:.9f} "
+        print(f"  {kind}{' at ' + ', '.join(held) if held else ''}: {f.change} ({f.from_label} -> {f.to_label}): "
+              f"{f.run_a} {a1:.9f} vs {f.run_b} {b1:.9f} "
               f"becomes {a2:.9f} vs {b2:.9f}: {f.to_winner} overtakes {f.from_winner}")
 
 
