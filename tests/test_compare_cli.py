@@ -26,8 +26,8 @@ def test_example_names_the_gain_reversal_and_the_cutoff_effect(capsys):
     assert out.startswith("verdict X.run vs Y.run: reverses")
     assert "gain effect at @3: gain linear -> exp2 (ndcg@3 -> ndcg@3 gain=exp2): X.run 0.904976558 vs " \
            "Y.run 0.760187533 becomes 0.807558881 vs 0.817874758: Y.run overtakes X.run" in out
-    assert "cutoff effect at gain=linear: cutoff 3 -> 4 (ndcg@3 -> ndcg@4): X.run 0.904976558 vs Y.run 0.760187533 becomes " \
-           "0.904976558 vs 0.923885009: Y.run overtakes X.run" in out
+    assert "cutoff effect at gain=linear: cutoff 3 -> 4 (ndcg@3 -> ndcg@4): X.run 0.904976558 vs " \
+           "Y.run 0.760187533 becomes 0.904976558 vs 0.923885009: Y.run overtakes X.run" in out
     # every score row carries its canonical flavor
     assert "ndcg@3 gain=exp2 discount=log2 ideal=global ideal_depth=k ties=docid_desc" in out
 
