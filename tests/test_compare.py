@@ -7,12 +7,14 @@ import shlex
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
 
 import rankflavor as rf
 import rankflavor.compare as rc
 from rankflavor.cli.main import main
 from rankflavor.compare.stats import holm, paired_test
 from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
+from strategies import qrels_and_run
 
 SEED = {"x": 0.904976558, "y": 0.760187533, "xe": 0.807558881, "ye": 0.817874758, "y4": 0.923885009}
 
@@ -267,3 +269,33 @@ def test_flavors_the_data_refuses_are_skipped_with_the_reason():
     assert not any(f.negative == "error" for f in cmp.flavors)
     with pytest.raises(rf.EvaluationError):
         rc.compare(qrels, {"x": x, "y": y}, ["ndcg@3 negative=error"])
+
+
+@settings(max_examples=40)
+@given(qrels_and_run(), qrels_and_run())
+def test_compare_is_consistent_with_evaluate_on_random_inputs(first, second):
+    qrels, run_a = first
+    _, run_b = second
+    assume(run_a and run_b)  # {"a": {}, "b": {}} reads as one run with two empty queries
+    runs = {"a": run_a, "b": run_b}
+    grid = {"gain": ["linear", "exp2"], "ties": ["docid_desc", "pessimistic"]}
+    cmp = rc.compare(qrels, runs, grid=grid, cutoffs=[1, 3], n_resamples=500)
+    report = rf.evaluate(qrels, runs, cmp.flavors)
+    for row in cmp.pairs.itertuples():
+        assert row.mean_a == report.mean("a", row.flavor) and row.mean_b == report.mean("b", row.flavor)
+        values = [(report.value(q, "a", row.flavor), report.value(q, "b", row.flavor)) for q in qrels]
+        paired = [x - y for x, y in values if x is not None and y is not None]
+        assert row.n == len(paired)
+        assert row.excluded == sum((x is None) != (y is None) for x, y in values)
+        if paired:
+            assert row.diff == pytest.approx(float(np.mean(paired)), abs=1e-12)
+            assert row.ci_low - 1e-12 <= row.diff <= row.ci_high + 1e-12 and 0 < row.p <= 1
+    verdict = cmp.verdicts.iloc[0]
+    winners = set(cmp.pairs.winner) - {"tie", "none"}
+    assert (verdict.verdict == "reverses") == (winners == {"a", "b"})
+    if verdict.verdict == "reverses":
+        flavors = {str(f): f for f in cmp.flavors}
+        a_side = [flavors[s] for s in cmp.pairs.flavor[cmp.pairs.winner == "a"]]
+        b_side = [flavors[s] for s in cmp.pairs.flavor[cmp.pairs.winner == "b"]]
+        smallest = min(len(f.differences(g)) for f in a_side for g in b_side)
+        assert set(cmp.flips.n_axes) == {smallest}
