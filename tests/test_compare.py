@@ -299,3 +299,17 @@ def test_compare_is_consistent_with_evaluate_on_random_inputs(first, second):
         b_side = [flavors[s] for s in cmp.pairs.flavor[cmp.pairs.winner == "b"]]
         smallest = min(len(f.differences(g)) for f in a_side for g in b_side)
         assert set(cmp.flips.n_axes) == {smallest}
+
+
+def test_means_and_paired_difference_can_disagree_when_queries_are_excluded(capsys):
+    qrels = {"q1": {"x": 1}, "q2": {"x": 1}}
+    a = {"q1": {"x": 1.0}, "q2": {"y": 1.0}}  # 1, 0
+    b = {"q1": {"y": 2.0, "x": 1.0}}  # 0.63, missing
+    cmp = rc.compare(qrels, {"a": a, "b": b}, ["ndcg@3", "ndcg@3 missing=zero"])
+    skip, zero = cmp.pairs.iloc[0], cmp.pairs.iloc[1]
+    assert (skip.winner, skip.means_winner, skip.n, skip.excluded) == ("a", "b", 1, 1)
+    assert (zero.winner, zero.means_winner) == ("a", "a")
+    from rankflavor.cli.cmd_compare import print_comparison
+
+    print_comparison(cmp, queries=0)
+    assert "ndcg@3: b by the means, a by the pairs" in capsys.readouterr().out

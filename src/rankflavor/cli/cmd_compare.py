@@ -89,7 +89,12 @@ def print_comparison(cmp, queries: int = 5, example: bool = False) -> None:
     print(f"test: {test}, {int(s['confidence'] * 100)}% CI: {s['ci']}{resampling}; "
           f"multiple comparisons: {s['correction']}; significant: p_holm < {s['alpha']}")
     print(f"paired over {s['paired_queries']}")
-    small = cmp.pairs[cmp.pairs.n < 6]
+    disagree = cmp.pairs[(cmp.pairs.excluded > 0) & (cmp.pairs.means_winner != cmp.pairs.winner)]
+    if len(disagree):
+        print(f"note: under {len(disagree)} flavor x pair rows the means (over each run's own queries) order the "
+              f"runs differently from the paired difference, e.g. {disagree.label.iloc[0]}: "
+              f"{disagree.means_winner.iloc[0]} by the means, {disagree.winner.iloc[0]} by the pairs")
+    small = cmp.pairs[(cmp.pairs.n > 0) & (cmp.pairs.n < 6)]
     if len(small) and s["test"] == "randomization":
         n = int(small.n.min())
         print(f"note: with n = {n} paired queries the smallest attainable p-value is {min(1.0, 2.0 ** (1 - n)):g}")
@@ -196,7 +201,8 @@ def run(args: argparse.Namespace) -> int:
         print_grids()
         return EXIT_OK
     from rankflavor.compare import compare
-    from rankflavor.compare.views import query_differences
+    from rankflavor.compare.views import query_differences, winner_changes
+    from rankflavor.flavor import Flavor
 
     if args.example:
         from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
@@ -222,6 +228,14 @@ def run(args: argparse.Namespace) -> int:
                 for v in cmp.verdicts.itertuples()
                 for row in query_differences(cmp.scores, cmp.flavors[0], v.run_a, v.run_b, args.queries)
                 .to_dict(orient="records")]
+            out["winner_changes"] = []
+            for v in cmp.verdicts.itertuples():
+                flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)]
+                if len(flips):
+                    f = flips.iloc[0]
+                    changed = winner_changes(cmp.scores, Flavor.parse(f.from_flavor), Flavor.parse(f.to_flavor),
+                                             v.run_a, v.run_b, args.queries)
+                    out["winner_changes"] += [{"change": f.change, **row} for row in changed.to_dict(orient="records")]
         json.dump(out, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif args.format == "csv":

@@ -5,7 +5,8 @@ mean_q(a_q - b_q) over the queries scored in both runs (value not null under tha
 and a p-value (`rankflavor.compare.stats`), Holm-corrected over the pairs of one flavor when there are
 several, and the winner (the sign of the paired difference). Queries scored in only one run (a
 missing query under missing=skip, a zero-ideal query under empty=skip) are left out of the pair and
-counted in `excluded`; the means are each run's own mean, as `eval` reports it. `tie_low`..`tie_high`
+counted in `excluded`; the means are each run's own mean, as `eval` reports it (`means_winner` is the
+winner by those means, which can differ from `winner` when queries are excluded). `tie_low`..`tie_high`
 is the range of mean_a - mean_b when each run's ties are broken pessimistically or optimistically
 (the lower and higher of the two means per run, from the warnings); `tie_sensitive` marks a winner
 that some tie order could reverse.
@@ -159,6 +160,8 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
                           "mean_a": scores.mean(a, f), "mean_b": scores.mean(b, f), "n": t.n,
                           "excluded": excluded[j][i], "diff": t.diff, "ci_low": t.ci_low, "ci_high": t.ci_high,
                           "p": t.p, "exact": t.exact, "winner": winner_of(t.diff, a, b)})
+            ma, mb = block[-1]["mean_a"], block[-1]["mean_b"]
+            block[-1]["means_winner"] = NONE if ma is None or mb is None else winner_of(ma - mb, a, b)
         adjusted = holm([r["p"] for r in block]) if len(block) > 1 else [r["p"] for r in block]
         for r, p_adj in zip(block, adjusted, strict=True):
             r["p_holm"] = float(p_adj)
