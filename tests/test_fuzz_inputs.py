@@ -136,16 +136,20 @@ def test_any_dataframe_evaluates_or_raises_the_documented_error(rows, columns) -
                        st.dictionaries(st.sampled_from("ABCDEFG"), st.sampled_from([0, 1, 2, 3, 0.5, -1, 30]),
                                        max_size=6), min_size=1, max_size=3),
        st.dictionaries(st.sampled_from(["q1", "q2", "q4"]),
-                       st.dictionaries(st.sampled_from("ABCDEFGH"), st.sampled_from([0.0, 1.0, 1.0, 2.5, -3.0, 1e9]),
+                       st.dictionaries(st.sampled_from([*"ABCDEFGH", "q1"]),
+                                       st.sampled_from([0.0, 1.0, 1.0, 2.5, -3.0, 1e9, 1.0 + 1e-9]),
                                        max_size=7), max_size=3),
        st.sampled_from(["linear", "exp2"]), st.sampled_from(["global", "local"]),
        st.sampled_from(["k", "all", "returned"]),
        st.sampled_from(["docid_desc", "input", "average", "pessimistic", "optimistic", "random(3)"]),
        st.sampled_from(["zero", "skip"]), st.sampled_from(["unjudged", "zero"]), st.sampled_from(["1", "3", "10"]),
-       st.sampled_from(["log2", "jarvelin(2)", "reciprocal", "none", "log(10)"]))
-def test_ndcg_stays_in_unit_interval(qrels, run, gain, ideal, depth, ties, unjudged, negative, k, discount) -> None:
+       st.sampled_from(["log2", "jarvelin(2)", "reciprocal", "none", "log(10)"]),
+       st.sampled_from(["min_grade=none", "min_grade=1", "run_depth=2", "self_docs=drop", "precision=f32",
+                        "empty=one", "empty=skip", "missing=zero"]))
+def test_ndcg_stays_in_unit_interval(qrels, run, gain, ideal, depth, ties, unjudged, negative, k, discount,
+                                     other) -> None:
     spec = (f"ndcg@{k} gain={gain} ideal={ideal} ideal_depth={depth} ties={ties} unjudged={unjudged} "
-            f"negative={negative} discount={discount}")
+            f"negative={negative} discount={discount} {other}")
     try:
         report = rf.evaluate(qrels, run, spec)
     except rf.SpecError:
