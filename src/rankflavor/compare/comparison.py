@@ -101,18 +101,12 @@ def run_pairs(runs: Sequence[str], baseline: str | None = None) -> list[tuple[st
     return [(baseline, r) for r in runs if r != baseline]
 
 
-def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | None = None, test: str = "randomization",
-                   n_resamples: int = 10_000, seed: int = 0, confidence: float = 0.95, alpha: float = 0.05,
-                   skipped: list[tuple[str, str]] | None = None) -> Comparison:
+def _usable(scores: Scores, flavors: list[Flavor], skipped: list[tuple[str, str]]) -> list[Flavor]:
+    """The flavors every run evaluates under; the others (negative=error with negative grades, ...) are
+    appended to `skipped` with the reason. With none left, the first error is raised."""
     runs = scores.runs
-    if len(runs) < 2:
-        raise CompareError("compare needs at least two runs")
-    if baseline is not None and baseline not in runs:  # a path given for a run named by its file name
-        paths = {item.get("path"): item["name"] for item in scores.provenance.get("inputs", []) if item["role"] == "run"}
-        baseline = paths.get(baseline, baseline)
-    skipped = list(skipped or [])
     usable, first_error = [], None
-    for f in flavors:  # a flavor the data refuses (negative=error with negative grades, ...) is skipped
+    for f in flavors:
         try:
             for r in runs:
                 scores.result(r, f)
@@ -124,7 +118,58 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
         usable.append(f)
     if not usable:
         raise first_error or CompareError("no flavor to compare under")
-    flavors = usable
+    return usable
+
+
+def _pair_tests(scores: Scores, flavors: list[Flavor], a: str, b: str, test: str, n_resamples: int, seed: int,
+                confidence: float) -> list[tuple[PairedTest, int]]:
+    """(paired test, queries scored in one run only) per flavor for runs a and b. Flavors with the same
+    paired queries are tested together, so they share their resamples."""
+    values = [(scores.values(a, f), scores.values(b, f)) for f in flavors]
+    both = [~np.isnan(va) & ~np.isnan(vb) for va, vb in values]
+    groups: dict[bytes, list[int]] = {}
+    for i, mask in enumerate(both):
+        groups.setdefault(mask.tobytes(), []).append(i)
+    tests: dict[int, PairedTest] = {}
+    for members in groups.values():
+        mask = both[members[0]]
+        d = np.column_stack([values[i][0][mask] - values[i][1][mask] for i in members])
+        for i, t in zip(members, paired_tests(d, test, n_resamples, seed, confidence), strict=True):
+            tests[i] = t
+    return [(tests[i], int((~both[i] & (~np.isnan(va) | ~np.isnan(vb))).sum()))
+            for i, (va, vb) in enumerate(values)]
+
+
+def _warnings(scores: Scores, flavors: list[Flavor]) -> tuple[list[dict[str, Any]], dict[tuple[str, str], tuple]]:
+    """Rows of the warnings table, and per (run, flavor) the lower and higher of the means under
+    ties=pessimistic and ties=optimistic (the mean itself when no tie warning applies)."""
+    rows: list[dict[str, Any]] = []
+    tie_range: dict[tuple[str, str], tuple] = {}
+    for f in flavors:
+        for r in scores.runs:
+            mean = scores.mean(r, f)
+            tie_range[(r, str(f))] = (mean, mean)
+            for w in scores.warnings(r, f):
+                rows.append({"run": r, "flavor": str(f), "label": short_label(f), "code": w.code,
+                             "message": w.message, "numbers": dict(w.numbers)})
+                if w.code == "ties_across_cutoff" and "mean_pessimistic" in w.numbers:
+                    ends = [w.numbers["mean_pessimistic"], w.numbers["mean_optimistic"]]
+                    tie_range[(r, str(f))] = (None, None) if None in ends else (min(ends), max(ends))
+    return rows, tie_range
+
+
+def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | None = None, test: str = "randomization",
+                   n_resamples: int = 10_000, seed: int = 0, confidence: float = 0.95, alpha: float = 0.05,
+                   skipped: list[tuple[str, str]] | None = None) -> Comparison:
+    """`compare` on already loaded scores (the CLI and the views share one `Scores` and its cache)."""
+    runs = scores.runs
+    if len(runs) < 2:
+        raise CompareError("compare needs at least two runs")
+    if baseline is not None and baseline not in runs:  # a path given for a run named by its file name
+        paths = {item.get("path"): item["name"] for item in scores.provenance.get("inputs", []) if item["role"] == "run"}
+        baseline = paths.get(baseline, baseline)
+    skipped = list(skipped or [])
+    flavors = _usable(scores, flavors, skipped)
     pairs = run_pairs(runs, baseline)
     means = pd.DataFrame([
         {"flavor": str(f), "label": short_label(f), "run": r, "mean": scores.mean(r, f),
@@ -132,25 +177,10 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
         for f in flavors for r in runs
     ])
     tests: dict[tuple[int, int], PairedTest] = {}
-    excluded: dict[int, dict[int, int]] = {}
+    excluded: dict[tuple[int, int], int] = {}
     for j, (a, b) in enumerate(pairs):
-        groups: dict[bytes, list[int]] = {}  # flavors with the same paired queries share their resamples
-        masks = {}
-        for i, f in enumerate(flavors):
-            va, vb = scores.values(a, f), scores.values(b, f)
-            both = ~np.isnan(va) & ~np.isnan(vb)
-            masks[i] = both
-            groups.setdefault(both.tobytes(), []).append(i)
-        for members in groups.values():
-            both = masks[members[0]]
-            d = np.column_stack([scores.values(a, flavors[i])[both] - scores.values(b, flavors[i])[both]
-                                 for i in members])
-            for i, t in zip(members, paired_tests(d, test, n_resamples, seed, confidence), strict=True):
-                tests[(i, j)] = t
-        for i, f in enumerate(flavors):
-            va, vb = scores.values(a, f), scores.values(b, f)
-            masks[i] = int((~masks[i] & (~np.isnan(va) | ~np.isnan(vb))).sum())
-        excluded[j] = masks
+        for i, (t, n_excluded) in enumerate(_pair_tests(scores, flavors, a, b, test, n_resamples, seed, confidence)):
+            tests[(i, j)], excluded[(i, j)] = t, n_excluded
     rows = []
     for i, f in enumerate(flavors):
         block = []
@@ -158,7 +188,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
             t = tests[(i, j)]
             block.append({"flavor": str(f), "label": short_label(f), "run_a": a, "run_b": b,
                           "mean_a": scores.mean(a, f), "mean_b": scores.mean(b, f), "n": t.n,
-                          "excluded": excluded[j][i], "diff": t.diff, "ci_low": t.ci_low, "ci_high": t.ci_high,
+                          "excluded": excluded[(i, j)], "diff": t.diff, "ci_low": t.ci_low, "ci_high": t.ci_high,
                           "p": t.p, "exact": t.exact, "winner": winner_of(t.diff, a, b)})
             ma, mb = block[-1]["mean_a"], block[-1]["mean_b"]
             block[-1]["means_winner"] = NONE if ma is None or mb is None else winner_of(ma - mb, a, b)
@@ -167,24 +197,13 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
             r["p_holm"] = float(p_adj)
             r["significant"] = bool(p_adj < alpha) if not np.isnan(p_adj) else False
         rows += block
-    tie_range = {}  # (run, flavor) -> (lowest, highest) of the means under ties=pessimistic and optimistic
-    warn_rows = []
-    for f in flavors:
-        for r in runs:
-            mean = scores.mean(r, f)
-            tie_range[(r, str(f))] = (mean, mean)
-            for w in scores.warnings(r, f):
-                warn_rows.append({"run": r, "flavor": str(f), "label": short_label(f), "code": w.code,
-                                  "message": w.message, "numbers": dict(w.numbers)})
-                if w.code == "ties_across_cutoff" and "mean_pessimistic" in w.numbers:
-                    ends = [w.numbers["mean_pessimistic"], w.numbers["mean_optimistic"]]
-                    tie_range[(r, str(f))] = (None, None) if None in ends else (min(ends), max(ends))
+    warn_rows, tie_range = _warnings(scores, flavors)
     for row in rows:
         (lo_a, hi_a), (lo_b, hi_b) = tie_range[(row["run_a"], row["flavor"])], tie_range[(row["run_b"], row["flavor"])]
         known = None not in (lo_a, hi_a, lo_b, hi_b)
         row["tie_low"] = lo_a - hi_b if known else np.nan
         row["tie_high"] = hi_a - lo_b if known else np.nan
-        row["tie_sensitive"] = bool(known and row["winner"] != TIE and row["tie_low"] < 0 < row["tie_high"])
+        row["tie_sensitive"] = bool(known and row["winner"] not in (TIE, NONE) and row["tie_low"] < 0 < row["tie_high"])
     table = pd.DataFrame(rows)
     verdicts, flips = _verdicts(table, flavors, pairs)
     warnings = pd.DataFrame(warn_rows, columns=["run", "flavor", "label", "code", "message", "numbers"])
