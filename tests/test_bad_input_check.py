@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import pathlib
 
+import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rankflavor as rf
 from rankflavor.cli.main import main
@@ -100,3 +103,24 @@ def test_input_error_is_a_value_error_with_its_parts(tmp_path) -> None:
     assert (error.source, error.line, error.text) == (str(run), 1, "q1 Q0 A 1 high X")
     assert "plain decimal number" in error.fix
     assert str(error).splitlines()[0] == f"{run}:1: score 'high' is not a number"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2"]), st.sampled_from("ABC"), st.sampled_from([0, 1, 2, 3])),
+                min_size=1, max_size=12), st.sampled_from(["first", "max"]))
+def test_on_duplicate_keeps_what_it_says_and_counts_the_rest(rows, policy) -> None:
+    """Against a plain-Python model: the grade kept per (query, doc), and the identical/conflicting counts."""
+    frame = pd.DataFrame(rows, columns=["query", "doc", "grade"])
+    report = rf.evaluate(frame, {"q1": {"A": 1.0}, "q2": {"A": 1.0}}, "dcg@3", on_duplicate=policy)
+    kept: dict[tuple[str, str], int] = {}
+    seen: dict[tuple[str, str], list[int]] = {}
+    for query, doc, grade in rows:
+        seen.setdefault((query, doc), []).append(grade)
+        if (query, doc) not in kept or (policy == "max" and grade > kept[(query, doc)]):
+            kept[(query, doc)] = grade
+    ds = report.dataset
+    got = {(ds.query_ids[q], ds.doc_ids[d]): g for q, d, g in zip(ds.qrels.q, ds.qrels.d, ds.qrels.grade, strict=True)}
+    assert got == kept
+    removed = report.provenance["inputs"][0]["duplicates_removed"]
+    assert removed["identical"] == sum(len(v) - 1 for v in seen.values() if len(set(v)) == 1)
+    assert removed["conflicting"] == sum(len(v) - 1 for v in seen.values() if len(set(v)) > 1)

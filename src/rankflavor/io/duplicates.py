@@ -58,15 +58,14 @@ def resolve_duplicates(table: QrelsTable | RunTable, key: np.ndarray, policy: st
     if n < 2:
         return slice(None)
     values = _values(table)
-    if policy == "max":  # by key, the highest value first, then input order
-        order = np.lexsort((np.arange(n, dtype=np.int64), -values, key))
-    else:  # by key, then input order
-        order = np.argsort(key, kind="stable")
+    order = np.argsort(key, kind="stable")  # by key, then input order
     sorted_key = key[order]
     repeat = np.zeros(n, dtype=bool)
     repeat[1:] = sorted_key[1:] == sorted_key[:-1]
     if not repeat.any():
         return slice(None)
+    if policy == "max":  # by key, the highest value first, then input order (same groups, other heads)
+        order = np.lexsort((np.arange(n, dtype=np.int64), -values, key))
     group = np.cumsum(~repeat) - 1
     head = order[np.flatnonzero(~repeat)[group]]  # the row each row's group keeps
     if policy == "error":  # the earliest repeated row in the input, and the first row of its group
