@@ -65,46 +65,67 @@ def print_grids() -> None:
 
 
 def print_comparison(cmp, queries: int = 5, example: bool = False) -> None:
-    from rankflavor.compare.views import query_differences, winner_changes
-
-    s = cmp.settings
-    for v in cmp.verdicts.itertuples():
-        print(f"verdict {v.run_a} vs {v.run_b}: {v.summary}")
-        if v.verdict == "reverses":
-            print(f"  {v.run_a} wins under: {', '.join(v.a_wins_under)}")
-            print(f"  {v.run_b} wins under: {', '.join(v.b_wins_under)}")
-            flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)]
-            n_axes = int(flips.n_axes.iloc[0])
-            print(f"  smallest changes of flavor that flip the winner ({n_axes} ax{'is' if n_axes == 1 else 'es'}):")
-            for f in flips.head(12).itertuples():
-                print(f"    {f.change}, from {f.from_label}: {f.from_winner} wins -> {f.to_winner} wins ({f.to_label})")
-            if len(flips) > 12:
-                print(f"    ... and {len(flips) - 12} more (--format json lists them all)")
+    """Verdicts first, then how the numbers were made, the table, and the per-query views and warnings."""
+    _print_verdicts(cmp)
     if example:
         _print_example_story(cmp)
     print()
+    _print_method(cmp)
+    print()
+    _print_table(cmp)
+    if queries > 0 and cmp.scores is not None:
+        _print_queries(cmp, queries)
+    if len(cmp.warnings):
+        print_warnings(cmp.warnings)
+
+
+def _print_verdicts(cmp, shown: int = 12) -> None:
+    for v in cmp.verdicts.itertuples():
+        print(f"verdict {v.run_a} vs {v.run_b}: {v.summary}")
+        if v.verdict != "reverses":
+            continue
+        print(f"  {v.run_a} wins under: {', '.join(v.a_wins_under)}")
+        print(f"  {v.run_b} wins under: {', '.join(v.b_wins_under)}")
+        flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)]
+        n_axes = int(flips.n_axes.iloc[0])
+        print(f"  smallest changes of flavor that flip the winner ({n_axes} ax{'is' if n_axes == 1 else 'es'}):")
+        for f in flips.head(shown).itertuples():
+            print(f"    {f.change}, from {f.from_label}: {f.from_winner} wins -> {f.to_winner} wins ({f.to_label})")
+        if len(flips) > shown:
+            print(f"    ... and {len(flips) - shown} more (--format json lists them all)")
+
+
+def _print_method(cmp) -> None:
+    s = cmp.settings
     test = ("paired randomization (sign flip; exact over all 2^n flips when 2^n <= resamples)"
             if s["test"] == "randomization" else "paired t-test (scipy.stats.ttest_rel)")
     resampling = f", {s['n_resamples']} resamples, seed {s['seed']}" if s["test"] == "randomization" else ""
     print(f"test: {test}, {int(s['confidence'] * 100)}% CI: {s['ci']}{resampling}; "
           f"multiple comparisons: {s['correction']}; significant: p_holm < {s['alpha']}")
     print(f"paired over {s['paired_queries']}")
-    disagree = cmp.pairs[(cmp.pairs.excluded > 0) & (cmp.pairs.means_winner != cmp.pairs.winner)]
+    pairs = cmp.pairs
+    disagree = pairs[(pairs.excluded > 0) & (pairs.means_winner != pairs.winner)]
     if len(disagree):
         print(f"note: under {len(disagree)} flavor x pair rows the means (over each run's own queries) order the "
               f"runs differently from the paired difference, e.g. {disagree.label.iloc[0]}: "
               f"{disagree.means_winner.iloc[0]} by the means, {disagree.winner.iloc[0]} by the pairs")
-    small = cmp.pairs[(cmp.pairs.n > 0) & (cmp.pairs.n < 6)]
+    small = pairs[(pairs.n > 0) & (pairs.n < 6)]
     if len(small) and s["test"] == "randomization":
         n = int(small.n.min())
         print(f"note: with n = {n} paired queries the smallest attainable p-value is {min(1.0, 2.0 ** (1 - n)):g}")
-    print()
+
+
+def _signed(x: float) -> str:
+    return "null" if x != x else f"{x:+.6f}"
+
+
+def _print_table(cmp) -> None:
     rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "p", "p_holm", "n", "excl", "winner",
              "flavor"]]
     for r in cmp.pairs.itertuples():
-        rows.append([r.label, r.run_a, r.run_b, _f(r.mean_a), _f(r.mean_b), f"{r.diff:+.6f}",
-                     f"[{r.ci_low:+.6f}, {r.ci_high:+.6f}]", _p(r.p), _p(r.p_holm) + ("*" if r.significant else ""),
-                     str(r.n), str(r.excluded), r.winner, r.flavor])
+        rows.append([r.label, r.run_a, r.run_b, _f(r.mean_a), _f(r.mean_b), _signed(r.diff),
+                     f"[{_signed(r.ci_low)}, {_signed(r.ci_high)}]", _p(r.p),
+                     _p(r.p_holm) + ("*" if r.significant else ""), str(r.n), str(r.excluded), r.winner, r.flavor])
     print("\n".join(_columns(rows)))
     if cmp.skipped:
         print(f"\nskipped {len(cmp.skipped)} flavors (invalid, or refused by the data):")
@@ -112,28 +133,32 @@ def print_comparison(cmp, queries: int = 5, example: bool = False) -> None:
             print(f"  {combination}: {reason}")
         if len(cmp.skipped) > 5:
             print(f"  ... and {len(cmp.skipped) - 5} more (--format json lists them all)")
-    if queries > 0 and cmp.scores is not None:
-        for v in cmp.verdicts.head(3).itertuples():
-            first = cmp.flavors[0]
-            top = query_differences(cmp.scores, first, v.run_a, v.run_b, top=queries)
-            if len(top):
-                print(f"\nqueries where {v.run_a} and {v.run_b} differ most under {cmp.pairs.label.iloc[0]}:")
-                for q in top.itertuples():
-                    print(f"  {q.query}  {q.a:.6f} vs {q.b:.6f} ({q.diff:+.6f})  {q.explain_a}")
-            flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)]
-            if len(flips):
-                f = flips.iloc[0]
-                from rankflavor.flavor import Flavor
 
-                changed = winner_changes(cmp.scores, Flavor.parse(f.from_flavor), Flavor.parse(f.to_flavor),
-                                         v.run_a, v.run_b, top=queries)
-                print(f"\nqueries whose winner changes with {f.change} (from {f.from_label}): {len(changed)} shown")
-                for q in changed.itertuples():
-                    print(f"  {q.query}  {q.winner_1} -> {q.winner_2}  ({q.a_1 - q.b_1:+.6f} -> {q.a_2 - q.b_2:+.6f})  "
-                          f"{q.explain_a_1}")
-                    print(f"  {' ' * len(q.query)}  {q.explain_a_2}")
-    if len(cmp.warnings):
-        print_warnings(cmp.warnings)
+
+def _print_queries(cmp, queries: int, pairs: int = 3) -> None:
+    """For the first pairs: the queries that differ most under the first flavor, and the queries whose
+    winner changes across the pair's first smallest flip, each with its explain command line."""
+    from rankflavor.compare.views import query_differences, winner_changes
+    from rankflavor.flavor import Flavor
+
+    for v in cmp.verdicts.head(pairs).itertuples():
+        top = query_differences(cmp.scores, cmp.flavors[0], v.run_a, v.run_b, top=queries)
+        if len(top):
+            print(f"\nqueries where {v.run_a} and {v.run_b} differ most under {cmp.pairs.label.iloc[0]} "
+                  f"(explain {v.run_a}; the same with {v.run_b}'s file for the other):")
+            for q in top.itertuples():
+                print(f"  {q.query}  {q.a:.6f} vs {q.b:.6f} ({q.diff:+.6f})  {q.explain_a}")
+        flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)]
+        if len(flips):
+            f = flips.iloc[0]
+            changed = winner_changes(cmp.scores, Flavor.parse(f.from_flavor), Flavor.parse(f.to_flavor),
+                                     v.run_a, v.run_b)
+            print(f"\nqueries whose winner changes with {f.change} (from {f.from_label}): {len(changed)}, "
+                  f"the {min(queries, len(changed))} largest swings shown:")
+            for q in changed.head(queries).itertuples():
+                print(f"  {q.query}  {q.winner_1} -> {q.winner_2}  ({q.a_1 - q.b_1:+.6f} -> {q.a_2 - q.b_2:+.6f})  "
+                      f"{q.explain_a_1}")
+                print(f"  {' ' * len(q.query)}  {q.explain_a_2}")
 
 
 def _cell(code: str, n: dict[str, Any]) -> str:
