@@ -1,0 +1,1 @@
+"""How rankflavor's inputs map onto other tools' inputs (see `arrays`), for users and for the conformance tests."""

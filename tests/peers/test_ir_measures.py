@@ -1,0 +1,48 @@
+"""ir_measures (pytrec_eval provider) against the `ir_measures` preset.
+
+ir_measures' Evaluator.iter_calc yields measure.DEFAULT (0) for every qrels query the provider did not score
+(providers/base.py), so judged queries missing from the run score 0 (missing=zero); run queries absent from
+the qrels are never scored.
+"""
+
+from __future__ import annotations
+
+import pytest
+from peerdata import close, random_case, require, rf_values
+
+ir_measures = require("ir_measures")
+from ir_measures import nDCG  # noqa: E402
+
+SEEDS = range(20)
+
+
+def per_query(measure, case) -> dict[str, float]:
+    provider = ir_measures.providers.registry["pytrec_eval"]
+    return {m.query_id: m.value for m in provider.iter_calc([measure], case.qrels, case.run)}
+
+
+def usable(case):
+    """Topics whose every judgment is negative make trec_eval's uncut ndcg loop (see test_pytrec_eval.py)."""
+    case.qrels = {q: docs for q, docs in case.qrels.items() if any(g >= 0 for g in docs.values())}
+    return case
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("k", [None, 1, 5, 10])
+def test_ndcg_matches_ir_measures(seed, k):
+    case = usable(random_case(seed))
+    measure = nDCG if k is None else nDCG @ k
+    theirs = per_query(measure, case)
+    ours = rf_values("ir_measures" if k is None else f"ir_measures@{k}", case.qrels, case.run)
+    assert set(theirs) == set(case.qrels) == set(ours), f"seed {seed}"
+    for q, value in theirs.items():
+        assert ours[q] is not None and close(ours[q], value), f"seed {seed} {measure} {q}: {ours[q]} vs {value}"
+
+
+def test_missing_query_scores_zero_and_counts_in_the_mean():
+    qrels, run = {"a": {"d1": 1}, "b": {"d2": 1}}, {"a": {"d1": 1.0}}
+    agg = ir_measures.calc_aggregate([nDCG @ 5], qrels, run)[nDCG @ 5]
+    assert agg == pytest.approx(0.5)
+    ours = rf_values("ir_measures@5", qrels, run)
+    assert ours == {"a": 1.0, "b": 0.0}
+    assert rf_values("pytrec_eval@5", qrels, run)["b"] is None  # the plain pytrec_eval preset skips it
