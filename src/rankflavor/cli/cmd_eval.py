@@ -18,7 +18,8 @@ def add_parser(sub) -> None:
                    help="flavor spec, e.g. 'ndcg@10', 'ndcg@10 gain=exp2', 'trec_eval', 'lightgbm@5' "
                         "(repeatable; default ndcg@10)")
     p.add_argument("--per-query", action="store_true", help="also print every query's value")
-    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument("--format", choices=("table", "json", "csv", "trec"), default="table",
+                   help="trec: trec_eval's lines (name, query, value to 4 decimals)")
     add_on_duplicate(p)
 
 
@@ -32,6 +33,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     elif args.format == "csv":
         render.write_csv(report, sys.stdout)
+    elif args.format == "trec":
+        from rankflavor.cli.trec_output import write_trec
+
+        write_trec(report, sys.stdout, per_query=args.per_query)
     else:
         render.print_report(report, per_query=args.per_query)
     return EXIT_OK

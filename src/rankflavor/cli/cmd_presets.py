@@ -1,17 +1,23 @@
-"""`rankflavor presets`: every preset with its canonical flavor, default cutoffs and the source it reproduces."""
+"""`rankflavor presets`: every preset with its canonical flavor, default cutoffs, source, note and how it is
+checked; `rankflavor presets --diff A B`: the axes on which two flavors or presets differ (Flavor.differences).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from typing import Any
 
 from rankflavor.errors import EXIT_OK
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("presets", help="list the presets with their canonical flavors and sources")
+    p = sub.add_parser("presets", help="list the presets, or show the axes on which two flavors differ (--diff)")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--diff", nargs=2, metavar=("A", "B"),
+                   help="two flavor specs or presets, e.g. --diff sklearn@10 trec_eval@10; a preset without @k "
+                        "that stands for several cutoffs is compared at its first one")
 
 
 def rows() -> list[dict[str, str]]:
@@ -26,13 +32,53 @@ def rows() -> list[dict[str, str]]:
             flavors = parse_spec(preset.name)
             cutoffs = ",".join(str(k) for k in preset.cutoffs if k is not None) or "none"
         out.append({"preset": preset.name, "peer": preset.peer, "default_cutoffs": cutoffs,
-                    "flavor": str(flavors[0]), "source": preset.source, "note": preset.note})
+                    "flavor": str(flavors[0]), "source": preset.source, "note": preset.note,
+                    "checked": preset.checked})
     return out
+
+
+def diff(a: str, b: str) -> dict[str, Any]:
+    """Both resolved flavors, the axes on which they differ, and notes on presets that stand for several."""
+    from rankflavor.flavor import parse_spec
+
+    resolved, notes = [], []
+    for spec in (a, b):
+        flavors = parse_spec(spec)
+        if len(flavors) > 1:
+            cutoffs = ",".join(str(f.cutoff) for f in flavors)
+            notes.append(f"{spec!r} stands for {len(flavors)} flavors (cutoffs {cutoffs}); compared at "
+                         f"@{flavors[0].cutoff}")
+        resolved.append(flavors[0])
+    fa, fb = resolved
+    return {"a": {"spec": a, "flavor": str(fa)}, "b": {"spec": b, "flavor": str(fb)},
+            "differences": [{"axis": axis, "a": x, "b": y} for axis, x, y in fa.differences(fb)], "notes": notes}
+
+
+def print_diff(result: dict[str, Any]) -> None:
+    print(f"A  {result['a']['spec']}: {result['a']['flavor']}")
+    print(f"B  {result['b']['spec']}: {result['b']['flavor']}")
+    for note in result["notes"]:
+        print(f"note: {note}")
+    if not result["differences"]:
+        print("no difference: A and B are the same flavor")
+        return
+    table = [["axis", "A", "B"]] + [[d["axis"], d["a"], d["b"]] for d in result["differences"]]
+    widths = [max(len(r[i]) for r in table) for i in range(3)]
+    for r in table:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
 
 
 def run(args: argparse.Namespace) -> int:
     from rankflavor.cli import render
 
+    if args.diff:
+        result = diff(*args.diff)
+        if args.format == "json":
+            json.dump(result, sys.stdout, indent=2)
+            sys.stdout.write("\n")
+        else:
+            print_diff(result)
+        return EXIT_OK
     if args.format == "json":
         json.dump(rows(), sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -1,0 +1,50 @@
+"""`rankflavor eval --format trec`: lines as trec_eval prints them, `%-22s\\t%s\\t%6.4f` (name, query, value).
+
+A flavor equal to trec_eval 10.0's own measure takes trec_eval's name (`ndcg_cut_10` for `trec_eval@10`,
+`ndcg` for `trec_eval.ndcg`, `ndcg_p` for `trec_eval.ndcg_p`, as in trec_eval's meas_print_final.c); any
+other flavor is named by its full canonical string, so that no number loses its flavor. With --per-query,
+every scored query's lines come first, then the `all` lines (the mean), as `trec_eval -q` does. Several runs
+are printed one after the other, each block opened by a `runid` line.
+"""
+
+from __future__ import annotations
+
+from typing import IO
+
+from rankflavor.flavor import Flavor, parse_spec
+
+
+def trec_eval_name(flavor: Flavor) -> str | None:
+    """trec_eval's measure name for a flavor that is exactly one of its measures, else None."""
+    if flavor.cutoff is not None and flavor == parse_spec(f"trec_eval@{flavor.cutoff}")[0]:
+        return f"ndcg_cut_{flavor.cutoff}"
+    for name, preset in (("ndcg", "trec_eval.ndcg"), ("ndcg_p", "trec_eval.ndcg_p")):
+        if flavor == parse_spec(preset)[0]:
+            return name
+    return None
+
+
+def _line(name: str, query: str, value: float) -> str:
+    return f"{name:<22s}\t{query}\t{value:6.4f}\n"
+
+
+def write_trec(report, stream: IO[str], per_query: bool = False) -> None:
+    runs: list[str] = []
+    for result in report.results:
+        if result.run not in runs:
+            runs.append(result.run)
+    for run in runs:
+        results = [r for r in report.results if r.run == run]
+        if len(runs) > 1:
+            stream.write(f"{'runid':<22s}\tall\t{run}\n")
+        names = [trec_eval_name(r.flavor) or str(r.flavor) for r in results]
+        if per_query:
+            queries = [row["query"] for row in results[0].per_query()]
+            rows = [{row["query"]: row["value"] for row in r.per_query()} for r in results]
+            for query in queries:
+                for name, values in zip(names, rows, strict=True):
+                    if values.get(query) is not None:
+                        stream.write(_line(name, query, values[query]))
+        for name, result in zip(names, results, strict=True):
+            if result.mean is not None:
+                stream.write(_line(name, "all", result.mean))
