@@ -7,7 +7,8 @@ the qrels and all runs, so the (query, doc) key `q * n_docs + d` joins them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -34,6 +35,8 @@ class InternedRun:
     d: np.ndarray
     score: np.ndarray
     present: np.ndarray  # bool per query code: the run has the query (possibly with an empty list)
+    # what the engine derives from the run once and shares across flavors (layout, joins, selections)
+    cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def order(self) -> np.ndarray:
@@ -47,6 +50,7 @@ class Dataset:
     qrels: InternedQrels
     runs: list[InternedRun]
     judged: np.ndarray  # bool per query code: the query is in the qrels
+    cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def n_docs(self) -> int:
@@ -69,15 +73,24 @@ class Dataset:
         return index
 
 
+def _distinct(array: pa.Array) -> pa.Array:
+    """The strings of an id column: the dictionary of a dictionary-encoded one (read once per distinct id)."""
+    return array.dictionary if pa.types.is_dictionary(array.type) else array
+
+
 def _dictionary(arrays: list[pa.Array]) -> pa.Array:
-    values = pa.chunked_array([a for a in arrays if len(a)] or [pa.array([], pa.string())], pa.string())
+    values = pa.chunked_array([_distinct(a) for a in arrays if len(a)] or [pa.array([], pa.string())], pa.string())
     unique = pc.unique(values)
     return unique.take(pc.sort_indices(unique))
 
 
 def _codes(values: pa.Array, dictionary: pa.Array) -> np.ndarray:
+    """int64 code of every value in the sorted dictionary (a dictionary-encoded column maps its dictionary only)."""
     if len(values) == 0:
         return np.zeros(0, dtype=np.int64)
+    if pa.types.is_dictionary(values.type):
+        mapping = pc.index_in(values.dictionary, value_set=dictionary).to_numpy(zero_copy_only=False)
+        return mapping.astype(np.int64)[values.indices.to_numpy(zero_copy_only=False)]
     return pc.index_in(values, value_set=dictionary).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
@@ -102,16 +115,29 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
     if qrels.queries is not None:
         judged[_codes(qrels.queries, queries)] = True
 
+    from rankflavor.engine.layout import RunLayout, build_layout, has_duplicates  # engine imports this module
+
     interned_runs = []
     for run, name in zip(runs, names, strict=True):
         rq, rd = _codes(run.query, queries), _codes(run.doc, docs)
-        keep = resolve_duplicates(run, rq * n_docs + rd, on_duplicate)
-        rq, rd, score = rq[keep], rd[keep], run.score[keep]
+        # the query-major layout answers "no duplicate" with one row-wise sort; only a run that has one (or a
+        # very uneven run) pays the general check, which also names the lines or applies the policy
+        layout: RunLayout | None = build_layout(rq, len(queries))
+        if layout is not None and layout.paddable and not has_duplicates(layout, rd):
+            run.source.duplicates = {"identical": 0, "conflicting": 0}
+            rq_, rd_, score = rq, rd, run.score
+        else:
+            keep = resolve_duplicates(run, rq * n_docs + rd, on_duplicate)
+            rq_, rd_, score = rq[keep], rd[keep], run.score[keep]
+            layout = layout if isinstance(keep, slice) else None
         present = np.zeros(len(queries), dtype=bool)
-        present[rq] = True
+        present[rq_ if layout is None else layout.seg_q] = True
         if run.queries is not None:
             present[_codes(run.queries, queries)] = True
-        interned_runs.append(InternedRun(run, name, rq, rd, score, present))
+        interned = InternedRun(run, name, rq_, rd_, score, present)
+        if layout is not None:
+            interned.cache["layout"] = layout
+        interned_runs.append(interned)
 
     return Dataset(
         query_ids=np.asarray(queries.to_pylist(), dtype=object),

@@ -9,6 +9,12 @@ Pipeline (DESIGN.md): join grades -> negative / min_grade / unjudged policies ->
 
 With ties=average, DCG is its exact expectation over all orders of each tie group (McSherry & Najork
 2008): every document of a group gets the mean discount of the positions the group occupies.
+
+Two paths share this code. The general path ranks every row of the run (one np.lexsort). With a cutoff
+and no `detail`, the fast path (engine/select.py) ranks only the prefix of each query's list that the
+flavor can read (about k rows per query, found in linear time) and takes the whole-run counts it cannot
+see from the selection; both give the same numbers. Layouts, joins, qrels gains and ideal lists are
+cached on the run and the dataset, so that the flavors of one report share them.
 """
 
 from __future__ import annotations
@@ -20,12 +26,14 @@ import numpy as np
 from rankflavor.data import Dataset, InternedRun
 from rankflavor.engine.discounts import discount_values
 from rankflavor.engine.gains import gain_values
+from rankflavor.engine.select import join_qrels, select_prefix, self_doc_codes
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.axes import parse_call
 from rankflavor.flavor.ties import random_tie_key
 
 OK, ZERO_IDEAL, MISSING = 0, 1, 2
+FAST_PATH = True  # False: every evaluation takes the general path (for timing or debugging)
 STATUS_NAMES = ("ok", "zero_ideal", "missing")
 
 
@@ -88,7 +96,15 @@ def _positions(sorted_q: np.ndarray) -> np.ndarray:
 
 
 def qrels_gains(ds: Dataset, flavor: Flavor) -> tuple[np.ndarray, np.ndarray]:
-    """(judged, gain) per qrels row after the negative and min_grade policies."""
+    """(judged, gain) per qrels row after the negative and min_grade policies (cached on the dataset)."""
+    key = ("qrels_gains", flavor.gain, flavor.negative, flavor.min_grade)
+    cached = ds.cache.get(key)
+    if cached is None:
+        cached = ds.cache[key] = _qrels_gains(ds, flavor)
+    return cached
+
+
+def _qrels_gains(ds: Dataset, flavor: Flavor) -> tuple[np.ndarray, np.ndarray]:
     grade = ds.qrels.grade
     negative = grade < 0
     if flavor.negative == "error" and negative.any():
@@ -128,26 +144,47 @@ def _tie_keys(ds: Dataset, flavor: Flavor, q: np.ndarray, d: np.ndarray, gain: n
     raise ValueError(f"unknown tie policy {flavor.ties!r}")
 
 
+def _global_ideal(ds: Dataset, flavor: Flavor, q_judged: np.ndarray, q_gain: np.ndarray,
+                  ) -> tuple[np.ndarray, ...]:
+    """The judged docs of every query sorted by gain desc, doc desc, with their ideal ranks (cached)."""
+    key = ("global_ideal", flavor.gain, flavor.negative, flavor.min_grade)
+    cached = ds.cache.get(key)
+    if cached is None:
+        # the qrels are sorted by (query, doc): reversed, by (query desc, doc desc); a stable sort on one
+        # packed key (query asc, gain desc) keeps doc desc within equal gains
+        sel = np.flatnonzero(q_judged)[::-1]
+        iq, id_, igrade, igain = ds.qrels.q[sel], ds.qrels.d[sel], ds.qrels.grade[sel], q_gain[sel]
+        levels, level = np.unique(igain, return_inverse=True)
+        iperm = np.argsort(iq * len(levels) + (len(levels) - 1 - level.reshape(-1)), kind="stable")
+        iq, id_, igrade, igain = iq[iperm], id_[iperm], igrade[iperm], igain[iperm]
+        cached = ds.cache[key] = (iq, id_, igrade, igain, _positions(iq) + 1)
+    return cached
+
+
 def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | None = None,
                  detail: bool = False) -> tuple[QueryResults, RankedRows | None]:
     """Score one run under one flavor over every judged query (or only `query`)."""
     q_judged, q_gain = qrels_gains(ds, flavor)
     max_gain = float(q_gain[q_judged].max()) if q_judged.any() else 0.0
+    prefix = select_prefix(ds, run, flavor, q_judged, q_gain) if query is None and not detail and FAST_PATH else None
 
     # ---- the run's rows, joined with the qrels ------------------------------------------------------
-    rq, rd, score = run.q, run.d, run.score
-    order = run.order
-    if query is not None:
-        keep = rq == query
-        rq, rd, score, order = rq[keep], rd[keep], score[keep], order[keep]
-    eligible = ds.judged[rq]  # queries absent from the qrels are never scored
-    row_counts = {"rows_of_unjudged_queries": int((~eligible).sum())}
-    rq, rd, score, order = rq[eligible], rd[eligible], score[eligible], order[eligible]
-    run_key = rq * max(ds.n_docs, 1) + rd
-    index = np.searchsorted(ds.qrels.key, run_key)
-    index_c = np.minimum(index, max(len(ds.qrels.key) - 1, 0))
-    found = (index < len(ds.qrels.key)) & (ds.qrels.key[index_c] == run_key) if len(ds.qrels.key) else \
-        np.zeros(len(rq), dtype=bool)
+    if prefix is not None:  # eligible, nothing to drop: the prefix of every judged query's ranking
+        order = prefix.rows
+        rq, rd, score = run.q[order], run.d[order], run.score[order]
+        row_counts = {"rows_of_unjudged_queries": prefix.counts["rows_of_unjudged_queries"]}
+    else:
+        rq, rd, score = run.q, run.d, run.score
+        order = run.order
+        if query is not None:
+            keep = rq == query
+            rq, rd, score, order = rq[keep], rd[keep], score[keep], order[keep]
+        eligible = ds.judged[rq]  # queries absent from the qrels are never scored
+        row_counts = {"rows_of_unjudged_queries": int((~eligible).sum())}
+        rq, rd, score, order = rq[eligible], rd[eligible], score[eligible], order[eligible]
+    index = join_qrels(ds, rq, rd)
+    found = index >= 0
+    index_c = np.maximum(index, 0)
     grade = np.where(found, ds.qrels.grade[index_c] if len(ds.qrels.key) else 0.0, np.nan)
     judged = found & q_judged[index_c] if len(ds.qrels.key) else found
     gain = np.where(judged, q_gain[index_c] if len(ds.qrels.key) else 0.0, 0.0)
@@ -155,13 +192,17 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         score = score.astype(np.float32).astype(np.float64)
 
     dropped: list[tuple[np.ndarray, np.ndarray, str]] = []
-    if flavor.self_docs == "drop":
-        same = ds.query_ids[rq] == ds.doc_ids[rd]
+    if flavor.self_docs == "drop" and prefix is not None:
+        row_counts["rows_dropped_self_docs"] = prefix.counts["rows_dropped_self_docs"]
+    elif flavor.self_docs == "drop":
+        same = rd == self_doc_codes(ds)[rq]
         dropped.append((rq[same], rd[same], "doc id equals the query id (self_docs=drop)"))
         row_counts["rows_dropped_self_docs"] = int(same.sum())
         rq, rd, score, order, grade, judged, gain = (a[~same] for a in (rq, rd, score, order, grade, judged, gain))
 
-    if flavor.negative == "drop":  # TF-Ranking masks labels < 0 out of the list before sorting
+    if flavor.negative == "drop" and prefix is not None:
+        row_counts["rows_dropped_negative"] = prefix.counts["rows_dropped_negative"]
+    elif flavor.negative == "drop":  # TF-Ranking masks labels < 0 out of the list before sorting
         neg = np.isfinite(grade) & (grade < 0)
         dropped.append((rq[neg], rd[neg], "negative grade (negative=drop)"))
         row_counts["rows_dropped_negative"] = int(neg.sum())
@@ -174,7 +215,8 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
     if flavor.run_depth != "all":
         inside = _positions(rq) < int(flavor.run_depth)
         dropped.append((rq[~inside], rd[~inside], f"beyond run_depth={flavor.run_depth}"))
-        row_counts["rows_beyond_run_depth"] = int((~inside).sum())
+        row_counts["rows_beyond_run_depth"] = int((~inside).sum()) if prefix is None else \
+            prefix.counts["rows_beyond_run_depth"]
         rq, rd, score, grade, judged, gain = (a[inside] for a in (rq, rd, score, grade, judged, gain))
 
     if flavor.unjudged == "error" and not judged.all():
@@ -185,7 +227,8 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         )
     if flavor.unjudged == "skip":
         dropped.append((rq[~judged], rd[~judged], "unjudged (unjudged=skip)"))
-        row_counts["rows_unjudged_skipped"] = int((~judged).sum())
+        row_counts["rows_unjudged_skipped"] = prefix.counts.get("rows_unjudged_skipped", int((~judged).sum())) \
+            if prefix is not None else int((~judged).sum())
         rq, rd, score, grade, judged, gain = (a[judged] for a in (rq, rd, score, grade, judged, gain))
 
     rank = _positions(rq) + 1
@@ -207,7 +250,7 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
 
     nq = ds.n_queries
     dcg = np.bincount(rq, weights=contribution, minlength=nq).astype(np.float64)
-    returned = np.bincount(rq, minlength=nq)
+    returned = np.bincount(rq, minlength=nq) if prefix is None or prefix.returned is None else prefix.returned
 
     # warnings material: ties across the cutoff, judged share of the scored ranks
     straddle = np.zeros(nq, dtype=bool)
@@ -231,9 +274,15 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
     else:
         depth = np.minimum(cut, returned.astype(float))
 
-    if kind == "global":
-        sel = q_judged if query is None else q_judged & (ds.qrels.q == query)
+    ideal_sorted = None
+    zeros_before = None  # ideal=local from the fast path: zero gains ranked before the negative ones
+    if kind == "global" and query is None:
+        ideal_sorted = _global_ideal(ds, flavor, q_judged, q_gain)
+    elif kind == "global":
+        sel = q_judged & (ds.qrels.q == query)
         iq, id_, igrade, igain = ds.qrels.q[sel], ds.qrels.d[sel], ds.qrels.grade[sel], q_gain[sel]
+    elif kind == "local" and prefix is not None and prefix.local is not None:
+        iq, id_, igrade, igain, zeros_before = prefix.local
     elif kind == "local":
         iq, id_, igrade, igain = rq, rd, grade, gain
     elif kind == "recall":
@@ -248,9 +297,14 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         id_ = np.full(len(iq), -1, dtype=np.int64)
         top_grade = float(ds.qrels.grade[q_judged][np.argmax(q_gain[q_judged])]) if q_judged.any() else 0.0
         igrade, igain = np.full(len(iq), top_grade), np.full(len(iq), max_gain)
-    iperm = np.lexsort((-id_, -igain, iq))
-    iq, id_, igrade, igain = iq[iperm], id_[iperm], igrade[iperm], igain[iperm]
-    irank = _positions(iq) + 1
+    if ideal_sorted is not None:
+        iq, id_, igrade, igain, irank = ideal_sorted
+    else:
+        iperm = np.lexsort((-id_, -igain, iq))
+        iq, id_, igrade, igain = iq[iperm], id_[iperm], igrade[iperm], igain[iperm]
+        irank = _positions(iq) + 1
+        if zeros_before is not None:
+            irank = irank + np.where(igain < 0, zeros_before[iq], 0)
     idisc = discount_values(irank, flavor.discount) if len(irank) else np.zeros(0)
     idisc = np.where(irank <= depth[iq], idisc, 0.0)
     icontrib = igain * idisc

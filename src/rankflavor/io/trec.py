@@ -31,13 +31,13 @@ def file_sha256(path: Path) -> str:
 def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str):
     path = Path(path)
     source = Source(name=path.name, path=str(path), kind="trec")
-    table = read_fast(path, columns, value_col) if is_regular_file(path) else None  # a pipe is read once, below
-    if table is not None and table.num_rows > 0:
-        query = table.column(columns[0]).combine_chunks()
-        doc = table.column(columns[2]).combine_chunks()
-        values = table.column(columns[value_col]).to_numpy().astype(np.float64)
+    fast = read_fast(path, columns, value_col) if is_regular_file(path) else None  # a pipe is read once, below
+    if fast is not None and fast.table.num_rows > 0:
+        query = fast.table.column(columns[0]).combine_chunks()  # dictionary-encoded: data.py interns the codes
+        doc = fast.table.column(columns[2]).combine_chunks()
+        values = np.asarray(fast.table.column(columns[value_col]).to_numpy(), dtype=np.float64)
         lines = None
-        source.sha256 = file_sha256(path)
+        source.sha256 = fast.sha256
     else:
         raw = read_raw(path)
         q, d, v, lines, source.comment_lines, source.blank_lines = read_lines(path, columns, value_col, what, raw)

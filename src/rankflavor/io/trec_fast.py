@@ -3,49 +3,193 @@
 It returns None whenever the file is not tidy (tabs, several spaces, comments, a BOM, a non-finite value,
 a wrong column count...): the caller then falls back to the line reader, which accepts or rejects with
 the line number. Both readers must give identical tables for any file both accept.
+
+Ids are read dictionary-encoded (Arrow interns every distinct id once per block), so the checks on id
+text run on the distinct ids only, and interning (data.py) never hashes a string again. The SHA-256 of
+the file's bytes is computed beside the parser, and a progress bar (the parser's position) appears on stderr
+when the read lasts more than a second and stderr is a terminal (both in Python threads that only poll:
+Arrow never calls back into Python).
+
+Which columns are converted: when every byte of the file is printable ASCII, a single space between two
+fields or a newline ending a line (one numpy pass over the memory-mapped file), no field anywhere holds a
+tab, a control character, a BOM or nothing; then only the id and value columns are converted. Otherwise
+every column is converted and checked (its distinct values), as the line reader would split it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import mmap
+import sys
+import threading
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+BLOCK_SIZE = 8 << 20  # bytes per parser block: two cores stay busy, and memory stays a few blocks
+SCAN_STEP = 64 << 10  # a block stays in the CPU cache across the few numpy passes
+PROGRESS_AFTER = 1.0  # seconds of reading before a progress bar appears (terminal only)
+_BAD_TEXT = r"[\x00-\x1f\x7f\x{FEFF}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]"
+_DICT = pa.dictionary(pa.int32(), pa.string())
 
-def read_fast(path: Path, columns: tuple[str, ...], value_col: int) -> pa.Table | None:
+
+@dataclass
+class FastRead:
+    table: pa.Table  # the id columns dictionary-encoded, the value column float64
+    sha256: str
+
+
+def read_fast(path: Path, columns: tuple[str, ...], value_col: int) -> FastRead | None:
     """pyarrow's CSV reader on a tidy file (single spaces, no comments); None when it does not apply."""
-    types = {name: pa.string() for name in columns}
+    path = Path(path)
+    gz = path.suffix == ".gz"
+    ids = (columns[0], columns[2])
+    plain = not gz and _printable_ascii(path)
+    wanted = [*ids, columns[value_col]] if plain else list(columns)
+    types: dict[str, Any] = {name: _DICT for name in wanted}
     types[columns[value_col]] = pa.float64()
+    hasher = _Sha256(path)
     try:
-        stream = pa.input_stream(str(path), compression="gzip" if path.suffix == ".gz" else None)
+        raw = pa.OSFile(str(path))
+    except (pa.ArrowException, OSError):
+        hasher.join()
+        return None
+    progress = _Progress(path, raw) if _terminal() else None
+    try:
+        source: Any = pa.CompressedInputStream(raw, "gzip") if gz else raw
         table = pacsv.read_csv(
-            stream,
-            read_options=pacsv.ReadOptions(column_names=list(columns), block_size=64 << 20),
+            source,
+            read_options=pacsv.ReadOptions(column_names=list(columns), block_size=BLOCK_SIZE),
             parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False,
                                              newlines_in_values=False, ignore_empty_lines=False),
-            convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
-                                                 quoted_strings_can_be_null=False, null_values=[]),
+            convert_options=pacsv.ConvertOptions(column_types=types, include_columns=wanted,
+                                                 strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                                 null_values=[]),
         )
-    except (pa.ArrowException, OSError, EOFError):
+    except (pa.ArrowException, OSError, EOFError, ValueError):
         return None
-    values = table.column(columns[value_col]).to_numpy()
-    if not np.isfinite(values).all():
+    finally:
+        if progress is not None:
+            progress.stop()
+        raw.close()
+        hasher.join()
+    digest = hasher.hexdigest
+    if digest is None:
         return None
-    for name in (columns[0], columns[2]):
-        col = table.column(name)
-        if len(col) and pc.any(pc.starts_with(col, "#")).as_py():
+    values = table.column(columns[value_col])
+    if values.null_count or not np.isfinite(values.to_numpy()).all():
+        return None
+    table = table.unify_dictionaries()
+    for name in wanted:
+        if name == columns[value_col]:
+            continue
+        distinct = _distinct(table.column(name))
+        if len(distinct) and (pc.any(pc.equal(distinct, "")).as_py()
+                              or pc.any(pc.match_substring_regex(distinct, _BAD_TEXT)).as_py()
+                              or (name in ids and pc.any(pc.starts_with(distinct, "#")).as_py())):
             return None
-    # every string column, ids or not: an empty field (two spaces) or a tab, control char or BOM inside a field
-    # means the line reader would see other columns (it splits on runs of spaces and tabs, rejects the rest)
-    for name in columns:
-        col = table.column(name)
-        if name not in (columns[0], columns[2]):
-            col = pc.unique(col)  # the ignored columns (Q0, rank, tag) hold few distinct values
-        if name != columns[value_col] and len(col) and (
-                pc.any(pc.equal(col, "")).as_py()
-                or pc.any(pc.match_substring_regex(col, r"[\x00-\x1f\x7f\x{FEFF}]")).as_py()):
-            return None
-    return table
+    return FastRead(table, digest)
+
+
+def _distinct(column: pa.ChunkedArray) -> pa.Array:
+    """The distinct strings of a dictionary-encoded column (its unified dictionary)."""
+    if column.num_chunks == 0:
+        return pa.array([], pa.string())
+    return column.chunk(0).dictionary
+
+
+def _printable_ascii(path: Path) -> bool:
+    """Every byte is printable ASCII or a separator (a single space between fields, a newline ending a line).
+
+    So: no tab, CR, control character, BOM or UTF-8 anywhere, and no empty field (two separators in a row,
+    a space at the start or the end of a line): the line reader splits such lines otherwise, even in the
+    columns the fast read does not convert. One pass of numpy over 64 KB blocks of the memory-mapped file.
+    """
+    try:
+        with path.open("rb") as handle:
+            if path.stat().st_size == 0:
+                return True
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+                if mm[:1] == b" " or mm[-1:] == b" ":
+                    return False
+                data = np.frombuffer(mm, dtype=np.uint8)
+                try:
+                    return _tidy_bytes(data)
+                finally:
+                    del data
+    except (OSError, ValueError):
+        return False
+
+
+def _tidy_bytes(data: np.ndarray) -> bool:
+    space, newline, top = np.uint8(32), np.uint8(10), np.uint8(127)
+    for start in range(0, len(data), SCAN_STEP):
+        block = data[start:start + SCAN_STEP + 1]  # one byte of overlap: pairs across blocks
+        sep = block <= space
+        if np.any(sep[1:] & sep[:-1]):
+            return False  # two separators in a row: an empty field or an empty line
+        body, body_sep = block[:SCAN_STEP], sep[:SCAN_STEP]
+        if np.count_nonzero(body_sep) != np.count_nonzero(body == space) + np.count_nonzero(body == newline):
+            return False  # a control character (tab, CR, NUL...)
+        if body.max() >= top:
+            return False  # DEL, or UTF-8 (ids beyond ASCII, a BOM): checked column by column instead
+    return True
+
+
+class _Sha256(threading.Thread):
+    """SHA-256 of the file's bytes, computed beside the parser (hashlib releases the GIL)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(daemon=True)
+        self.path = path
+        self.hexdigest: str | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            with self.path.open("rb") as handle:
+                self.hexdigest = hashlib.file_digest(handle, "sha256").hexdigest()
+        except OSError:
+            self.hexdigest = None
+
+
+class _Progress(threading.Thread):
+    """A progress bar on stderr, from the position of the file the parser reads; shown after a second."""
+
+    def __init__(self, path: Path, raw: pa.NativeFile) -> None:
+        super().__init__(daemon=True)
+        self.path, self.raw = path, raw
+        self.size = max(path.stat().st_size, 1)
+        self.done = threading.Event()
+        self.start()
+
+    def run(self) -> None:
+        if self.done.wait(PROGRESS_AFTER):
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(TextColumn(f"reading {self.path.name}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("read", total=self.size)
+            while not self.done.wait(0.1):
+                try:
+                    bar.update(task, completed=min(self.raw.tell(), self.size))
+                except (OSError, ValueError, pa.ArrowException):
+                    return
+
+    def stop(self) -> None:
+        self.done.set()
+        self.join()
+
+
+def _terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark: rankflavor against every installed peer on an MS MARCO-sized synthetic run.
+
+usage: python benchmarks/bench.py [--data DIR] [--queries 7000] [--depth 1000] [--judged 40] [--repeat 3]
+
+Each measurement is a whole process (start-up, parse, evaluate, print), timed by wall clock, with its
+peak resident memory from os.wait4 (the child's own ru_maxrss). Every tool is run `--repeat` times
+in turn; the table shows the fastest run and the median. Peers use their fastest documented reader:
+pytrec_eval's parse_qrel/parse_run, ranx's Qrels/Run.from_file (after a warm-up run on a tiny file that
+fills numba's cache), ir_measures' read_trec_qrels/read_trec_run. Per-query values of rankflavor's
+`pytrec_eval@10` and `trec_eval@10` are compared with pytrec_eval's `ndcg_cut_10` (they must agree to 1e-9).
+Memory per row is the slope of rankflavor's peak RSS over runs of 1/4, 1/2 and all of the queries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SPEC = "trec_eval@10"
+MULTI = [f"ndcg@{k} gain={g} ideal={i} ties={t}" for k in (10, 100) for g in ("linear", "exp2")
+         for i in ("global", "local") for t in ("docid_desc", "average", "input")]
+
+
+# ---- peers, run in a child process: `bench.py peer NAME QRELS RUN OUT` ---------------------------------
+def peer_pytrec_eval(qrels: str, run: str) -> dict[str, float]:
+    import pytrec_eval
+
+    with open(qrels) as f:
+        judged = pytrec_eval.parse_qrel(f)
+    with open(run) as f:
+        ranked = pytrec_eval.parse_run(f)
+    result = pytrec_eval.RelevanceEvaluator(judged, {"ndcg_cut.10"}).evaluate(ranked)
+    return {q: v["ndcg_cut_10"] for q, v in result.items()}
+
+
+def peer_ranx(qrels: str, run: str) -> dict[str, float]:
+    from ranx import Qrels, Run, evaluate
+
+    judged = Qrels.from_file(qrels, kind="trec")
+    ranked = Run.from_file(run, kind="trec")
+    values = evaluate(judged, ranked, "ndcg@10", return_mean=False)
+    return dict(zip(ranked.keys(), (float(v) for v in values), strict=False))
+
+
+def peer_ir_measures(qrels: str, run: str) -> dict[str, float]:
+    import ir_measures
+    from ir_measures import nDCG
+
+    results = ir_measures.iter_calc([nDCG @ 10], ir_measures.read_trec_qrels(qrels), ir_measures.read_trec_run(run))
+    return {m.query_id: float(m.value) for m in results}
+
+
+PEERS = {"pytrec_eval": ("pytrec_eval", peer_pytrec_eval), "ranx": ("ranx", peer_ranx),
+         "ir_measures": ("ir_measures", peer_ir_measures)}
+
+
+def run_peer(name: str, qrels: str, run: str, out: str) -> None:
+    values = PEERS[name][1](qrels, run)
+    Path(out).write_text(json.dumps(values))
+    print(f"{name}: {len(values)} queries, mean {sum(values.values()) / max(len(values), 1):.6f}")
+
+
+# ---- measuring ---------------------------------------------------------------------------------------
+def measure(cmd: list[str]) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB) of one child process; raises when it fails."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {stderr[-2000:]}")
+    return wall, usage.ru_maxrss / 1024.0
+
+
+def installed(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+def rankflavor_cmd() -> list[str]:
+    script = Path(sys.executable).with_name("rankflavor")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "rankflavor"]
+
+
+def ensure_data(data: Path, queries: int, depth: int, judged: int) -> tuple[Path, Path]:
+    run, qrels = data / f"run_{queries}_{depth}.txt", data / f"qrels_{queries}_{depth}.txt"
+    if not (run.exists() and qrels.exists()):
+        print(f"generating the workload in {data} ...", flush=True)
+        subprocess.run([sys.executable, str(HERE / "make_synthetic.py"), str(queries), str(depth), str(judged),
+                        str(data)], check=True)
+    return qrels, run
+
+
+def head(run: Path, rows: int, out: Path) -> Path:
+    if not out.exists():
+        with run.open("rb") as src, out.open("wb") as dst:
+            for i, line in enumerate(src):
+                if i >= rows:
+                    break
+                dst.write(line)
+    return out
+
+
+def per_query(cmd: list[str], qrels: Path, run: Path, spec: str) -> dict[str, float]:
+    out = subprocess.run([*cmd, "eval", str(qrels), str(run), "-m", spec, "--per-query", "--format", "json"],
+                         check=True, capture_output=True, text=True).stdout
+    rows = json.loads(out)["results"][0]["per_query"]
+    return {r["query"]: r["value"] for r in rows}
+
+
+def max_diff(a: dict[str, float], b: dict[str, float]) -> tuple[float, int]:
+    common = set(a) & set(b)
+    diff = max((abs(a[q] - b[q]) for q in common), default=float("nan"))
+    return diff, len(set(a) ^ set(b))
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "peer":
+        run_peer(*sys.argv[2:6])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=HERE.parent / "bench-data")
+    parser.add_argument("--queries", type=int, default=7000)
+    parser.add_argument("--depth", type=int, default=1000)
+    parser.add_argument("--judged", type=int, default=40)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-peers", action="store_true", help="time rankflavor only")
+    args = parser.parse_args()
+
+    qrels, run = ensure_data(args.data, args.queries, args.depth, args.judged)
+    rows = sum(1 for _ in run.open("rb"))
+    rf = rankflavor_cmd()
+    me = Path(__file__).resolve()
+    tmp = Path(tempfile.mkdtemp(prefix="rankflavor-bench-"))
+    print(f"workload: {run} ({run.stat().st_size / 1e6:.0f} MB, {rows:,} rows), {qrels.name}; "
+          f"{os.cpu_count()} cores; best and median of {args.repeat}")
+
+    commands: dict[str, list[str]] = {
+        f"rankflavor {SPEC}": [*rf, "eval", str(qrels), str(run), "-m", SPEC],
+        "rankflavor 24 flavors": [*rf, "eval", str(qrels), str(run), *(x for s in MULTI for x in ("-m", s))],
+        "rankflavor 3 runs": [*rf, "eval", str(qrels), str(run), str(run), str(run), "-m", SPEC],
+        "rankflavor --per-query json": [*rf, "eval", str(qrels), str(run), "-m", SPEC, "--per-query", "--format",
+                                        "json"],
+        "rankflavor explain": [*rf, "explain", str(qrels), str(run), "-q", "q17", "-m", SPEC],
+        "rankflavor --help": [*rf, "--help"],
+    }
+    peers = [] if args.skip_peers else [name for name, (module, _) in PEERS.items() if installed(module)]
+    if "ranx" in peers:  # fill numba's cache once, as a user who ran ranx before has it
+        tiny = tmp / "tiny"
+        tiny.mkdir()
+        (tiny / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\n")
+        (tiny / "run").write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n")
+        measure([sys.executable, str(me), "peer", "ranx", str(tiny / "qrels"), str(tiny / "run"), str(tiny / "o")])
+    for name in peers:
+        commands[name] = [sys.executable, str(me), "peer", name, str(qrels), str(run), str(tmp / f"{name}.json")]
+
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    memory: dict[str, float] = dict.fromkeys(commands, 0.0)
+    for _ in range(args.repeat):
+        for name, cmd in commands.items():
+            wall, rss = measure(cmd)
+            times[name].append(wall)
+            memory[name] = max(memory[name], rss)
+
+    best = {name: min(t) for name, t in times.items()}
+    main_name = f"rankflavor {SPEC}"
+    print()
+    print(f"{'command':32s} {'best s':>8s} {'median s':>9s} {'peak MB':>8s}  ratio")
+    for name in commands:
+        ratio = ""
+        if name in peers:
+            ratio = f"rankflavor is {best[name] / best[main_name]:.1f}x faster"
+        elif name == "rankflavor 24 flavors":
+            ratio = f"{best[name] / best[main_name]:.2f}x one flavor"
+        elif name == "rankflavor 3 runs":
+            ratio = f"{best[name] / best[main_name]:.2f}x one run"
+        print(f"{name:32s} {best[name]:8.2f} {statistics.median(times[name]):9.2f} {memory[name]:8.0f}  {ratio}")
+
+    # memory per row: peak RSS over runs of 1/4, 1/2 and all of the queries
+    points = []
+    for share in (4, 2, 1):
+        n = rows // share
+        part = run if share == 1 else head(run, n, args.data / f"run_{args.queries}_{args.depth}_first{n}.txt")
+        rss = min(measure([*rf, "eval", str(qrels), str(part), "-m", SPEC])[1] for _ in range(2))
+        points.append((n, rss))
+    (n0, m0), (n1, m1) = points[0], points[-1]
+    slope = (m1 - m0) * 1024 * 1024 / (n1 - n0)
+    print()
+    print("peak RSS by rows: " + ", ".join(f"{n:,} rows {m:.0f} MB" for n, m in points)
+          + f"; slope {slope:.0f} bytes per row, intercept {m0 - slope * n0 / 1024 / 1024:.0f} MB")
+
+    if "pytrec_eval" in peers:
+        reference = json.loads((tmp / "pytrec_eval.json").read_text())
+        for spec in ("pytrec_eval@10", SPEC):
+            diff, mismatched = max_diff(per_query(rf, qrels, run, spec), reference)
+            print(f"per-query {spec} vs pytrec_eval ndcg_cut_10: max |diff| {diff:.2e}, "
+                  f"{mismatched} queries in one only")
+    for name in ("ranx", "ir_measures"):
+        if name in peers and "pytrec_eval" in peers:
+            diff, mismatched = max_diff(json.loads((tmp / f"{name}.json").read_text()),
+                                        json.loads((tmp / "pytrec_eval.json").read_text()))
+            print(f"per-query {name} vs pytrec_eval: max |diff| {diff:.2e}, {mismatched} queries in one only")
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,273 @@
+"""Top-k selection: the rows of a run that can change a score with a cutoff, found without sorting the run.
+
+For a cutoff k, the ranked list matters only down to rank k, plus the rest of the tie group that holds
+rank k (it decides `ties=average` and the ties-across-the-cutoff warning). Every tie policy orders by
+score first, so the rows whose score is at least the k-th largest score of their query,
+
+    P(q) = { rows r of q : s(r) >= s_(k)(q) },   s_(k)(q) = the k-th largest score of q (all rows if fewer),
+
+are a prefix of the query's ranked list under any tie policy: ranking P alone gives every row of P the
+rank it has in the whole list. s_(k) comes from one `np.partition` per query over the query-major layout
+(linear time), so the sort that follows sees about k rows per query instead of all of them.
+
+What the prefix cannot see comes from whole-run counts computed here once (rows per query after the
+drops, rows beyond run_depth, unjudged rows skipped) and, for `ideal=local` over the whole list, from the
+run's judged rows (`local_ideal`). Everything is cached on the run and the dataset, keyed by the axes it
+depends on, so that many flavors share one layout, one join and one selection per cutoff.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from rankflavor.data import Dataset, InternedRun
+from rankflavor.engine.layout import RunLayout, build_layout
+from rankflavor.flavor import Flavor
+from rankflavor.flavor.axes import parse_call
+
+
+@dataclass
+class Prefix:
+    """The rows of one (run, flavor) the kernel needs, and the whole-run numbers it cannot see in them."""
+
+    rows: np.ndarray  # input rows (ascending), eligible and not dropped: a prefix of each query's ranking
+    counts: dict[str, int]  # whole-run row counts, overriding the kernel's counts over `rows`
+    returned: np.ndarray | None  # per query code: rows in the list after every drop (None: count `rows`)
+    local: tuple[np.ndarray, ...] | None  # ideal=local over the whole list: (q, d, grade, gain, n_zero per query)
+
+
+def layout_of(ds: Dataset, run: InternedRun) -> RunLayout:
+    """The run's query-major layout (built once, cached on the run)."""
+    layout = run.cache.get("layout")
+    if layout is None:
+        layout = run.cache["layout"] = build_layout(run.q, ds.n_queries)
+    return layout
+
+
+def self_doc_codes(ds: Dataset) -> np.ndarray:
+    """Per query code, the doc code of the doc whose id equals the query id (-1 when there is none)."""
+    codes = ds.cache.get("self_doc")
+    if codes is None:
+        if ds.n_queries and ds.n_docs:
+            found = pc.index_in(pa.array(ds.query_ids.tolist(), pa.string()),
+                                value_set=pa.array(ds.doc_ids.tolist(), pa.string()))
+            codes = found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+        else:
+            codes = np.full(ds.n_queries, -1, dtype=np.int64)
+        ds.cache["self_doc"] = codes
+    return codes
+
+
+def qrels_index(ds: Dataset, run: InternedRun) -> np.ndarray:
+    """Per run row (input order), the row of its (query, doc) in the sorted qrels, or -1 (cached)."""
+    index = run.cache.get("qrels_index")
+    if index is None:
+        index = join_qrels(ds, run.q, run.d)
+        run.cache["qrels_index"] = index
+    return index
+
+
+BITMAP_BITS = 1 << 29  # largest (query x judged doc) bitmap the join builds: 64 MB
+BITMAP_ROWS = 1 << 17  # fewer rows than this: a binary search is cheaper than building the bitmap
+
+
+def join_qrels(ds: Dataset, q: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Row of each (q, d) in the sorted qrels keys, or -1 when it is not judged.
+
+    Most rows of a deep run are not judged. A bitmap over (query, judged doc) pairs answers "judged?"
+    for every row with two gathers; only the hits are looked up by binary search in the qrels keys."""
+    keys = ds.qrels.key
+    if len(keys) == 0 or len(q) == 0:
+        return np.full(len(q), -1, dtype=np.int64)
+    index = np.full(len(q), -1, dtype=np.int64)
+    bitmap = _judged_bitmap(ds) if len(q) >= BITMAP_ROWS else None
+    if bitmap is None:
+        rows = np.arange(len(q))
+    else:
+        bits, judged_doc, width = bitmap
+        jd = judged_doc[d]
+        cell = q * width + jd
+        hit = (bits[cell >> 3] >> (cell & 7).astype(np.uint8)) & np.uint8(1)
+        rows = np.flatnonzero(hit.astype(bool) & (jd >= 0))
+    run_key = q[rows] * max(ds.n_docs, 1) + d[rows]
+    found = np.minimum(np.searchsorted(keys, run_key), len(keys) - 1)
+    same = keys[found] == run_key
+    index[rows[same]] = found[same]
+    return index
+
+
+def _judged_bitmap(ds: Dataset) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """(bits over query x judged-doc cells, judged-doc code of every doc or -1, judged docs) (cached)."""
+    if "judged_bitmap" not in ds.cache:
+        docs = np.unique(ds.qrels.d)
+        width = max(len(docs), 1)
+        if ds.n_queries * width > BITMAP_BITS:
+            ds.cache["judged_bitmap"] = None
+        else:
+            judged_doc = np.full(max(ds.n_docs, 1), -1, dtype=np.int64)
+            judged_doc[docs] = np.arange(len(docs))
+            cells = ds.qrels.q * width + judged_doc[ds.qrels.d]
+            bits = np.zeros(ds.n_queries * width // 8 + 1, dtype=np.uint8)
+            np.bitwise_or.at(bits, cells >> 3, (np.uint8(1) << (cells & 7).astype(np.uint8)))
+            ds.cache["judged_bitmap"] = (bits, judged_doc, width)
+    return ds.cache["judged_bitmap"]
+
+
+def needed_depth(flavor: Flavor) -> float:
+    """How many top ranks of each query the flavor reads (inf: the whole list)."""
+    need = math.inf if flavor.cutoff is None else float(flavor.cutoff)
+    kind, arg = parse_call(flavor.ideal)
+    if kind == "recall":
+        need = max(need, float(int(arg or 0)))
+    if flavor.run_depth != "all":
+        depth = float(int(flavor.run_depth))
+        # after the cut, unjudged=skip condenses, unjudged=error inspects and ideal=local reads the whole list
+        need = depth if flavor.unjudged in ("skip", "error") or kind == "local" else min(need, depth)
+    return need
+
+
+def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.ndarray, q_gain: np.ndarray,
+                  ) -> Prefix | None:
+    """The prefix of every judged query's ranking that `flavor` reads, or None when the general path is
+    as good or the layout does not allow it (no cutoff, very uneven queries, infinite scores)."""
+    need = needed_depth(flavor)
+    if math.isinf(need) or len(run.q) == 0:
+        return None
+    layout = layout_of(ds, run)
+    if not layout.paddable:
+        return None
+    segs = _eligible_segments(ds, run, layout)
+    neg_drop = flavor.negative == "drop"
+    whole_list = flavor.run_depth == "all"
+    skip = flavor.unjudged == "skip" and whole_list
+    if flavor.unjudged == "error" and whole_list and not _all_judged(ds, run, q_judged):
+        return None  # the general path raises the error, naming the first unjudged doc
+    needs_join = neg_drop or skip or (whole_list and parse_call(flavor.ideal)[0] == "local")
+    index = qrels_index(ds, run) if needs_join else None
+
+    # rows dropped before ranking, as a boolean per input row (None: nothing dropped)
+    nq = ds.n_queries
+    counts = {"rows_of_unjudged_queries": layout.n_rows - int(layout.length[segs].sum())}
+    drop = None
+    if flavor.self_docs == "drop":
+        drop = run.d == self_doc_codes(ds)[run.q]
+        drop &= ds.judged[run.q]
+        counts["rows_dropped_self_docs"] = int(drop.sum())
+    if neg_drop:
+        assert index is not None
+        negative = (_at(ds.qrels.grade, index, 0.0) < 0) & ds.judged[run.q]
+        if drop is not None:
+            negative &= ~drop
+            drop |= negative
+        else:
+            drop = negative
+        counts["rows_dropped_negative"] = int(negative.sum())
+    valid = _valid_rows(ds, run, drop)  # eligible and not dropped
+    n_valid = np.bincount(run.q[valid], minlength=nq) if drop is not None or counts["rows_of_unjudged_queries"] \
+        else np.bincount(run.q, minlength=nq)
+    if flavor.run_depth != "all":
+        counts["rows_beyond_run_depth"] = int(np.maximum(n_valid - int(flavor.run_depth), 0).sum())
+    judged_row = None
+    if index is not None:
+        judged_row = _at(q_judged, index, False)
+    if skip:
+        assert judged_row is not None
+        n_judged = np.bincount(run.q[valid & judged_row], minlength=nq)
+        counts["rows_unjudged_skipped"] = int((n_valid - n_judged).sum())
+        returned = n_judged
+        ranked_out = ~judged_row  # the condensed list ranks judged rows only
+        ranked_out |= ~valid
+    else:
+        returned = n_valid if flavor.run_depth == "all" else np.minimum(n_valid, int(flavor.run_depth))
+        ranked_out = None if drop is None else drop
+    if flavor.run_depth != "all" and need >= int(flavor.run_depth):
+        returned = None  # the prefix holds the whole cut list: the kernel counts it
+
+    rows = _top_rows(ds, run, layout, segs, flavor.precision, int(need), ranked_out,
+                     key=(flavor.precision, flavor.self_docs, neg_drop, skip, flavor.negative if skip else None))
+    if rows is None:
+        return None
+
+    local = None
+    if whole_list and parse_call(flavor.ideal)[0] == "local":
+        assert index is not None and judged_row is not None
+        keep = valid & judged_row
+        gain = np.where(keep, _at(q_gain, index, 0.0), 0.0)
+        nonzero = np.flatnonzero(gain != 0)
+        lq = run.q[nonzero]
+        n_nonzero = np.bincount(lq, minlength=nq)
+        assert returned is not None
+        local = (lq, run.d[nonzero], ds.qrels.grade[index[nonzero]], gain[nonzero], returned - n_nonzero)
+    return Prefix(rows=rows, counts=counts, returned=returned, local=local)
+
+
+def _eligible_segments(ds: Dataset, run: InternedRun, layout: RunLayout) -> np.ndarray:
+    segs = run.cache.get("eligible_segments")
+    if segs is None:
+        segs = run.cache["eligible_segments"] = np.flatnonzero(ds.judged[layout.seg_q])
+    return segs
+
+
+def _valid_rows(ds: Dataset, run: InternedRun, drop: np.ndarray | None) -> np.ndarray:
+    eligible = run.cache.get("eligible_rows")
+    if eligible is None:
+        eligible = run.cache["eligible_rows"] = ds.judged[run.q]
+    return eligible if drop is None else eligible & ~drop
+
+
+def _at(values: np.ndarray, index: np.ndarray, default: float | bool) -> np.ndarray:
+    """values[index] where index >= 0, else default."""
+    if len(values) == 0:
+        return np.full(len(index), default, dtype=values.dtype)
+    return np.where(index >= 0, values[np.maximum(index, 0)], default)
+
+
+def _all_judged(ds: Dataset, run: InternedRun, q_judged: np.ndarray) -> bool:
+    judged = _at(q_judged, qrels_index(ds, run), False)
+    return bool(judged[ds.judged[run.q]].all())
+
+
+def _scores(run: InternedRun, precision: str) -> np.ndarray:
+    if precision == "f64":
+        return run.score
+    cached = run.cache.get("score_f32")
+    if cached is None:
+        cached = run.cache["score_f32"] = run.score.astype(np.float32).astype(np.float64)
+    return cached
+
+
+def _top_rows(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray, precision: str, need: int,
+              ranked_out: np.ndarray | None, key: tuple) -> np.ndarray | None:
+    """Input rows whose score is at least the need-th largest ranked score of their query (cached by key)."""
+    cache_key = ("top", key, need)
+    if cache_key in run.cache:
+        return run.cache[cache_key]
+    score = _scores(run, precision)
+    if np.isneginf(score).any():
+        return None  # -inf marks padding below: leave such runs to the general path
+    matrix_key = ("matrix", key)
+    m = run.cache.get(matrix_key)
+    if m is None:
+        all_segs = len(segs) == layout.n_segments
+        m = layout.matrix(score, -np.inf, None if all_segs else segs)
+        if ranked_out is not None:
+            out = layout.matrix(ranked_out, True, None if all_segs else segs)
+            m = np.where(out, -np.inf, m)
+        run.cache[matrix_key] = m
+    width = layout.width
+    if need >= width:
+        cells = np.flatnonzero(m > -np.inf)
+    else:
+        kth = np.partition(m, width - need, axis=1)[:, width - need]
+        mask = m >= kth[:, None]
+        if np.isneginf(kth).any():
+            mask &= m > -np.inf
+        cells = np.flatnonzero(mask)
+    rows = np.sort(layout.input_rows(segs, cells))
+    run.cache[cache_key] = rows
+    return rows

@@ -1,0 +1,202 @@
+"""The fast path (query-major layout, top-k prefix selection, caches shared across flavors) against the
+slow reference, on runs bigger and more tied than the hypothesis strategies draw, in input orders that are
+not grouped by query, and on layouts too uneven to pad (never against the engine itself)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rankflavor as rf
+from rankflavor.engine import kernel, select
+from rankflavor.engine.layout import build_layout
+from rankflavor.io.trec_fast import read_fast
+from rankflavor.pipeline import prepare
+from rankflavor.reference import RefError, reference_evaluate
+from rankflavor.report.report import Result
+from strategies import flavors
+
+SCORES = [0.0, 0.5, 1.0, 1.0, 2.0, 2.0, 2.0, 3.0, 1.0 + 1e-9, -1.0]
+GRADES = [0, 0, 1, 2, 3, -1]
+
+
+def _same(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def _data(seed: int, queries: int, max_docs: int, interleave: bool):
+    rng = random.Random(seed)
+    qrels, rows = {}, []
+    for qi in range(queries):
+        q = f"q{qi}"
+        docs = [f"d{i}" for i in rng.sample(range(3 * max_docs), rng.randint(0, max_docs))]
+        qrels[q] = {d: rng.choice(GRADES) for d in rng.sample(docs + [f"x{i}" for i in range(5)], k=min(8, len(docs)))}
+        rows += [(q, d, rng.choice(SCORES)) for d in docs]
+    if interleave:
+        rng.shuffle(rows)
+    return qrels, rows
+
+
+def _check(qrels, rows, flavor):
+    frame = pd.DataFrame(rows, columns=["query", "doc", "score"])
+    run: dict[str, dict[str, float]] = {}
+    for q, d, s in rows:
+        run.setdefault(q, {})[d] = s
+    try:
+        expected = reference_evaluate(flavor, qrels, run)
+    except RefError:
+        expected = None
+    dataset, _ = prepare(qrels, frame)
+    try:  # the engine alone: the warnings' extra evaluations are not under test here
+        result, _ = kernel.evaluate_run(dataset, dataset.runs[0], flavor)
+    except rf.EvaluationError:
+        assert expected is None, "the engine refused data the reference accepts"
+        return None
+    assert expected is not None, "the engine accepted data the reference refuses"
+    got = {r["query"]: r for r in Result("run", flavor, result, dataset.query_ids, 0).per_query()}
+    assert set(got) == set(expected)
+    for query, ref in expected.items():
+        assert got[query]["status"] == ref.status, (query, got[query], ref)
+        assert _same(got[query]["value"], ref.value), (query, got[query], ref)
+        if ref.status != "missing":
+            assert _same(got[query]["dcg"], ref.dcg), (query, got[query], ref)
+    return result
+
+
+@pytest.fixture
+def prefixes(monkeypatch):
+    """Records whether the fast path was taken (select_prefix returned rows)."""
+    taken: list[bool] = []
+    original = select.select_prefix
+
+    def spy(*args, **kwargs):
+        out = original(*args, **kwargs)
+        taken.append(out is not None)
+        return out
+
+    monkeypatch.setattr(kernel, "select_prefix", spy)
+    return taken
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 8), st.integers(1, 25), st.booleans(), flavors())
+def test_fast_path_matches_reference(seed, queries, max_docs, interleave, flavor):
+    qrels, rows = _data(seed, queries, max_docs, interleave)
+    _check(qrels, rows, flavor)
+
+
+@pytest.mark.parametrize("bitmap", [False, True])
+@pytest.mark.parametrize("interleave", [False, True])
+@pytest.mark.parametrize("spec", [
+    "ndcg@3", "ndcg@5 ties=average", "ndcg@5 ties=input", "ndcg@3 ties=pessimistic", "ndcg@3 ties=optimistic",
+    "ndcg@4 ties=random(5)", "ndcg@3 ideal=local", "ndcg@3 ideal=local negative=keep ideal_depth=all",
+    "ndcg@3 ideal=recall(6)", "ndcg@3 unjudged=skip", "ndcg@3 unjudged=skip ideal=local negative=keep",
+    "ndcg@3 run_depth=5", "ndcg@3 run_depth=2 unjudged=skip", "ndcg@3 run_depth=8 ideal=local",
+    "ndcg@3 self_docs=drop", "ndcg@3 negative=drop", "ndcg@3 precision=f32 ideal_depth=returned",
+    "dcg@4 ties=average", "ndcg@2 ideal=max", "pytrec_eval@10", "trec_eval@20",
+])
+def test_fast_path_is_taken_and_exact(spec, interleave, bitmap, prefixes, monkeypatch):
+    if bitmap:  # the (query x judged doc) bitmap join, which only runs of many rows use
+        monkeypatch.setattr(select, "BITMAP_ROWS", 0)
+    qrels, rows = _data(7, 12, 30, interleave)
+    rows.append(("q0", "q0", 2.0))  # a self doc
+    _check(qrels, rows, rf.Flavor.parse(spec))
+    assert prefixes and prefixes[0], "the fast path was not taken"
+
+
+def test_uneven_runs_take_the_general_path_and_stay_exact(prefixes):
+    qrels, rows = _data(3, 30, 5, False)
+    rows += [("q0", f"long{i}", float(i % 7)) for i in range(70_000)]  # padding 30 queries to it is too much
+    qrels["q0"].update({f"long{i}": i % 4 for i in range(0, 70_000, 37)})
+    _check(qrels, rows, rf.Flavor.parse("ndcg@10"))
+    assert prefixes and prefixes[0] is False  # (the warnings may evaluate smaller runs after it)
+
+
+def test_many_flavors_share_one_layout_and_give_each_its_reference_values():
+    qrels, rows = _data(11, 20, 40, True)
+    specs = [f"ndcg@{k} gain={g} ideal={i} ties={t}" for k in (3, 10) for g in ("linear", "exp2")
+             for i in ("global", "local") for t in ("docid_desc", "average", "input")]
+    report = rf.evaluate(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]), specs)
+    run: dict[str, dict[str, float]] = {}
+    for q, d, s in rows:
+        run.setdefault(q, {})[d] = s
+    for spec in specs:
+        flavor = rf.Flavor.parse(spec)
+        expected = reference_evaluate(flavor, qrels, run)
+        got = {r["query"]: r["value"] for r in report.result(None, flavor).per_query()}
+        assert all(_same(got[q], e.value) for q, e in expected.items()), spec
+    assert "layout" in report.dataset.runs[0].cache
+
+
+def test_layout_of_interleaved_codes_groups_each_query_in_input_order():
+    import numpy as np
+
+    q = np.array([2, 0, 2, 1, 0, 2])
+    layout = build_layout(q, 3)
+    assert layout.perm is not None
+    assert layout.seg_q.tolist() == [0, 1, 2]
+    assert layout.length.tolist() == [2, 1, 3]
+    assert layout.perm.tolist() == [1, 4, 3, 0, 2, 5]
+    m = layout.matrix(np.arange(6, dtype=np.float64), -1.0)
+    assert m.tolist() == [[1, 4, -1], [3, -1, -1], [0, 2, 5]]
+
+
+def test_duplicate_in_a_grouped_run_is_still_an_error(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 a 1\n")
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 a 1 2.0 t\nq1 Q0 b 2 1.0 t\nq1 Q0 a 3 0.5 t\n")
+    with pytest.raises(rf.InputError, match="duplicate"):
+        rf.evaluate(qrels, run, "ndcg@10")
+
+
+def _tidy_run(path: Path, rows: int = 300) -> Path:
+    rng = random.Random(1)
+    path.write_text("".join(f"q{i // 30} Q0 d{rng.randint(0, 999)}x{i} {i % 30 + 1} {rng.random():.3f} sys\n"
+                            for i in range(rows)))
+    return path
+
+
+def test_fast_reader_hashes_the_bytes_it_parses(tmp_path):
+    path = _tidy_run(tmp_path / "run")
+    fast = read_fast(path, ("query", "q0", "doc", "rank", "score", "tag"), 4)
+    assert fast is not None
+    assert fast.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert fast.table.num_rows == 300
+    assert fast.table.column_names == ["query", "doc", "score"]  # a tidy ASCII file: ids and scores only
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t.replace(" Q0 ", " Q0  ", 1),  # an empty field in a column the fast read skips
+    lambda t: t.replace(" sys\n", " \n", 1),  # an empty tag: trailing space
+    lambda t: t.replace(" sys\n", " sys\t\n", 1),
+    lambda t: t.replace("\n", "\r\n"),
+    lambda t: "\ufeff" + t,
+    lambda t: t.replace(" sys\n", " sÿs\n", 1),  # UTF-8: every column is converted and checked
+])
+def test_untidy_files_read_exactly_like_the_line_reader(tmp_path, change):
+    from rankflavor.io.trec_lines import read_lines
+
+    path = tmp_path / "run"
+    text = change(_tidy_run(tmp_path / "tidy").read_text())
+    path.write_bytes(text.encode())
+    columns = ("query", "q0", "doc", "rank", "score", "tag")
+    fast = read_fast(path, columns, 4)
+    try:
+        lines = read_lines(path, columns, 4, "score")
+    except rf.InputError:
+        assert fast is None  # the line reader rejects it: the fast reader must not accept it
+        return
+    if fast is not None:
+        assert fast.table.column("query").to_pylist() == lines[0]
+        assert fast.table.column("doc").to_pylist() == lines[1]
+        assert fast.table.column("score").to_pylist() == lines[2]
