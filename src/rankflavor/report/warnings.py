@@ -102,9 +102,10 @@ def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
         q_judged, _ = qrels_gains(ds, flavor)
         judged = np.zeros(len(run.q), dtype=bool)
         if len(ds.qrels.key):
-            run_key = run.q * max(ds.n_docs, 1) + run.d
-            index = np.minimum(np.searchsorted(ds.qrels.key, run_key), len(ds.qrels.key) - 1)
-            judged = (ds.qrels.key[index] == run_key) & q_judged[index]
+            from rankflavor.engine.select import qrels_index  # the engine's join, cached on the run
+
+            index = qrels_index(ds, run)
+            judged = (index >= 0) & q_judged[np.maximum(index, 0)]
         store[key] = dataclasses.replace(run, q=run.q[judged], d=run.d[judged], score=run.score[judged])
     return store[key]
 
