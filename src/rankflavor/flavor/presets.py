@@ -183,7 +183,8 @@ PRESETS: dict[str, Preset] = {
             axes={**_ARRAY, "gain": "exp2", "ties": "random(0)", "negative": "drop", "precision": "f32"},
             note="TF-Ranking shuffles ties without a seed, so its value on tied scores varies from call to call; "
                  "random(0) stands for one such draw. A negative grade is TF-Ranking's padding label: negative=drop",
-            checked="golden (tensorflow-ranking is not installed here)",
+            checked="golden (tensorflow-ranking 0.5.5 is on PyPI but pulls TensorFlow; left out of the peers extra, "
+                    "not tried)",
         ),
         Preset(
             "torchmetrics",
@@ -251,7 +252,7 @@ PRESETS: dict[str, Preset] = {
             note="ndcgAt needs k; the preset passes the run's ids in rank order and the query's judged ids sorted "
                  "by grade (ideal=global); labels passed unsorted give a smaller ideal and values above 1; without "
                  "a relevance array every listed id has gain 1",
-            checked="golden (pyspark needs a JVM and is not installed here)",
+            checked="golden (pyspark is on PyPI but is ~400 MB and starts a JVM; left out of the peers extra, not tried)",
         ),
         Preset(
             "trectools",
