@@ -26,5 +26,10 @@ test: $(STAMP) lint
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -x -n 2 -m "not slow"
 
+# side-by-side timing and memory against the installed peers (issue 4); the workload is generated into
+# bench-data/ (git-ignored) when absent. BENCH_ARGS=--repeat 5, --skip-peers, --queries 700 ...
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

@@ -107,6 +107,7 @@ def test_fast_path_matches_reference(seed, queries, max_docs, interleave, flavor
 def test_fast_path_is_taken_and_exact(spec, interleave, bitmap, prefixes, monkeypatch):
     if bitmap:  # the (query x judged doc) bitmap join, which only runs of many rows use
         monkeypatch.setattr(select, "BITMAP_ROWS", 0)
+        monkeypatch.setattr(select, "JOIN_SLICE", 7)
     qrels, rows = _data(7, 12, 30, interleave)
     rows.append(("q0", "q0", 2.0))  # a self doc
     _check(qrels, rows, rf.Flavor.parse(spec))

@@ -33,6 +33,7 @@ from rankflavor.flavor.axes import parse_call
 from rankflavor.flavor.ties import random_tie_key
 
 OK, ZERO_IDEAL, MISSING = 0, 1, 2
+_RANDOM = np.zeros(0, dtype=np.int64)  # marker: sort with every key
 FAST_PATH = True  # False: every evaluation takes the general path (for timing or debugging)
 STATUS_NAMES = ("ok", "zero_ideal", "missing")
 
@@ -144,6 +145,42 @@ def _tie_keys(ds: Dataset, flavor: Flavor, q: np.ndarray, d: np.ndarray, gain: n
     raise ValueError(f"unknown tie policy {flavor.ties!r}")
 
 
+def _reorder_ties(flavor: Flavor, q: np.ndarray, score: np.ndarray, d: np.ndarray, gain: np.ndarray,
+                  order: np.ndarray, levels: np.ndarray) -> np.ndarray | None:
+    """The permutation that puts rows sorted by (query, score desc, doc desc) into the tie policy's order
+    (None: already in it). One stable argsort of a packed key (tie group, key within the group).
+    `levels`: every gain a row can have, sorted (the qrels gains and 0)."""
+    kind, _ = parse_call(flavor.ties)
+    if kind in ("docid_desc", "average") or len(q) < 2:
+        return None
+    new_group = np.ones(len(q), dtype=bool)
+    new_group[1:] = (q[1:] != q[:-1]) | (score[1:] != score[:-1])
+    if new_group.all():
+        return None  # no ties
+    group = np.cumsum(new_group) - 1
+    if kind == "input":
+        within = order
+    elif kind == "docid_asc":
+        within = d
+    elif kind in ("pessimistic", "optimistic"):  # gain asc (desc), doc desc kept by the stable sort
+        level = np.searchsorted(levels, gain)
+        within = level if kind == "pessimistic" else len(levels) - level
+    else:
+        return _RANDOM  # ties=random: the caller sorts with the hashed keys
+    within = within.astype(np.int64)
+    shift = int(within.max()).bit_length() if len(within) else 0
+    if shift + int(group[-1]).bit_length() > 62:
+        return np.lexsort((within, group))
+    return np.argsort((group << shift) | within, kind="stable")
+
+
+def _gain_levels(ds: Dataset, flavor: Flavor, q_gain: np.ndarray) -> np.ndarray:
+    key = ("gain_levels", flavor.gain, flavor.negative, flavor.min_grade)
+    if key not in ds.cache:
+        ds.cache[key] = np.unique(np.append(q_gain, 0.0))
+    return ds.cache[key]
+
+
 def _global_ideal(ds: Dataset, flavor: Flavor, q_judged: np.ndarray, q_gain: np.ndarray,
                   ) -> tuple[np.ndarray, ...]:
     """The judged docs of every query sorted by gain desc, doc desc, with their ideal ranks (cached)."""
@@ -182,7 +219,7 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         eligible = ds.judged[rq]  # queries absent from the qrels are never scored
         row_counts = {"rows_of_unjudged_queries": int((~eligible).sum())}
         rq, rd, score, order = rq[eligible], rd[eligible], score[eligible], order[eligible]
-    index = join_qrels(ds, rq, rd)
+    index = join_qrels(ds, rq, rd) if prefix is None else prefix.index
     found = index >= 0
     index_c = np.maximum(index, 0)
     grade = np.where(found, ds.qrels.grade[index_c] if len(ds.qrels.key) else 0.0, np.nan)
@@ -209,8 +246,12 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         rq, rd, score, order, grade, judged, gain = (a[~neg] for a in (rq, rd, score, order, grade, judged, gain))
 
     # ---- rank: query asc, score desc, then the tie policy --------------------------------------------
-    perm = np.lexsort((*_tie_keys(ds, flavor, rq, rd, gain, order), -score, rq))
-    rq, rd, score, grade, judged, gain = (a[perm] for a in (rq, rd, score, grade, judged, gain))
+    perm = _reorder_ties(flavor, rq, score, rd, gain, order, _gain_levels(ds, flavor, q_gain)) \
+        if prefix is not None else _RANDOM
+    if perm is _RANDOM:  # (the prefix comes in trec_eval order: only tie groups may need another order)
+        perm = np.lexsort((*_tie_keys(ds, flavor, rq, rd, gain, order), -score, rq))
+    if perm is not None:
+        rq, rd, score, grade, judged, gain = (a[perm] for a in (rq, rd, score, grade, judged, gain))
 
     if flavor.run_depth != "all":
         inside = _positions(rq) < int(flavor.run_depth)
@@ -275,14 +316,13 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         depth = np.minimum(cut, returned.astype(float))
 
     ideal_sorted = None
-    zeros_before = None  # ideal=local from the fast path: zero gains ranked before the negative ones
     if kind == "global" and query is None:
         ideal_sorted = _global_ideal(ds, flavor, q_judged, q_gain)
     elif kind == "global":
         sel = q_judged & (ds.qrels.q == query)
         iq, id_, igrade, igain = ds.qrels.q[sel], ds.qrels.d[sel], ds.qrels.grade[sel], q_gain[sel]
     elif kind == "local" and prefix is not None and prefix.local is not None:
-        iq, id_, igrade, igain, zeros_before = prefix.local
+        ideal_sorted = prefix.local
     elif kind == "local":
         iq, id_, igrade, igain = rq, rd, grade, gain
     elif kind == "recall":
@@ -303,8 +343,6 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         iperm = np.lexsort((-id_, -igain, iq))
         iq, id_, igrade, igain = iq[iperm], id_[iperm], igrade[iperm], igain[iperm]
         irank = _positions(iq) + 1
-        if zeros_before is not None:
-            irank = irank + np.where(igain < 0, zeros_before[iq], 0)
     idisc = discount_values(irank, flavor.discount) if len(irank) else np.zeros(0)
     idisc = np.where(irank <= depth[iq], idisc, 0.0)
     icontrib = igain * idisc

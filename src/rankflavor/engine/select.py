@@ -35,10 +35,11 @@ from rankflavor.flavor.axes import parse_call
 class Prefix:
     """The rows of one (run, flavor) the kernel needs, and the whole-run numbers it cannot see in them."""
 
-    rows: np.ndarray  # input rows (ascending), eligible and not dropped: a prefix of each query's ranking
+    rows: np.ndarray  # input rows, eligible and not dropped: a prefix of each query's ranking, in trec_eval order
+    index: np.ndarray  # row of each in the sorted qrels, or -1
     counts: dict[str, int]  # whole-run row counts, overriding the kernel's counts over `rows`
     returned: np.ndarray | None  # per query code: rows in the list after every drop (None: count `rows`)
-    local: tuple[np.ndarray, ...] | None  # ideal=local over the whole list: (q, d, grade, gain, n_zero per query)
+    local: tuple[np.ndarray, ...] | None  # ideal=local over the whole list: its nonzero gains, sorted, ranked
 
 
 def layout_of(ds: Dataset, run: InternedRun) -> RunLayout:
@@ -74,6 +75,7 @@ def qrels_index(ds: Dataset, run: InternedRun) -> np.ndarray:
 
 BITMAP_BITS = 1 << 29  # largest (query x judged doc) bitmap the join builds: 64 MB
 BITMAP_ROWS = 1 << 17  # fewer rows than this: a binary search is cheaper than building the bitmap
+JOIN_SLICE = 1 << 20
 
 
 def join_qrels(ds: Dataset, q: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -90,10 +92,13 @@ def join_qrels(ds: Dataset, q: np.ndarray, d: np.ndarray) -> np.ndarray:
         rows = np.arange(len(q))
     else:
         bits, judged_doc, width = bitmap
-        jd = judged_doc[d]
-        cell = q * width + jd
-        hit = (bits[cell >> 3] >> (cell & 7).astype(np.uint8)) & np.uint8(1)
-        rows = np.flatnonzero(hit.astype(bool) & (jd >= 0))
+        found = []
+        for start in range(0, len(q), JOIN_SLICE):  # in slices: the temporaries stay small
+            jd = judged_doc[d[start:start + JOIN_SLICE]]
+            cell = q[start:start + JOIN_SLICE] * width + jd
+            hit = (bits[cell >> 3] >> (cell & 7).astype(np.uint8)) & np.uint8(1)
+            found.append(np.flatnonzero(hit.astype(bool) & (jd >= 0)) + start)
+        rows = np.concatenate(found)
     run_key = q[rows] * max(ds.n_docs, 1) + d[rows]
     found = np.minimum(np.searchsorted(keys, run_key), len(keys) - 1)
     same = keys[found] == run_key
@@ -131,6 +136,18 @@ def needed_depth(flavor: Flavor) -> float:
     return need
 
 
+@dataclass
+class _Drops:
+    """What the drop and skip policies leave of a run, per input row and per query (cached per policy)."""
+
+    counts: dict[str, int]
+    valid: np.ndarray  # eligible and not dropped
+    n_valid: np.ndarray  # per query code
+    judged: np.ndarray | None  # per input row, judged under the negative policy (when the join was needed)
+    ranked_out: np.ndarray | None  # rows the ranking leaves out (drops, and unjudged rows under skip)
+    n_judged: np.ndarray | None  # per query code, valid judged rows (skip)
+
+
 def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.ndarray, q_gain: np.ndarray,
                   ) -> Prefix | None:
     """The prefix of every judged query's ranking that `flavor` reads, or None when the general path is
@@ -142,16 +159,59 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
     if not layout.paddable:
         return None
     segs = _eligible_segments(ds, run, layout)
-    neg_drop = flavor.negative == "drop"
     whole_list = flavor.run_depth == "all"
     skip = flavor.unjudged == "skip" and whole_list
-    if flavor.unjudged == "error" and whole_list and not _all_judged(ds, run, q_judged):
+    local = whole_list and parse_call(flavor.ideal)[0] == "local"
+    if flavor.unjudged == "error" and whole_list and not _all_judged(ds, run, q_judged, flavor.negative):
         return None  # the general path raises the error, naming the first unjudged doc
-    needs_join = neg_drop or skip or (whole_list and parse_call(flavor.ideal)[0] == "local")
-    index = qrels_index(ds, run) if needs_join else None
+    key = (flavor.self_docs, flavor.negative == "drop", skip, flavor.negative if skip or local else None)
+    drops = run.cache.get(("drops", key))
+    if drops is None:
+        drops = run.cache[("drops", key)] = _drops(ds, run, layout, segs, flavor, skip, local, q_judged)
+    counts = dict(drops.counts)
+    if flavor.run_depth != "all":
+        counts["rows_beyond_run_depth"] = int(np.maximum(drops.n_valid - int(flavor.run_depth), 0).sum())
+    if skip:
+        assert drops.n_judged is not None
+        counts["rows_unjudged_skipped"] = int((drops.n_valid - drops.n_judged).sum())
+        returned: np.ndarray | None = drops.n_judged
+    else:
+        returned = drops.n_valid if whole_list else np.minimum(drops.n_valid, int(flavor.run_depth))
+    if not whole_list and need >= int(flavor.run_depth):
+        returned = None  # the prefix holds the whole cut list: the kernel counts it
 
-    # rows dropped before ranking, as a boolean per input row (None: nothing dropped)
+    top = _top_rows(ds, run, layout, segs, flavor.precision, int(need), drops.ranked_out, key=(flavor.precision, key))
+    if top is None:
+        return None
+    rows, index = top
+
+    ideal = None
+    if local:  # the whole list's judged rows, and per query the zero gains ranked before negative ones
+        assert drops.judged is not None and returned is not None
+        gain_key = ("local_ideal", key, flavor.gain, flavor.min_grade)
+        ideal = run.cache.get(gain_key)
+        if ideal is None:
+            hits = np.flatnonzero(drops.valid & drops.judged)
+            hit_index = qrels_index(ds, run)[hits]
+            gain = q_gain[hit_index]
+            nonzero = gain != 0
+            hits, hit_index, gain = hits[nonzero], hit_index[nonzero], gain[nonzero]
+            lq, ld, lgrade = run.q[hits], run.d[hits], ds.qrels.grade[hit_index]
+            zeros = returned - np.bincount(lq, minlength=ds.n_queries)
+            perm = np.lexsort((-ld, -gain, lq))
+            lq, ld, lgrade, gain = lq[perm], ld[perm], lgrade[perm], gain[perm]
+            starts = np.flatnonzero(np.r_[True, lq[1:] != lq[:-1]]) if len(lq) else np.zeros(0, dtype=np.int64)
+            rank = np.arange(1, len(lq) + 1) - np.repeat(starts, np.diff(np.r_[starts, len(lq)]))
+            rank += np.where(gain < 0, zeros[lq], 0)  # zero gains (unjudged docs too) come before negative ones
+            ideal = run.cache[gain_key] = (lq, ld, lgrade, gain, rank)
+    return Prefix(rows=rows, index=index, counts=counts, returned=returned, local=ideal)
+
+
+def _drops(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray, flavor: Flavor, skip: bool,
+           local: bool, q_judged: np.ndarray) -> _Drops:
     nq = ds.n_queries
+    neg_drop = flavor.negative == "drop"
+    index = qrels_index(ds, run) if neg_drop or skip or local else None
     counts = {"rows_of_unjudged_queries": layout.n_rows - int(layout.length[segs].sum())}
     drop = None
     if flavor.self_docs == "drop":
@@ -168,42 +228,19 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
             drop = negative
         counts["rows_dropped_negative"] = int(negative.sum())
     valid = _valid_rows(ds, run, drop)  # eligible and not dropped
-    n_valid = np.bincount(run.q[valid], minlength=nq) if drop is not None or counts["rows_of_unjudged_queries"] \
-        else np.bincount(run.q, minlength=nq)
-    if flavor.run_depth != "all":
-        counts["rows_beyond_run_depth"] = int(np.maximum(n_valid - int(flavor.run_depth), 0).sum())
-    judged_row = None
-    if index is not None:
-        judged_row = _at(q_judged, index, False)
-    if skip:
-        assert judged_row is not None
-        n_judged = np.bincount(run.q[valid & judged_row], minlength=nq)
-        counts["rows_unjudged_skipped"] = int((n_valid - n_judged).sum())
-        returned = n_judged
-        ranked_out = ~judged_row  # the condensed list ranks judged rows only
-        ranked_out |= ~valid
+    if drop is None and counts["rows_of_unjudged_queries"] == 0:
+        n_valid = np.zeros(nq, dtype=np.int64)
+        n_valid[layout.seg_q] = layout.length
     else:
-        returned = n_valid if flavor.run_depth == "all" else np.minimum(n_valid, int(flavor.run_depth))
-        ranked_out = None if drop is None else drop
-    if flavor.run_depth != "all" and need >= int(flavor.run_depth):
-        returned = None  # the prefix holds the whole cut list: the kernel counts it
-
-    rows = _top_rows(ds, run, layout, segs, flavor.precision, int(need), ranked_out,
-                     key=(flavor.precision, flavor.self_docs, neg_drop, skip, flavor.negative if skip else None))
-    if rows is None:
-        return None
-
-    local = None
-    if whole_list and parse_call(flavor.ideal)[0] == "local":
-        assert index is not None and judged_row is not None
-        keep = valid & judged_row
-        gain = np.where(keep, _at(q_gain, index, 0.0), 0.0)
-        nonzero = np.flatnonzero(gain != 0)
-        lq = run.q[nonzero]
-        n_nonzero = np.bincount(lq, minlength=nq)
-        assert returned is not None
-        local = (lq, run.d[nonzero], ds.qrels.grade[index[nonzero]], gain[nonzero], returned - n_nonzero)
-    return Prefix(rows=rows, counts=counts, returned=returned, local=local)
+        n_valid = np.bincount(run.q[valid], minlength=nq)
+    judged = _at(q_judged, index, False) if index is not None else None
+    ranked_out, n_judged = drop, None
+    if skip:
+        assert judged is not None
+        n_judged = np.bincount(run.q[valid & judged], minlength=nq)
+        ranked_out = ~judged  # the condensed list ranks judged rows only
+        ranked_out |= ~valid
+    return _Drops(counts, valid, n_valid, judged, ranked_out, n_judged)
 
 
 def _eligible_segments(ds: Dataset, run: InternedRun, layout: RunLayout) -> np.ndarray:
@@ -227,9 +264,12 @@ def _at(values: np.ndarray, index: np.ndarray, default: float | bool) -> np.ndar
     return np.where(index >= 0, values[np.maximum(index, 0)], default)
 
 
-def _all_judged(ds: Dataset, run: InternedRun, q_judged: np.ndarray) -> bool:
-    judged = _at(q_judged, qrels_index(ds, run), False)
-    return bool(judged[ds.judged[run.q]].all())
+def _all_judged(ds: Dataset, run: InternedRun, q_judged: np.ndarray, negative: str) -> bool:
+    key = ("all_judged", negative)
+    if key not in run.cache:
+        judged = _at(q_judged, qrels_index(ds, run), False)
+        run.cache[key] = bool(judged[ds.judged[run.q]].all())
+    return run.cache[key]
 
 
 def _scores(run: InternedRun, precision: str) -> np.ndarray:
@@ -242,8 +282,9 @@ def _scores(run: InternedRun, precision: str) -> np.ndarray:
 
 
 def _top_rows(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray, precision: str, need: int,
-              ranked_out: np.ndarray | None, key: tuple) -> np.ndarray | None:
-    """Input rows whose score is at least the need-th largest ranked score of their query (cached by key)."""
+              ranked_out: np.ndarray | None, key: tuple) -> tuple[np.ndarray, np.ndarray] | None:
+    """Input rows whose score is at least the need-th largest ranked score of their query, sorted by query,
+    score desc and doc desc (the trec_eval order), with their rows in the qrels (cached by key and need)."""
     cache_key = ("top", key, need)
     if cache_key in run.cache:
         return run.cache[cache_key]
@@ -268,6 +309,7 @@ def _top_rows(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray
         if np.isneginf(kth).any():
             mask &= m > -np.inf
         cells = np.flatnonzero(mask)
-    rows = np.sort(layout.input_rows(segs, cells))
-    run.cache[cache_key] = rows
-    return rows
+    rows = layout.input_rows(segs, cells)
+    rows = rows[np.lexsort((-run.d[rows], -score[rows], run.q[rows]))]
+    top = run.cache[cache_key] = (rows, join_qrels(ds, run.q[rows], run.d[rows]))
+    return top

@@ -11,7 +11,7 @@ when the read lasts more than a second and stderr is a terminal (both in Python 
 Arrow never calls back into Python).
 
 Which columns are converted: when every byte of the file is printable ASCII, a single space between two
-fields or a newline ending a line (one numpy pass over the memory-mapped file), no field anywhere holds a
+fields or a newline ending a line (a few numpy passes over each 64 KB block), no field anywhere holds a
 tab, a control character, a BOM or nothing; then only the id and value columns are converted. Otherwise
 every column is converted and checked (its distinct values), as the line reader would split it.
 """
@@ -19,7 +19,6 @@ every column is converted and checked (its distinct values), as the line reader 
 from __future__ import annotations
 
 import hashlib
-import mmap
 import sys
 import threading
 from dataclasses import dataclass
@@ -79,6 +78,7 @@ def read_fast(path: Path, columns: tuple[str, ...], value_col: int) -> FastRead 
         raw.close()
         hasher.join()
     digest = hasher.hexdigest
+    pa.default_memory_pool().release_unused()  # the parser's blocks: give them back before the engine runs
     if digest is None:
         return None
     values = table.column(columns[value_col])
@@ -108,37 +108,32 @@ def _printable_ascii(path: Path) -> bool:
 
     So: no tab, CR, control character, BOM or UTF-8 anywhere, and no empty field (two separators in a row,
     a space at the start or the end of a line): the line reader splits such lines otherwise, even in the
-    columns the fast read does not convert. One pass of numpy over 64 KB blocks of the memory-mapped file.
+    columns the fast read does not convert. A few numpy passes over each 64 KB block (read into one
+    reused buffer, so that the scan adds nothing to the resident memory).
     """
+    space, newline, top = np.uint8(32), np.uint8(10), np.uint8(127)
+    buffer = bytearray(SCAN_STEP + 1)
+    view = np.frombuffer(buffer, dtype=np.uint8)
+    previous = newline  # a space first in the file is an empty first field
     try:
         with path.open("rb") as handle:
-            if path.stat().st_size == 0:
-                return True
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-                if mm[:1] == b" " or mm[-1:] == b" ":
-                    return False
-                data = np.frombuffer(mm, dtype=np.uint8)
-                try:
-                    return _tidy_bytes(data)
-                finally:
-                    del data
+            while True:
+                view[0] = previous
+                got = handle.readinto(memoryview(buffer)[1:])
+                if not got:
+                    return previous != space  # a space last in the file: an empty last field
+                block = view[:got + 1]
+                sep = block <= space
+                if np.any(sep[1:] & sep[:-1]):
+                    return False  # two separators in a row: an empty field or an empty line
+                body, body_sep = block[1:], sep[1:]
+                if np.count_nonzero(body_sep) != np.count_nonzero(body == space) + np.count_nonzero(body == newline):
+                    return False  # a control character (tab, CR, NUL...)
+                if body.max() >= top:
+                    return False  # DEL, or UTF-8 (ids beyond ASCII, a BOM): checked column by column instead
+                previous = block[-1]
     except (OSError, ValueError):
         return False
-
-
-def _tidy_bytes(data: np.ndarray) -> bool:
-    space, newline, top = np.uint8(32), np.uint8(10), np.uint8(127)
-    for start in range(0, len(data), SCAN_STEP):
-        block = data[start:start + SCAN_STEP + 1]  # one byte of overlap: pairs across blocks
-        sep = block <= space
-        if np.any(sep[1:] & sep[:-1]):
-            return False  # two separators in a row: an empty field or an empty line
-        body, body_sep = block[:SCAN_STEP], sep[:SCAN_STEP]
-        if np.count_nonzero(body_sep) != np.count_nonzero(body == space) + np.count_nonzero(body == newline):
-            return False  # a control character (tab, CR, NUL...)
-        if body.max() >= top:
-            return False  # DEL, or UTF-8 (ids beyond ASCII, a BOM): checked column by column instead
-    return True
 
 
 class _Sha256(threading.Thread):

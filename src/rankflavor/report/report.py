@@ -176,14 +176,23 @@ class Report:
 
 
 def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, Any]) -> Report:
+    """Every run under every flavor. The engine shares one layout, join and top-k selection per run across
+    the flavors; the warnings' extra evaluations (tie range, unjudged=skip) are shared across flavors that
+    lead to the same one; a run's engine cache is released (but its layout) before the next run."""
     results = []
     for run in dataset.runs:
         unjudged_queries = int((run.present & ~dataset.judged).sum())
+        shared: dict[tuple[str, Flavor], np.ndarray] = {}  # (run, flavor) -> raw values
         for flavor in flavors:
             res, _ = evaluate_run(dataset, run, flavor)
+            shared[(run.name, flavor)] = res.raw_value
             result = Result(run.name, flavor, res, dataset.query_ids, unjudged_queries)
-            result.warnings = warnings_for(result, flavor, dataset, run)
+            result.warnings = warnings_for(result, flavor, dataset, run, shared)
             results.append(result)
+        layout = run.cache.get("layout")
+        run.cache.clear()
+        if layout is not None:
+            run.cache["layout"] = layout
     return Report(dataset, flavors, results, provenance)
 
 
