@@ -1,4 +1,4 @@
-"""Spark's RankingMetrics.ndcgAt(k) (pyspark needs a JVM; not installed here) as golden cases from its source.
+"""Spark's RankingMetrics.ndcgAt(k) (pyspark is not in the peers extra) as golden cases from its source.
 
 apache/spark mllib/.../evaluation/RankingMetrics.scala, ndcgAt with a relevance array (Spark >= 3.4):
 n = min(max(|pred|, |lab|), k); dcg adds (2^rel(pred_i) - 1)/ln(i + 2) for i < |pred|; maxDcg adds
@@ -50,3 +50,13 @@ def test_k_is_required_and_unsorted_labels_are_outside_the_preset():
     # labels in qrels order d(1), a(2), c(3) instead of by grade: a smaller maxDcg, a value the preset never gives
     unsorted = ndcg_at(["a", "x"], ["d", "a", "c"], [1, 2, 3], 2)
     assert unsorted > rf_values("spark@2", QRELS, RUN)["q1"]
+
+
+def test_binary_mode_is_what_pyspark_gives():
+    """pyspark 4.0.5, run once by hand: RankingMetrics([(["a", "x", "c"], ["c", "a", "d"], [3.0, 2.0, 1.0])])
+    .ndcgAt(2) printed 0.6131471927654584, the binary value: every id in lab has gain 1 (the relevance array
+    does not reach the JVM from Python). With lab = the relevant ids, that is the preset with a 0/1 gain table."""
+    assert ndcg_at(["a", "x", "c"], ["c", "a", "d"], [1.0, 1.0, 1.0], 2) == pytest.approx(0.6131471927654584)
+    qrels, run = {"q": {"c": 3, "a": 2, "d": 1, "b": 0}}, {"q": {"a": 3.0, "x": 2.0, "c": 1.0}}
+    binary = rf_values("spark@2 gain={0:0,1:1,2:1,3:1}", qrels, run)["q"]
+    assert binary == pytest.approx(0.6131471927654584)

@@ -251,8 +251,10 @@ PRESETS: dict[str, Preset] = {
             cutoffs=(),
             note="ndcgAt needs k; the preset passes the run's ids in rank order and the query's judged ids sorted "
                  "by grade (ideal=global); labels passed unsorted give a smaller ideal and values above 1; without "
-                 "a relevance array every listed id has gain 1",
-            checked="golden (pyspark is on PyPI but is ~400 MB and starts a JVM; left out of the peers extra, not tried)",
+                 "a relevance array every listed id has gain 1. From Python it is always binary: pyspark 4.0.5 "
+                 "(tried here) gave the binary value for (pred, lab, rel) rows, its PythonMLLibAPI.newRankingMetrics "
+                 "passing only the first two columns to the JVM",
+            checked="golden (pyspark is on PyPI but is ~500 MB and starts a JVM; left out of the peers extra)",
         ),
         Preset(
             "trectools",
