@@ -46,3 +46,14 @@ def test_missing_query_scores_zero_and_counts_in_the_mean():
     ours = rf_values("ir_measures@5", qrels, run)
     assert ours == {"a": 1.0, "b": 0.0}
     assert rf_values("pytrec_eval@5", qrels, run)["b"] is None  # the plain pytrec_eval preset skips it
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_judged_only_is_minus_j(seed):
+    """nDCG(judged_only=True) runs pytrec_eval with judged_docs_only_flag: unjudged=skip."""
+    case = usable(random_case(seed))
+    measure = nDCG(judged_only=True) @ 5
+    theirs = per_query(measure, case)
+    ours = rf_values("ir_measures@5 unjudged=skip", case.qrels, case.run)
+    for q, value in theirs.items():
+        assert close(ours[q], value), f"seed {seed} {q}: {ours[q]} vs {value}"
