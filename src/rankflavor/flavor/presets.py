@@ -57,6 +57,8 @@ PRESETS: dict[str, Preset] = {
             "trec_eval.ndcg",
             "trec_eval 10.0 ndcg",
             "usnistgov/trec_eval m_ndcg.c (IDCG over all docs with gain > 0, uncut), gain_init.c (setup_gains)",
+            note="a topic whose every judgment is negative leaves form_res_rels.c's static num_rel_levels from the "
+                 "previous topic: pytrec_eval's ndcg hung on one here; rankflavor scores it as a zero ideal",
             checked=f"{_PYTREC} ndcg (live, on scores distinct in float32)",
         ),
         Preset(
