@@ -98,5 +98,6 @@ def has_duplicates(layout: RunLayout, d: np.ndarray) -> bool:
     """Whether a segment lists a doc code twice (a row-wise sort of the padded doc codes)."""
     if layout.n_rows == 0:
         return False
-    m = np.sort(layout.matrix(d, -1), axis=1)
+    codes = d.astype(np.int32) if len(d) and int(d.max()) < 2**31 - 1 else d  # a narrower sort is faster
+    m = np.sort(layout.matrix(codes, -1), axis=1)
     return bool(((m[:, 1:] == m[:, :-1]) & (m[:, 1:] >= 0)).any())

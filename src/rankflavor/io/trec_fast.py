@@ -44,42 +44,26 @@ class FastRead:
 
 
 def read_fast(path: Path, columns: tuple[str, ...], value_col: int) -> FastRead | None:
-    """pyarrow's CSV reader on a tidy file (single spaces, no comments); None when it does not apply."""
+    """pyarrow's CSV reader on a tidy file (single spaces, no comments); None when it does not apply.
+
+    The byte scan runs beside the parser, which reads the id and value columns only; when the scan finds
+    the file is not plain, the file is parsed again with every column (rare: such files are small)."""
     path = Path(path)
     gz = path.suffix == ".gz"
     ids = (columns[0], columns[2])
-    plain = not gz and _printable_ascii(path)
-    wanted = [*ids, columns[value_col]] if plain else list(columns)
-    types: dict[str, Any] = {name: _DICT for name in wanted}
-    types[columns[value_col]] = pa.float64()
     hasher = _Sha256(path)
-    try:
-        raw = pa.OSFile(str(path))
-    except (pa.ArrowException, OSError):
-        hasher.join()
-        return None
-    progress = _Progress(path, raw) if _terminal() else None
-    try:
-        source: Any = pa.CompressedInputStream(raw, "gzip") if gz else raw
-        table = pacsv.read_csv(
-            source,
-            read_options=pacsv.ReadOptions(column_names=list(columns), block_size=BLOCK_SIZE),
-            parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False,
-                                             newlines_in_values=False, ignore_empty_lines=False),
-            convert_options=pacsv.ConvertOptions(column_types=types, include_columns=wanted,
-                                                 strings_can_be_null=False, quoted_strings_can_be_null=False,
-                                                 null_values=[]),
-        )
-    except (pa.ArrowException, OSError, EOFError, ValueError):
-        return None
-    finally:
-        if progress is not None:
-            progress.stop()
-        raw.close()
-        hasher.join()
+    scan = None if gz else _Scan(path)
+    wanted = [*ids, columns[value_col]] if scan is not None else list(columns)
+    table = _parse(path, columns, value_col, wanted, gz)
+    if scan is not None:
+        scan.join()
+        if not scan.plain:
+            wanted = list(columns)
+            table = _parse(path, columns, value_col, wanted, gz)
+    hasher.join()
     digest = hasher.hexdigest
     pa.default_memory_pool().release_unused()  # the parser's blocks: give them back before the engine runs
-    if digest is None:
+    if table is None or digest is None:
         return None
     values = table.column(columns[value_col])
     if values.null_count or not np.isfinite(values.to_numpy()).all():
@@ -94,6 +78,46 @@ def read_fast(path: Path, columns: tuple[str, ...], value_col: int) -> FastRead 
                               or (name in ids and pc.any(pc.starts_with(distinct, "#")).as_py())):
             return None
     return FastRead(table, digest)
+
+
+def _parse(path: Path, columns: tuple[str, ...], value_col: int, wanted: list[str], gz: bool) -> pa.Table | None:
+    types: dict[str, Any] = {name: _DICT for name in wanted}
+    types[columns[value_col]] = pa.float64()
+    try:
+        raw = pa.OSFile(str(path))
+    except (pa.ArrowException, OSError):
+        return None
+    progress = _Progress(path, raw) if _terminal() else None
+    try:
+        source: Any = pa.CompressedInputStream(raw, "gzip") if gz else raw
+        return pacsv.read_csv(
+            source,
+            read_options=pacsv.ReadOptions(column_names=list(columns), block_size=BLOCK_SIZE),
+            parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False,
+                                             newlines_in_values=False, ignore_empty_lines=False),
+            convert_options=pacsv.ConvertOptions(column_types=types, include_columns=wanted,
+                                                 strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                                 null_values=[]),
+        )
+    except (pa.ArrowException, OSError, EOFError, ValueError):
+        return None
+    finally:
+        if progress is not None:
+            progress.stop()
+        raw.close()
+
+
+class _Scan(threading.Thread):
+    """`_printable_ascii` beside the parser (numpy releases the GIL)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(daemon=True)
+        self.path = path
+        self.plain = False
+        self.start()
+
+    def run(self) -> None:
+        self.plain = _printable_ascii(self.path)
 
 
 def _distinct(column: pa.ChunkedArray) -> pa.Array:
