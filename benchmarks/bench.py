@@ -48,8 +48,8 @@ def peer_ranx(qrels: str, run: str) -> dict[str, float]:
 
     judged = Qrels.from_file(qrels, kind="trec")
     ranked = Run.from_file(run, kind="trec")
-    values = evaluate(judged, ranked, "ndcg@10", return_mean=False)
-    return dict(zip(ranked.keys(), (float(v) for v in values), strict=False))
+    evaluate(judged, ranked, "ndcg@10", return_mean=False)
+    return {q: float(v) for q, v in ranked.scores["ndcg@10"].items()}  # per query, as ranx keeps them
 
 
 def peer_ir_measures(qrels: str, run: str) -> dict[str, float]:
