@@ -66,8 +66,8 @@ def read_fast(path: Path, columns: tuple[str, ...], value_col: int) -> FastRead 
     if table is None or digest is None:
         return None
     values = table.column(columns[value_col])
-    if values.null_count or not np.isfinite(values.to_numpy()).all():
-        return None
+    if values.null_count or not all(np.isfinite(chunk.to_numpy()).all() for chunk in values.chunks):
+        return None  # (chunk by chunk: no copy)
     table = table.unify_dictionaries()
     for name in wanted:
         if name == columns[value_col]:
