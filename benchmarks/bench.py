@@ -5,10 +5,11 @@ usage: python benchmarks/bench.py [--data DIR] [--queries 7000] [--depth 1000] [
 
 Each measurement is a whole process (start-up, parse, evaluate, print), timed by wall clock, with its
 peak resident memory from os.wait4 (the child's own ru_maxrss). Every tool is run `--repeat` times
-in turn; the table shows the fastest run and the median. Peers use their fastest documented reader:
-pytrec_eval's parse_qrel/parse_run, ranx's Qrels/Run.from_file (after a warm-up run on a tiny file that
-fills numba's cache), ir_measures' read_trec_qrels/read_trec_run. Per-query values of rankflavor's
-`pytrec_eval@10` and `trec_eval@10` are compared with pytrec_eval's `ndcg_cut_10` (they must agree to 1e-9).
+in turn (the order rotated each time); the table shows the fastest run and the median. Peers use their
+fastest documented reader: pytrec_eval's parse_qrel/parse_run, ranx's Qrels/Run.from_file (after a
+warm-up run on a tiny file that fills numba's cache), ir_measures' read_trec_qrels/read_trec_run.
+Per-query values of rankflavor's `pytrec_eval@10` and `trec_eval@10` are compared with pytrec_eval's
+`ndcg_cut_10` (they must agree to 1e-9).
 Memory per row is the slope of rankflavor's peak RSS over runs of 1/4, 1/2 and all of the queries.
 """
 
@@ -169,9 +170,11 @@ def main() -> None:
 
     times: dict[str, list[float]] = {name: [] for name in commands}
     memory: dict[str, float] = dict.fromkeys(commands, 0.0)
-    for _ in range(args.repeat):
-        for name, cmd in commands.items():
-            wall, rss = measure(cmd)
+    names = list(commands)
+    for repeat in range(args.repeat):
+        # rotated each time: the command that follows a big peer's exit runs slower, whichever it is
+        for name in names[repeat % len(names):] + names[:repeat % len(names)]:
+            wall, rss = measure(commands[name])
             times[name].append(wall)
             memory[name] = max(memory[name], rss)
 
