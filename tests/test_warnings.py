@@ -107,3 +107,17 @@ def test_warning_numbers_equal_full_evaluations(data, flavor):
     if "zero_ideal" in w and flavor.empty != "skip":
         assert w["zero_ideal"].numbers["mean_without"] == pytest.approx(
             rf.evaluate(qrels, run, flavor.with_(empty="skip")).mean(), abs=1e-12)
+
+
+def test_a_refused_alternative_flavor_never_breaks_a_valid_evaluation():
+    """The warnings' extra evaluations (unjudged=skip here) may meet empty=error where the flavor itself does not."""
+    import pandas as pd
+
+    import rankflavor as rf
+
+    run = pd.DataFrame([("q0", "d1", 1.000000001)], columns=["query", "doc", "score"])
+    report = rf.evaluate({"q0": {"x4": 3}}, run, "ndcg ideal_depth=returned empty=error")
+    result = report.results[0]
+    assert result.per_query()[0]["status"] == "ok" and result.mean == 0.0
+    skip = [w for w in result.warnings if w.code == "unjudged_in_top"]
+    assert skip and skip[0].numbers["mean_unjudged_skip"] is None

@@ -82,9 +82,16 @@ def values_under(ds: Dataset, run: InternedRun, flavor: Flavor, cache: Cache | N
 
 
 def _tie_range(flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None) -> tuple[float | None, float | None]:
-    lo = mean_of(values_under(ds, run, flavor.with_(ties="pessimistic"), cache), flavor)
-    hi = mean_of(values_under(ds, run, flavor.with_(ties="optimistic"), cache), flavor)
-    return lo, hi
+    """The means under ties=pessimistic and ties=optimistic (None when the data refuses that flavor)."""
+    from rankflavor.errors import EvaluationError
+
+    out = []
+    for ties in ("pessimistic", "optimistic"):
+        try:
+            out.append(mean_of(values_under(ds, run, flavor.with_(ties=ties), cache), flavor))
+        except EvaluationError:  # e.g. empty=error meets a zero ideal only under the other order
+            out.append(None)
+    return out[0], out[1]
 
 
 def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
@@ -111,6 +118,16 @@ def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
 
 
 def _skip_mean(flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None) -> float | None:
+    """The mean with unjudged=skip (None when the data refuses that flavor, e.g. empty=error)."""
+    from rankflavor.errors import EvaluationError
+
+    try:
+        return _skip_mean_unchecked(flavor, ds, run, cache)
+    except EvaluationError:
+        return None
+
+
+def _skip_mean_unchecked(flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None) -> float | None:
     skip = flavor.with_(unjudged="skip")
     if flavor.run_depth != "all" or (cache is not None and (run.name, skip) in cache):
         return mean_of(values_under(ds, run, skip, cache), flavor)  # run_depth cuts before unjudged docs go
