@@ -8,10 +8,9 @@ Exit 0 when every input is readable, 3 (with one message naming file, line, text
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
+from rankflavor.cli import render
 from rankflavor.errors import EXIT_OK
 
 ON_DUPLICATE = ("error", "first", "max")
@@ -66,8 +65,7 @@ def _print(provenance: dict[str, Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     provenance = check(args.qrels, list(args.runs), args.on_duplicate)
     if args.format == "json":
-        json.dump(provenance, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        render.print_json(provenance)
     else:
         _print(provenance)
     return EXIT_OK

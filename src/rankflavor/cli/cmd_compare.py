@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from typing import Any
 
+from rankflavor.cli import render
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 
@@ -261,8 +261,7 @@ def run(args: argparse.Namespace) -> int:
                     changed = winner_changes(cmp.scores, Flavor.parse(f.from_flavor), Flavor.parse(f.to_flavor),
                                              v.run_a, v.run_b, args.queries)
                     out["winner_changes"] += [{"change": f.change, **row} for row in changed.to_dict(orient="records")]
-        json.dump(out, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        render.print_json(out)
     elif args.format == "csv":
         write_csv(cmp, sys.stdout)
     else:

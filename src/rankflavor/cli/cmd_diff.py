@@ -4,9 +4,9 @@ flavors (and, with two runs, between two systems) into the part due to each axis
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from rankflavor.cli import render
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 
@@ -81,8 +81,7 @@ def run(args: argparse.Namespace) -> int:
     order = [a.strip() for a in args.order.split(",") if a.strip()] if args.order else None
     att = attribute(scores, start, end, order=order, top=args.top, with_shapley=args.shapley)
     if args.format == "json":
-        json.dump({"flavor_a": str(start), "flavor_b": str(end), **att.to_dict()}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        render.print_json({"flavor_a": str(start), "flavor_b": str(end), **att.to_dict()})
     else:
         print_attribution(att, start, end)
     return EXIT_OK

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from rankflavor.cli.cmd_check import add_on_duplicate
@@ -29,8 +28,7 @@ def run(args: argparse.Namespace) -> int:
 
     report = evaluate(args.qrels, list(args.runs), args.specs or ["ndcg@10"], on_duplicate=args.on_duplicate)
     if args.format == "json":
-        json.dump(report.to_dict(per_query=args.per_query), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        render.print_json(report.to_dict(per_query=args.per_query))
     elif args.format == "csv":
         render.write_csv(report, sys.stdout)
     elif args.format == "trec":

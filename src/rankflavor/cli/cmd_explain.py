@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.errors import EXIT_OK, InputError
@@ -31,8 +29,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyError as exc:
         raise InputError(str(exc.args[0]), source=args.qrels, fix="pick a query id from the qrels") from None
     if args.format == "json":
-        json.dump(record.to_dict(), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        render.print_json(record.to_dict())
     else:
         render.print_record(record)
     return EXIT_OK

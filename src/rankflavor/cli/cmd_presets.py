@@ -5,8 +5,6 @@ checked; `rankflavor presets --diff A B`: the axes on which two flavors or prese
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
 from rankflavor.errors import EXIT_OK
@@ -74,14 +72,12 @@ def run(args: argparse.Namespace) -> int:
     if args.diff:
         result = diff(*args.diff)
         if args.format == "json":
-            json.dump(result, sys.stdout, indent=2)
-            sys.stdout.write("\n")
+            render.print_json(result)
         else:
             print_diff(result)
         return EXIT_OK
     if args.format == "json":
-        json.dump(rows(), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        render.print_json(rows())
     else:
         render.print_presets(rows())
     return EXIT_OK

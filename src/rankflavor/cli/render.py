@@ -6,6 +6,15 @@ import csv
 from typing import IO, Any
 
 
+def print_json(obj: Any) -> None:
+    """The JSON form of a command's output on stdout, indented, with a final newline."""
+    import json
+    import sys
+
+    json.dump(obj, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
 def _console():
     from rich.console import Console
 
