@@ -7,18 +7,8 @@ import json
 import pytest
 
 import rankflavor as rf
-from rankflavor.cli.main import main
 from rankflavor.cli.trec_output import trec_eval_name
-from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
-
-X, Y = (str(p) for p in SEED000_RUNS)
-Q = str(SEED000_QRELS)
-
-
-def run_cli(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from test_cli import Q, X, Y, run_cli
 
 
 def test_diff_lists_exactly_the_differing_axes(capsys):
