@@ -81,3 +81,11 @@ def test_report_rejects_ambiguous_lookups():
         report.mean()
     with pytest.raises(KeyError):
         report.mean("A", "ndcg@7")
+
+
+def test_explain_alone_gives_the_record_the_report_gives():
+    flavor = "ndcg@3 ties=average gain=exp2"
+    alone = rf.explain(QRELS, RUN, "q1", flavor)
+    assert alone == rf.evaluate(QRELS, RUN, flavor).explain(None, "q1", None)
+    with pytest.raises(KeyError):
+        rf.explain(QRELS, RUN, "q9", flavor)  # in the run, not in the qrels: never scored

@@ -22,19 +22,20 @@ _EXPORTS = {
     "Record": "rankflavor.report",
     "Report": "rankflavor.report",
     "evaluate": "rankflavor.report",
+    "explain": "rankflavor.report",
 }
 
 __all__ = [  # noqa: RUF022 (kept in the order of _EXPORTS)
     "__version__",
     "EvaluationError", "InputError", "RankflavorError", "SpecError",
     "PRESETS", "Flavor", "parse_spec", "parse_specs",
-    "Record", "Report", "evaluate",
+    "Record", "Report", "evaluate", "explain",
 ]
 
 if TYPE_CHECKING:
     from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError
     from rankflavor.flavor import PRESETS, Flavor, parse_spec, parse_specs
-    from rankflavor.report import Record, Report, evaluate
+    from rankflavor.report import Record, Report, evaluate, explain
 
 
 def __getattr__(name: str) -> Any:

@@ -19,13 +19,13 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rankflavor import Flavor, evaluate
+    from rankflavor import Flavor
     from rankflavor.cli import render
+    from rankflavor.report import explain
 
     flavor = Flavor.parse(args.spec)
-    report = evaluate(args.qrels, [args.run], flavor, on_duplicate=args.on_duplicate)
     try:
-        record = report.explain(report.runs[0], args.query, flavor)
+        record = explain(args.qrels, args.run, args.query, flavor, on_duplicate=args.on_duplicate)
     except KeyError as exc:
         raise InputError(str(exc.args[0]), source=args.qrels, fix="pick a query id from the qrels") from None
     if args.format == "json":

@@ -209,3 +209,13 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
 
     dataset, provenance = prepare(qrels, runs, on_duplicate)
     return build_report(dataset, parse_specs(flavors), provenance)
+
+
+def explain(qrels: Any, run: Any, query: str, flavor: Flavor | str = "ndcg@10", on_duplicate: str = "error") -> Record:
+    """The record behind one query's score, without scoring the other queries (`rankflavor explain`)."""
+    from rankflavor.pipeline import prepare
+
+    dataset, provenance = prepare(qrels, [run] if not isinstance(run, list) else run, on_duplicate)
+    wanted = flavor if isinstance(flavor, Flavor) else Flavor.parse(flavor)
+    report = Report(dataset, [wanted], [], provenance)
+    return report.explain(report.runs[0], query, wanted)
