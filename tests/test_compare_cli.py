@@ -111,3 +111,20 @@ def test_warnings_table_only_when_a_warning_applies(capsys, tmp_path):
     assert len(table) == 3 and table[2].startswith("ndcg@2  a.run  1 q, mean ")
     code, out, _ = run_cli(capsys, "compare", QRELS, X, Y, "-m", "ndcg@3")
     assert "warnings (full messages" not in out
+
+
+def test_compare_and_diff_take_the_duplicate_policy(tmp_path, capsys):
+    from rankflavor.cli.main import main
+    from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
+
+    dup = tmp_path / "dup.run"
+    dup.write_text(SEED000_RUNS[1].read_text() + "q1 Q0 A 5 0.5 Y\n")  # A listed twice
+    x, q = str(SEED000_RUNS[0]), str(SEED000_QRELS)
+    assert main(["compare", q, x, str(dup), "-m", "ndcg@3"]) == 3
+    assert "duplicate" in capsys.readouterr().err
+    assert main(["compare", q, x, str(dup), "-m", "ndcg@3", "--on-duplicate", "first", "--format", "json"]) == 0
+    capsys.readouterr()
+    assert main(["diff", q, str(dup), "-m", "ndcg@3", "-m", "ndcg@3 gain=exp2"]) == 3
+    assert "duplicate" in capsys.readouterr().err
+    assert main(["diff", q, str(dup), "-m", "ndcg@3", "-m", "ndcg@3 gain=exp2", "--on-duplicate", "max"]) == 0
+    assert "gain linear -> exp2" in capsys.readouterr().out

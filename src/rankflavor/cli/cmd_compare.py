@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from rankflavor.cli import render
+from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 
@@ -33,6 +34,7 @@ def add_parser(sub) -> None:
     p.add_argument("--queries", type=int, default=5, metavar="N",
                    help="per-query views: the N queries that differ most / change winner (0: none)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    add_on_duplicate(p)
     p.add_argument("--grids", action="store_true", help="list the named grids and exit")
     p.add_argument("--example", action="store_true", help="the built-in example (seed 000): gain and cutoff effects")
 
@@ -244,6 +246,7 @@ def run(args: argparse.Namespace) -> int:
         qrels, runs = args.qrels, list(args.runs)
         grid, cutoffs = (args.specs or args.grid), args.cutoffs
     cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=args.test,
+                  on_duplicate=args.on_duplicate,
                   n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
     if args.format == "json":
         out = cmp.to_dict()

@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from rankflavor.cli import render
+from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 
@@ -21,6 +22,7 @@ def add_parser(sub) -> None:
     p.add_argument("--shapley", action="store_true",
                    help="also the order-free split: each axis's part averaged over every order (2^m flavors)")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    add_on_duplicate(p)
 
 
 def print_attribution(att, start, end) -> None:
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write("rankflavor: error: diff takes one run or two (RUN_A RUN_B)\n")
         return EXIT_USAGE
     start, end = Flavor.parse(args.specs[0]), Flavor.parse(args.specs[1])
-    scores = Scores.load(args.qrels, list(args.runs))
+    scores = Scores.load(args.qrels, list(args.runs), args.on_duplicate)
     order = [a.strip() for a in args.order.split(",") if a.strip()] if args.order else None
     att = attribute(scores, start, end, order=order, top=args.top, with_shapley=args.shapley)
     if args.format == "json":

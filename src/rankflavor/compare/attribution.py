@@ -245,15 +245,16 @@ def shapley(scores: Scores, start: Flavor, end: Flavor, runs: Sequence[str] | No
 
 
 def diff(qrels: Any, runs: Any, flavor_a: str | Flavor, flavor_b: str | Flavor, *, order: Sequence[str] | None = None,
-         top: int = 5, shapley: bool = False) -> Attribution:
+         top: int = 5, shapley: bool = False, on_duplicate: str = "error") -> Attribution:
     """Walk one run (or two) from `flavor_a` to `flavor_b` one axis at a time.
 
     Returns an `Attribution`: `steps` (DataFrame: step, change, run, mean, delta, flavor), `movers`
     (the `top` queries that move most at each step, with their `rankflavor explain` command), `notes`
     (reordered or merged steps and why) and `summary` (the split of the gap, systems vs flavor with two runs);
     with shapley=True also `shapley`, the order-free split (all 2^m intermediate flavors are evaluated).
+    on_duplicate: as for `evaluate`.
     """
-    scores = Scores.load(qrels, runs)
+    scores = Scores.load(qrels, runs, on_duplicate)
     fa = flavor_a if isinstance(flavor_a, Flavor) else Flavor.parse(flavor_a)
     fb = flavor_b if isinstance(flavor_b, Flavor) else Flavor.parse(flavor_b)
     if len(scores.runs) > 2:

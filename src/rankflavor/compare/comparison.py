@@ -267,20 +267,20 @@ def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str,
 def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[str, Sequence[str]] | None = None,
             cutoffs: Sequence[int] | None = None, base: str | Flavor = "ndcg", baseline: str | None = None,
             test: str = "randomization", n_resamples: int = 10_000, seed: int = 0, confidence: float = 0.95,
-            alpha: float = 0.05) -> Comparison:
+            alpha: float = 0.05, on_duplicate: str = "error") -> Comparison:
     """Compare runs under every flavor of a grid.
 
     qrels, runs: as for `rankflavor.evaluate` (at least two runs). flavors: specs or Flavors to use as
     they are (instead of a grid). grid: a grid name (`GRIDS`), a grid file, or {axis: values} crossed on
     `base` at each of `cutoffs` (default: the "default" grid @10). test: "randomization" (sign-flip
     p-value, percentile bootstrap CI) or "t" (scipy.stats.ttest_rel). Returns a `Comparison` whose
-    `pairs`, `means`, `verdicts`, `flips` and `warnings` are DataFrames.
+    `pairs`, `means`, `verdicts`, `flips` and `warnings` are DataFrames. on_duplicate: as for `evaluate`.
     """
     if flavors is not None and grid is not None:
         raise CompareError("give flavors or a grid, not both")
     if isinstance(flavors, (str, Flavor)):
         flavors = [flavors]
-    scores = Scores.load(qrels, runs)
+    scores = Scores.load(qrels, runs, on_duplicate)
     chosen, skipped = build_grid(flavors if flavors is not None else grid, cutoffs, base)
     return compare_scores(scores, chosen, baseline=baseline, test=test, n_resamples=n_resamples, seed=seed,
                           confidence=confidence, alpha=alpha, skipped=skipped)

@@ -25,10 +25,10 @@ class Scores:
         self._values: dict[tuple[str, Flavor], np.ndarray] = {}  # shared with warnings_for
 
     @classmethod
-    def load(cls, qrels: Any, runs: Any) -> Scores:
+    def load(cls, qrels: Any, runs: Any, on_duplicate: str = "error") -> Scores:
         from rankflavor.pipeline import prepare
 
-        return cls(*prepare(qrels, runs))
+        return cls(*prepare(qrels, runs, on_duplicate))
 
     @property
     def runs(self) -> list[str]:
