@@ -228,6 +228,3 @@ def parse_call(token: str) -> tuple[str, str | None]:
 def parse_base(text: str) -> float:
     return math.e if text == "e" else float(text)
 
-
-def parse_optional_number(token: str) -> float | None:
-    return None if token in ("none", "all") else float(token)

@@ -20,14 +20,6 @@ QRELS_COLUMNS = ("query", "iteration", "doc", "grade")
 RUN_COLUMNS = ("query", "q0", "doc", "rank", "score", "tag")
 
 
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str):
     path = Path(path)
     source = Source(name=path.name, path=str(path), kind="trec")
