@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from rankflavor.arrow_numpy import array_to_numpy
 from rankflavor.io.duplicates import resolve_duplicates
 from rankflavor.io.tables import QrelsTable, RunTable
 
@@ -89,9 +90,9 @@ def _codes(values: pa.Array, dictionary: pa.Array) -> np.ndarray:
     if len(values) == 0:
         return np.zeros(0, dtype=np.int64)
     if pa.types.is_dictionary(values.type):
-        mapping = pc.index_in(values.dictionary, value_set=dictionary).to_numpy(zero_copy_only=False)
-        return mapping.astype(np.int64)[values.indices.to_numpy(zero_copy_only=False)]
-    return pc.index_in(values, value_set=dictionary).to_numpy(zero_copy_only=False).astype(np.int64)
+        mapping = array_to_numpy(pc.index_in(values.dictionary, value_set=dictionary)).astype(np.int64)
+        return mapping[array_to_numpy(values.indices)]
+    return array_to_numpy(pc.index_in(values, value_set=dictionary)).astype(np.int64)
 
 
 def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplicate: str = "error") -> Dataset:

@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from rankflavor.arrow_numpy import array_to_numpy
 from rankflavor.io.tables import QrelsTable, RunTable, Source
-from rankflavor.io.trec_fast import read_fast
+from rankflavor.io.trec_fast import arrow_pool, read_fast
 from rankflavor.io.trec_lines import is_regular_file, read_lines, read_raw
 
 QRELS_COLUMNS = ("query", "iteration", "doc", "grade")
@@ -25,9 +26,10 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str):
     source = Source(name=path.name, path=str(path), kind="trec")
     fast = read_fast(path, columns, value_col) if is_regular_file(path) else None  # a pipe is read once, below
     if fast is not None and fast.table.num_rows > 0:
-        query = fast.table.column(columns[0]).combine_chunks()  # dictionary-encoded: data.py interns the codes
-        doc = fast.table.column(columns[2]).combine_chunks()
-        values = np.asarray(fast.table.column(columns[value_col]).to_numpy(), dtype=np.float64)
+        pool = arrow_pool()
+        query = fast.table.column(columns[0]).combine_chunks(pool)  # dictionary-encoded: data.py interns the codes
+        doc = fast.table.column(columns[2]).combine_chunks(pool)
+        values = array_to_numpy(fast.table.column(columns[value_col])).astype(np.float64, copy=False)
         lines = None
         source.sha256 = fast.sha256
     else:

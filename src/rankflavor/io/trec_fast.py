@@ -5,15 +5,16 @@ a wrong column count...): the caller then falls back to the line reader, which a
 the line number. Both readers must give identical tables for any file both accept.
 
 Ids are read dictionary-encoded (Arrow interns every distinct id once per block), so the checks on id
-text run on the distinct ids only, and interning (data.py) never hashes a string again. The SHA-256 of
-the file's bytes is computed beside the parser, and a progress bar (the parser's position) appears on stderr
-when the read lasts more than a second and stderr is a terminal (both in Python threads that only poll:
-Arrow never calls back into Python).
+text run on the distinct ids only, and interning (data.py) never hashes a string again. One thread beside
+the parser reads the file's bytes once for their SHA-256 and the plainness scan below; a progress bar (the
+parser's position) appears on stderr when the read lasts more than a second and stderr is a terminal
+(threads that only poll: Arrow never calls back into Python). Arrow's jemalloc pool holds the parsed
+columns (fewer fresh pages than the default pool on a one-shot process).
 
 Which columns are converted: when every byte of the file is printable ASCII, a single space between two
-fields or a newline ending a line (a few numpy passes over each 64 KB block), no field anywhere holds a
-tab, a control character, a BOM or nothing; then only the id and value columns are converted. Otherwise
-every column is converted and checked (its distinct values), as the line reader would split it.
+fields or a newline ending a line, no field anywhere holds a tab, a control character, a BOM or nothing;
+then only the id and value columns are converted. Otherwise every column is converted and checked (its
+distinct values), as the line reader would split it.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from rankflavor.arrow_numpy import array_to_numpy
+
 BLOCK_SIZE = 8 << 20  # bytes per parser block: two cores stay busy, and memory stays a few blocks
-SCAN_STEP = 64 << 10  # a block stays in the CPU cache across the few numpy passes
+SCAN_STEP = 1 << 20  # bytes per block of the hash-and-scan pass (in the CPU cache across its numpy passes)
 PROGRESS_AFTER = 1.0  # seconds of reading before a progress bar appears (terminal only)
 _BAD_TEXT = r"[\x00-\x1f\x7f\x{FEFF}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]"
 _DICT = pa.dictionary(pa.int32(), pa.string())
@@ -51,29 +54,26 @@ def read_fast(path: Path, columns: tuple[str, ...], value_col: int) -> FastRead 
     path = Path(path)
     gz = path.suffix == ".gz"
     ids = (columns[0], columns[2])
-    hasher = _Sha256(path)
-    scan = None if gz else _Scan(path)
-    wanted = [*ids, columns[value_col]] if scan is not None else list(columns)
+    scan = _Scan(path, check=not gz)  # a .gz file is hashed, and its columns all converted
+    wanted = [*ids, columns[value_col]] if not gz else list(columns)
     table = _parse(path, columns, value_col, wanted, gz)
-    if scan is not None:
-        scan.join()
-        if not scan.plain:
-            wanted = list(columns)
-            table = _parse(path, columns, value_col, wanted, gz)
-    hasher.join()
-    digest = hasher.hexdigest
-    pa.default_memory_pool().release_unused()  # the parser's blocks: give them back before the engine runs
+    scan.join()
+    if not gz and not scan.plain:
+        wanted = list(columns)
+        table = _parse(path, columns, value_col, wanted, gz)
+    digest = scan.hexdigest
+    arrow_pool().release_unused()  # the parser's blocks: give them back before the engine runs
     if table is None or digest is None:
         return None
     values = table.column(columns[value_col])
-    if values.null_count or not all(np.isfinite(chunk.to_numpy()).all() for chunk in values.chunks):
+    if values.null_count or not all(np.isfinite(array_to_numpy(chunk)).all() for chunk in values.chunks):
         return None  # (chunk by chunk: no copy)
-    table = table.unify_dictionaries()
+    table = table.unify_dictionaries(arrow_pool())
     for name in wanted:
         if name == columns[value_col]:
             continue
         distinct = _distinct(table.column(name))
-        if len(distinct) and (pc.any(pc.equal(distinct, "")).as_py()
+        if len(distinct) and (pc.min(pc.binary_length(distinct)).as_py() == 0
                               or pc.any(pc.match_substring_regex(distinct, _BAD_TEXT)).as_py()
                               or (name in ids and pc.any(pc.starts_with(distinct, "#")).as_py())):
             return None
@@ -98,6 +98,7 @@ def _parse(path: Path, columns: tuple[str, ...], value_col: int, wanted: list[st
             convert_options=pacsv.ConvertOptions(column_types=types, include_columns=wanted,
                                                  strings_can_be_null=False, quoted_strings_can_be_null=False,
                                                  null_values=[]),
+            memory_pool=arrow_pool(),
         )
     except (pa.ArrowException, OSError, EOFError, ValueError):
         return None
@@ -108,16 +109,22 @@ def _parse(path: Path, columns: tuple[str, ...], value_col: int, wanted: list[st
 
 
 class _Scan(threading.Thread):
-    """`_printable_ascii` beside the parser (numpy releases the GIL)."""
+    """One pass over the file's bytes beside the parser: its SHA-256 and `plain` (see `_printable_ascii`).
 
-    def __init__(self, path: Path) -> None:
+    hashlib and numpy release the GIL on large buffers, so this thread takes a core, not the parser's lock."""
+
+    def __init__(self, path: Path, check: bool) -> None:
         super().__init__(daemon=True)
-        self.path = path
+        self.path, self.check = path, check
         self.plain = False
+        self.hexdigest: str | None = None
         self.start()
 
     def run(self) -> None:
-        self.plain = _printable_ascii(self.path)
+        try:
+            self.hexdigest, self.plain = _hash_and_scan(self.path, self.check)
+        except (OSError, ValueError):
+            self.hexdigest, self.plain = None, False
 
 
 def _distinct(column: pa.ChunkedArray) -> pa.Array:
@@ -127,54 +134,42 @@ def _distinct(column: pa.ChunkedArray) -> pa.Array:
     return column.chunk(0).dictionary
 
 
-def _printable_ascii(path: Path) -> bool:
-    """Every byte is printable ASCII or a separator (a single space between fields, a newline ending a line).
+def _hash_and_scan(path: Path, check: bool) -> tuple[str, bool]:
+    """(SHA-256 of the bytes, whether every byte is printable ASCII or a separator) in one read.
 
-    So: no tab, CR, control character, BOM or UTF-8 anywhere, and no empty field (two separators in a row,
-    a space at the start or the end of a line): the line reader splits such lines otherwise, even in the
-    columns the fast read does not convert. A few numpy passes over each 64 KB block (read into one
-    reused buffer, so that the scan adds nothing to the resident memory).
+    Plain means: a single space between fields, a newline ending a line; so no tab, CR, control character,
+    BOM or UTF-8 anywhere, and no empty field (two separators in a row, a space at the start or the end of
+    a line): the line reader splits such lines otherwise, even in the columns the fast read does not
+    convert. Four numpy passes over each block, read into one reused buffer (nothing added to the
+    resident memory); `check` False only hashes.
     """
+    hasher = hashlib.sha256()
     space, newline, top = np.uint8(32), np.uint8(10), np.uint8(127)
     buffer = bytearray(SCAN_STEP + 1)
     view = np.frombuffer(buffer, dtype=np.uint8)
+    sep = np.empty(SCAN_STEP + 1, dtype=bool)
+    pair = np.empty(SCAN_STEP, dtype=bool)
     previous = newline  # a space first in the file is an empty first field
-    try:
-        with path.open("rb") as handle:
-            while True:
-                view[0] = previous
-                got = handle.readinto(memoryview(buffer)[1:])
-                if not got:
-                    return previous != space  # a space last in the file: an empty last field
-                block = view[:got + 1]
-                sep = block <= space
-                if np.any(sep[1:] & sep[:-1]):
-                    return False  # two separators in a row: an empty field or an empty line
-                body, body_sep = block[1:], sep[1:]
-                if np.count_nonzero(body_sep) != np.count_nonzero(body == space) + np.count_nonzero(body == newline):
-                    return False  # a control character (tab, CR, NUL...)
-                if body.max() >= top:
-                    return False  # DEL, or UTF-8 (ids beyond ASCII, a BOM): checked column by column instead
-                previous = block[-1]
-    except (OSError, ValueError):
-        return False
-
-
-class _Sha256(threading.Thread):
-    """SHA-256 of the file's bytes, computed beside the parser (hashlib releases the GIL)."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(daemon=True)
-        self.path = path
-        self.hexdigest: str | None = None
-        self.start()
-
-    def run(self) -> None:
-        try:
-            with self.path.open("rb") as handle:
-                self.hexdigest = hashlib.file_digest(handle, "sha256").hexdigest()
-        except OSError:
-            self.hexdigest = None
+    plain = check
+    with path.open("rb") as handle:
+        while True:
+            got = handle.readinto(memoryview(buffer)[1:])
+            if not got:
+                return hasher.hexdigest(), plain and previous != space  # a space last: an empty last field
+            hasher.update(memoryview(buffer)[1:got + 1])
+            if not plain:
+                continue
+            view[0] = previous
+            block = view[:got + 1]
+            is_sep = np.less_equal(block, space, out=sep[:got + 1])
+            if np.logical_and(is_sep[1:], is_sep[:-1], out=pair[:got]).any():
+                plain = False  # two separators in a row: an empty field or an empty line
+            body = block[1:]
+            control = np.count_nonzero(is_sep[1:]) != np.count_nonzero(body == space) + np.count_nonzero(
+                body == newline)
+            if control or body.max() >= top:
+                plain = False  # a control character (tab, CR, NUL...), DEL, or UTF-8 (ids beyond ASCII, a BOM)
+            previous = block[-1]
 
 
 class _Progress(threading.Thread):
@@ -205,6 +200,15 @@ class _Progress(threading.Thread):
     def stop(self) -> None:
         self.done.set()
         self.join()
+
+
+def arrow_pool() -> pa.MemoryPool:
+    """Arrow's jemalloc pool when this pyarrow has it: on a fresh process it reads a large run in about 3/4
+    of the time and peak memory of the default (mimalloc) pool, which pays for zeroing its fresh pages."""
+    try:
+        return pa.jemalloc_memory_pool()
+    except (NotImplementedError, pa.ArrowException):
+        return pa.default_memory_pool()
 
 
 def _terminal() -> bool:

@@ -1,0 +1,46 @@
+"""Start-up stays light (issue 4): `rankflavor --help` imports no numerical library, and `rankflavor eval` on
+TREC files never imports pandas, scipy or rich (pyarrow imports pandas behind `Array.to_numpy`, `pa.array` and
+Python scalars given to compute functions: about 0.2 s of every call)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "rankflavor" / "examples"
+
+PROBE = """
+import sys
+from rankflavor.cli.main import main
+code = main(sys.argv[1:])
+heavy = sorted(m for m in ("pandas", "scipy", "rich", "numpy", "pyarrow") if m in sys.modules)
+print("HEAVY", " ".join(heavy), file=sys.stderr)
+"""
+
+
+def _imported(*args: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.startswith("HEAVY")]
+    assert lines, done.stderr
+    return set(lines[-1].split()[1:])
+
+
+def test_help_imports_no_numerical_library():
+    probe = "import sys\nfrom rankflavor.cli.main import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n" \
+            "print('HEAVY', *[m for m in ('numpy', 'pyarrow', 'pandas') if m in sys.modules], file=sys.stderr)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.stderr.strip().splitlines()[-1] == "HEAVY"
+
+
+def test_eval_on_trec_files_imports_neither_pandas_nor_scipy_nor_rich(tmp_path):
+    # a run whose ties straddle the cutoff and with unjudged docs: every warning's extra evaluation runs
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {float(d // 2)} sys\n" for q in range(3) for d in range(30)))
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{q} 0 d{d} {d % 3}\n" for q in range(4) for d in range(0, 30, 4)))
+    heavy = _imported("eval", str(qrels), str(run), "-m", "trec_eval@10", "-m", "ndcg@5 ties=average")
+    assert {"numpy", "pyarrow"} <= heavy  # the probe sees what it should
+    assert not heavy & {"pandas", "scipy", "rich"}, heavy
+    heavy = _imported("eval", str(EXAMPLES / "seed000.qrels"), str(EXAMPLES / "X.run"), "--format", "json")
+    assert not heavy & {"pandas", "scipy", "rich"}, heavy
