@@ -46,8 +46,20 @@ def _data(seed: int, queries: int, max_docs: int, interleave: bool):
     return qrels, rows
 
 
-def _check(qrels, rows, flavor):
-    frame = pd.DataFrame(rows, columns=["query", "doc", "score"])
+def _as_trec(qrels, rows, directory: Path) -> tuple[Path, Path]:
+    """The same data as TREC files: the reader keeps the run's ids dictionary-encoded (data.Codes tables)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    qrels_path, run_path = directory / "qrels.txt", directory / "run.txt"
+    qrels_path.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items()))
+    run_path.write_text("".join(f"{q} Q0 {d} {i + 1} {s!r} sys\n" for i, (q, d, s) in enumerate(rows)))
+    return qrels_path, run_path
+
+
+def _check(qrels, rows, flavor, trec_dir: Path | None = None):
+    if trec_dir is not None:  # a TREC qrels cannot list a query without a judgment
+        qrels = {q: docs for q, docs in qrels.items() if docs}
+        if not qrels:
+            return None  # (refused before any evaluation)
     run: dict[str, dict[str, float]] = {}
     for q, d, s in rows:
         run.setdefault(q, {})[d] = s
@@ -55,7 +67,11 @@ def _check(qrels, rows, flavor):
         expected = reference_evaluate(flavor, qrels, run)
     except RefError:
         expected = None
-    dataset, _ = prepare(qrels, frame)
+    if trec_dir is None:
+        dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
+    else:
+        dataset, _ = prepare(*_as_trec(qrels, rows, trec_dir))
+        assert dataset.runs[0].d_codes.table is not None  # the per-file codes path is the one under test
     try:  # the engine alone: the warnings' extra evaluations are not under test here
         result, _ = kernel.evaluate_run(dataset, dataset.runs[0], flavor)
     except rf.EvaluationError:
@@ -94,6 +110,14 @@ def test_fast_path_matches_reference(seed, queries, max_docs, interleave, flavor
     _check(qrels, rows, flavor)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 8), st.integers(1, 25), st.booleans(), flavors())
+def test_fast_path_on_trec_files_matches_reference(tmp_path_factory, seed, queries, max_docs, interleave, flavor):
+    qrels, rows = _data(seed, queries, max_docs, interleave)
+    if rows:
+        _check(qrels, rows, flavor, tmp_path_factory.mktemp("trec"))
+
+
 @pytest.mark.parametrize("bitmap", [False, True])
 @pytest.mark.parametrize("interleave", [False, True])
 @pytest.mark.parametrize("spec", [
@@ -104,13 +128,14 @@ def test_fast_path_matches_reference(seed, queries, max_docs, interleave, flavor
     "ndcg@3 self_docs=drop", "ndcg@3 negative=drop", "ndcg@3 precision=f32 ideal_depth=returned",
     "dcg@4 ties=average", "ndcg@2 ideal=max", "pytrec_eval@10", "trec_eval@20",
 ])
-def test_fast_path_is_taken_and_exact(spec, interleave, bitmap, prefixes, monkeypatch):
+@pytest.mark.parametrize("source", ["frame", "trec"])
+def test_fast_path_is_taken_and_exact(spec, interleave, bitmap, source, prefixes, monkeypatch, tmp_path):
     if bitmap:  # the (query x judged doc) bitmap join, which only runs of many rows use
         monkeypatch.setattr(select, "BITMAP_ROWS", 0)
         monkeypatch.setattr(select, "JOIN_SLICE", 7)
     qrels, rows = _data(7, 12, 30, interleave)
     rows.append(("q0", "q0", 2.0))  # a self doc
-    _check(qrels, rows, rf.Flavor.parse(spec))
+    _check(qrels, rows, rf.Flavor.parse(spec), tmp_path if source == "trec" else None)
     assert prefixes and prefixes[0], "the fast path was not taken"
 
 

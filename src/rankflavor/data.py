@@ -28,20 +28,93 @@ class InternedQrels:
     key: np.ndarray  # q * n_docs + d, sorted ascending
 
 
+class Codes:
+    """Dataset codes of a run's rows, kept as the reader's small per-file codes plus a table to the dataset's.
+
+    A TREC file arrives dictionary-encoded: each row holds an int32 code into the file's own dictionary.
+    Mapping the dictionary (tens of thousands of ids) is cheap; mapping every row (millions) is not, so
+    the engine asks for what it needs: the codes of a few rows (`at`), a per-code array seen per row
+    (`per_row`), or, when it must, every row's int64 dataset code (`full`, computed once)."""
+
+    def __init__(self, local: np.ndarray, table: np.ndarray | None = None) -> None:
+        self.local = local  # per row: a code into `table` (or the dataset's code itself when table is None)
+        self.table = table  # int64 dataset code of each local code
+        self._full: np.ndarray | None = None if table is not None else local.astype(np.int64, copy=False)
+
+    def __len__(self) -> int:
+        return len(self.local)
+
+    def full(self) -> np.ndarray:
+        """int64 dataset code of every row (computed on first use, then kept)."""
+        if self._full is None:
+            assert self.table is not None
+            self._full = self.table[self.local]
+        return self._full
+
+    def at(self, rows: np.ndarray) -> np.ndarray:
+        """int64 dataset codes of some rows."""
+        if self._full is not None:
+            return self._full[rows]
+        assert self.table is not None
+        return self.table[self.local[rows]]
+
+    def per_row(self, per_code: np.ndarray) -> np.ndarray:
+        """`per_code[code of row]` for every row (composes the small table first: one gather over the rows)."""
+        if self.table is None:
+            return per_code[self.local]
+        return per_code[self.table][self.local]
+
+    def count(self, mask: np.ndarray | None, n_codes: int) -> np.ndarray:
+        """Per dataset code (0 <= code < n_codes), how many rows with that code have `mask` set (all rows: None)."""
+        local = self.local if mask is None else self.local[mask]
+        if self.table is None:
+            return np.bincount(local, minlength=n_codes)
+        out = np.zeros(n_codes, dtype=np.int64)
+        out[self.table] = np.bincount(local, minlength=len(self.table))  # table: distinct codes
+        return out
+
+    def rows_of(self, code: int) -> np.ndarray:
+        """Rows whose dataset code is `code`, in input order."""
+        if self.table is None:
+            return np.flatnonzero(self.local == code)
+        local = np.flatnonzero(self.table == code)
+        return np.flatnonzero(self.local == local[0]) if len(local) else np.zeros(0, dtype=np.int64)
+
+
 @dataclass
 class InternedRun:
     table: RunTable
     name: str
-    q: np.ndarray  # int64 codes, input order
-    d: np.ndarray
+    q_codes: Codes
+    d_codes: Codes
     score: np.ndarray
     present: np.ndarray  # bool per query code: the run has the query (possibly with an empty list)
     # what the engine derives from the run once and shares across flavors (layout, joins, selections)
     cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
+    @classmethod
+    def of_codes(cls, table: RunTable, name: str, q: np.ndarray, d: np.ndarray, score: np.ndarray,
+                 present: np.ndarray) -> InternedRun:
+        """A run from int64 dataset codes per row."""
+        return cls(table, name, Codes(q), Codes(d), score, present)
+
+    @property
+    def q(self) -> np.ndarray:
+        """int64 query code of every row (materialized on first use)."""
+        return self.q_codes.full()
+
+    @property
+    def d(self) -> np.ndarray:
+        """int64 doc code of every row (materialized on first use)."""
+        return self.d_codes.full()
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.score)
+
     @property
     def order(self) -> np.ndarray:
-        return np.arange(len(self.q), dtype=np.int64)
+        return np.arange(self.n_rows, dtype=np.int64)
 
 
 @dataclass
@@ -85,14 +158,15 @@ def _dictionary(arrays: list[pa.Array]) -> pa.Array:
     return unique.take(pc.sort_indices(unique))
 
 
-def _codes(values: pa.Array, dictionary: pa.Array) -> np.ndarray:
-    """int64 code of every value in the sorted dictionary (a dictionary-encoded column maps its dictionary only)."""
+def _codes(values: pa.Array, dictionary: pa.Array) -> Codes:
+    """Codes of every value in the sorted dictionary: a dictionary-encoded column keeps its own int32 codes
+    and maps only its dictionary; a plain column is looked up value by value."""
     if len(values) == 0:
-        return np.zeros(0, dtype=np.int64)
+        return Codes(np.zeros(0, dtype=np.int64))
     if pa.types.is_dictionary(values.type):
-        mapping = array_to_numpy(pc.index_in(values.dictionary, value_set=dictionary)).astype(np.int64)
-        return mapping[array_to_numpy(values.indices)]
-    return array_to_numpy(pc.index_in(values, value_set=dictionary)).astype(np.int64)
+        table = array_to_numpy(pc.index_in(values.dictionary, value_set=dictionary)).astype(np.int64)
+        return Codes(array_to_numpy(values.indices), table)
+    return Codes(array_to_numpy(pc.index_in(values, value_set=dictionary)).astype(np.int64))
 
 
 def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplicate: str = "error") -> Dataset:
@@ -103,8 +177,8 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
     docs = _dictionary([qrels.doc, *(r.doc for r in runs)])
     n_docs = max(len(docs), 1)
 
-    q = _codes(qrels.query, queries)
-    d = _codes(qrels.doc, docs)
+    q = _codes(qrels.query, queries).full()
+    d = _codes(qrels.doc, docs).full()
     keep = resolve_duplicates(qrels, q * n_docs + d, on_duplicate)
     q, d, grade = q[keep], d[keep], qrels.grade[keep]
     key = q * n_docs + d
@@ -114,7 +188,7 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
     judged = np.zeros(len(queries), dtype=bool)
     judged[q] = True
     if qrels.queries is not None:
-        judged[_codes(qrels.queries, queries)] = True
+        judged[_codes(qrels.queries, queries).full()] = True
 
     from rankflavor.engine.layout import RunLayout, build_layout, has_duplicates  # engine imports this module
 
@@ -123,19 +197,20 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
         rq, rd = _codes(run.query, queries), _codes(run.doc, docs)
         # the query-major layout answers "no duplicate" with one row-wise sort; only a run that has one (or a
         # very uneven run) pays the general check, which also names the lines or applies the policy
-        layout: RunLayout | None = build_layout(rq, len(queries))
-        if layout is not None and layout.paddable and not has_duplicates(layout, rd):
+        layout: RunLayout | None = build_layout(rq.local, len(queries) if rq.table is None else len(rq.table),
+                                                table=rq.table)
+        score = run.score
+        if layout is not None and layout.paddable and not has_duplicates(layout, rd.local):
             run.source.duplicates = {"identical": 0, "conflicting": 0}
-            rq_, rd_, score = rq, rd, run.score
         else:
-            keep = resolve_duplicates(run, rq * n_docs + rd, on_duplicate)
-            rq_, rd_, score = rq[keep], rd[keep], run.score[keep]
-            layout = layout if isinstance(keep, slice) else None
+            keep = resolve_duplicates(run, rq.full() * n_docs + rd.full(), on_duplicate)
+            if not isinstance(keep, slice):
+                rq, rd, score, layout = Codes(rq.full()[keep]), Codes(rd.full()[keep]), score[keep], None
         present = np.zeros(len(queries), dtype=bool)
-        present[rq_ if layout is None else layout.seg_q] = True
+        present[rq.full() if layout is None else layout.seg_q] = True
         if run.queries is not None:
-            present[_codes(run.queries, queries)] = True
-        interned = InternedRun(run, name, rq_, rd_, score, present)
+            present[_codes(run.queries, queries).full()] = True
+        interned = InternedRun(run, name, rq, rd, score, present)
         if layout is not None:
             interned.cache["layout"] = layout
         interned_runs.append(interned)

@@ -110,10 +110,11 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
     per_run = []
     for run in ds.runs:
         unjudged = run.present & ~ds.judged
-        counts = {"run": run.name, "rows": len(run.q), "queries": int(run.present.sum()),
+        rows_per_query = run.q_codes.count(None, ds.n_queries)
+        counts = {"run": run.name, "rows": run.n_rows, "queries": int(run.present.sum()),
                   "queries_in_common": int((run.present & ds.judged).sum()),
                   "queries_not_in_qrels": int(unjudged.sum()),
-                  "rows_of_queries_not_in_qrels": int((~ds.judged[run.q]).sum()),
+                  "rows_of_queries_not_in_qrels": int(rows_per_query[~ds.judged].sum()),
                   "qrels_queries_not_in_run": int((ds.judged & ~run.present).sum())}
         per_run.append(counts)
         name = run.name

@@ -208,14 +208,15 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
     # ---- the run's rows, joined with the qrels ------------------------------------------------------
     if prefix is not None:  # eligible, nothing to drop: the prefix of every judged query's ranking
         order = prefix.rows
-        rq, rd, score = run.q[order], run.d[order], run.score[order]
+        rq, rd, score = run.q_codes.at(order), run.d_codes.at(order), run.score[order]
         row_counts = {"rows_of_unjudged_queries": prefix.counts["rows_of_unjudged_queries"]}
+    elif query is not None:  # the rows of one query only (the other queries' codes are never built)
+        order = run.q_codes.rows_of(query)
+        rq, rd, score = np.full(len(order), query, dtype=np.int64), run.d_codes.at(order), run.score[order]
     else:
         rq, rd, score = run.q, run.d, run.score
         order = run.order
-        if query is not None:
-            keep = rq == query
-            rq, rd, score, order = rq[keep], rd[keep], score[keep], order[keep]
+    if prefix is None:
         eligible = ds.judged[rq]  # queries absent from the qrels are never scored
         row_counts = {"rows_of_unjudged_queries": int((~eligible).sum())}
         rq, rd, score, order = rq[eligible], rd[eligible], score[eligible], order[eligible]

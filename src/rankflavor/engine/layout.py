@@ -67,8 +67,10 @@ class RunLayout:
         return m if self.perm is None else self.perm[m]
 
 
-def build_layout(q: np.ndarray, n_queries: int) -> RunLayout:
-    """Segments of the query codes `q` (input order): free when the input is grouped by query already."""
+def build_layout(q: np.ndarray, n_queries: int, table: np.ndarray | None = None) -> RunLayout:
+    """Segments of the query codes `q` (input order): free when the input is grouped by query already.
+
+    `q` may be a file's own codes (0 <= q < n_queries) with `table` mapping them to dataset codes."""
     n = len(q)
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
@@ -83,6 +85,8 @@ def build_layout(q: np.ndarray, n_queries: int) -> RunLayout:
         seg_q = q[perm[starts]].astype(np.int64)
     else:
         seg_q = q[starts].astype(np.int64)
+    if table is not None:
+        seg_q = table[seg_q]
     length = np.diff(np.append(starts, n)).astype(np.int64)
     return RunLayout(perm, seg_q, starts.astype(np.int64), length, int(length.max()), n)
 
@@ -94,10 +98,23 @@ def _starts(q: np.ndarray) -> np.ndarray:
     return np.flatnonzero(boundary)
 
 
+SORT_CELLS = 1 << 18  # cells per block of the duplicate check: its temporaries stay in the CPU cache
+
+
 def has_duplicates(layout: RunLayout, d: np.ndarray) -> bool:
-    """Whether a segment lists a doc code twice (a row-wise sort of the padded doc codes)."""
+    """Whether a segment lists a doc code twice (a row-wise sort of the padded doc codes, block by block)."""
     if layout.n_rows == 0:
         return False
-    codes = d.astype(np.int32) if len(d) and int(d.max()) < 2**31 - 1 else d  # a narrower sort is faster
-    m = np.sort(layout.matrix(codes, -1), axis=1)
-    return bool(((m[:, 1:] == m[:, :-1]) & (m[:, 1:] >= 0)).any())
+    if d.dtype != np.int32 and int(d.max()) < 2**31 - 1:
+        d = d.astype(np.int32)  # a narrower sort is faster
+    m = layout.matrix(d, -1)
+    padded = not (layout.perm is None and layout.uniform)
+    step = max(1, SORT_CELLS // max(layout.width, 1))
+    for start in range(0, len(m), step):
+        block = np.sort(m[start:start + step], axis=1)
+        same = block[:, 1:] == block[:, :-1]
+        if padded:
+            same &= block[:, 1:] >= 0
+        if same.any():
+            return True
+    return False

@@ -25,7 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from rankflavor.data import Dataset, InternedRun
+from rankflavor.data import Codes, Dataset, InternedRun
 from rankflavor.engine.layout import RunLayout, build_layout
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.axes import parse_call
@@ -46,7 +46,9 @@ def layout_of(ds: Dataset, run: InternedRun) -> RunLayout:
     """The run's query-major layout (built once, cached on the run)."""
     layout = run.cache.get("layout")
     if layout is None:
-        layout = run.cache["layout"] = build_layout(run.q, ds.n_queries)
+        codes = run.q_codes
+        n = ds.n_queries if codes.table is None else len(codes.table)
+        layout = run.cache["layout"] = build_layout(codes.local, n, table=codes.table)
     return layout
 
 
@@ -68,42 +70,66 @@ def qrels_index(ds: Dataset, run: InternedRun) -> np.ndarray:
     """Per run row (input order), the row of its (query, doc) in the sorted qrels, or -1 (cached)."""
     index = run.cache.get("qrels_index")
     if index is None:
-        index = join_qrels(ds, run.q, run.d)
+        rows, found = judged_hits(ds, run)
+        index = np.full(run.n_rows, -1, dtype=np.int64)
+        index[rows] = found
         run.cache["qrels_index"] = index
     return index
 
 
+def judged_hits(ds: Dataset, run: InternedRun) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, row in the sorted qrels) of the run's rows whose (query, doc) is in the qrels (cached).
+
+    The run's own small codes go through the judged bitmap without building every row's dataset code."""
+    hits = run.cache.get("judged_hits")
+    if hits is None:
+        hits = run.cache["judged_hits"] = _join(ds, run.q_codes, run.d_codes)
+    return hits
+
+
 BITMAP_BITS = 1 << 29  # largest (query x judged doc) bitmap the join builds: 64 MB
 BITMAP_ROWS = 1 << 17  # fewer rows than this: a binary search is cheaper than building the bitmap
-JOIN_SLICE = 1 << 20
+JOIN_SLICE = 1 << 18
 
 
 def join_qrels(ds: Dataset, q: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """Row of each (q, d) in the sorted qrels keys, or -1 when it is not judged.
+    """Row of each (q, d) (int64 dataset codes) in the sorted qrels keys, or -1 when it is not judged."""
+    index = np.full(len(q), -1, dtype=np.int64)
+    rows, found = _join(ds, Codes(q), Codes(d))
+    index[rows] = found
+    return index
+
+
+def _join(ds: Dataset, q: Codes, d: Codes) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, qrels rows) of the judged (query, doc) pairs among the rows of q and d.
 
     Most rows of a deep run are not judged. A bitmap over (query, judged doc) pairs answers "judged?"
-    for every row with two gathers; only the hits are looked up by binary search in the qrels keys."""
+    for every row with two gathers from small tables; only the hits are looked up by binary search in
+    the qrels keys."""
     keys = ds.qrels.key
-    if len(keys) == 0 or len(q) == 0:
-        return np.full(len(q), -1, dtype=np.int64)
-    index = np.full(len(q), -1, dtype=np.int64)
-    bitmap = _judged_bitmap(ds) if len(q) >= BITMAP_ROWS else None
+    n = len(q)
+    if len(keys) == 0 or n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    bitmap = _judged_bitmap(ds) if n >= BITMAP_ROWS else None
     if bitmap is None:
-        rows = np.arange(len(q))
+        rows = np.arange(n)
     else:
         bits, judged_doc, width = bitmap
+        base_of_code = None if q.table is None else q.table * width  # per local query code
+        doc_of_code = judged_doc if d.table is None else judged_doc[d.table]  # per local doc code
         found = []
-        for start in range(0, len(q), JOIN_SLICE):  # in slices: the temporaries stay small
-            jd = judged_doc[d[start:start + JOIN_SLICE]]
-            cell = q[start:start + JOIN_SLICE] * width + jd
+        for start in range(0, n, JOIN_SLICE):  # in slices: the temporaries stay in the CPU cache
+            part = slice(start, start + JOIN_SLICE)
+            jd = doc_of_code[d.local[part]]
+            local_q = q.local[part]
+            cell = (local_q.astype(np.int64) * width if base_of_code is None else base_of_code[local_q]) + jd
             hit = (bits[cell >> 3] >> (cell & 7).astype(np.uint8)) & np.uint8(1)
             found.append(np.flatnonzero(hit.astype(bool) & (jd >= 0)) + start)
         rows = np.concatenate(found)
-    run_key = q[rows] * max(ds.n_docs, 1) + d[rows]
-    found = np.minimum(np.searchsorted(keys, run_key), len(keys) - 1)
-    same = keys[found] == run_key
-    index[rows[same]] = found[same]
-    return index
+    run_key = q.at(rows) * max(ds.n_docs, 1) + d.at(rows)
+    found_at = np.minimum(np.searchsorted(keys, run_key), len(keys) - 1)
+    same = keys[found_at] == run_key
+    return rows[same], found_at[same]
 
 
 def _judged_bitmap(ds: Dataset) -> tuple[np.ndarray, np.ndarray, int] | None:
@@ -141,7 +167,7 @@ class _Drops:
     """What the drop and skip policies leave of a run, per input row and per query (cached per policy)."""
 
     counts: dict[str, int]
-    valid: np.ndarray  # eligible and not dropped
+    valid: np.ndarray | None  # eligible and not dropped (None when every row is: nothing dropped, all judged)
     n_valid: np.ndarray  # per query code
     judged: np.ndarray | None  # per input row, judged under the negative policy (when the join was needed)
     ranked_out: np.ndarray | None  # rows the ranking leaves out (drops, and unjudged rows under skip)
@@ -153,7 +179,7 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
     """The prefix of every judged query's ranking that `flavor` reads, or None when the general path is
     as good or the layout does not allow it (no cutoff, very uneven queries, infinite scores)."""
     need = needed_depth(flavor)
-    if math.isinf(need) or len(run.q) == 0:
+    if math.isinf(need) or run.n_rows == 0:
         return None
     layout = layout_of(ds, run)
     if not layout.paddable:
@@ -187,7 +213,7 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
 
     ideal = None
     if local:  # the whole list's judged rows, and per query the zero gains ranked before negative ones
-        assert drops.judged is not None and returned is not None
+        assert drops.judged is not None and drops.valid is not None and returned is not None
         gain_key = ("local_ideal", key, flavor.gain, flavor.min_grade)
         ideal = run.cache.get(gain_key)
         if ideal is None:
@@ -196,7 +222,7 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
             gain = q_gain[hit_index]
             nonzero = gain != 0
             hits, hit_index, gain = hits[nonzero], hit_index[nonzero], gain[nonzero]
-            lq, ld, lgrade = run.q[hits], run.d[hits], ds.qrels.grade[hit_index]
+            lq, ld, lgrade = run.q_codes.at(hits), run.d_codes.at(hits), ds.qrels.grade[hit_index]
             zeros = returned - np.bincount(lq, minlength=ds.n_queries)
             perm = np.lexsort((-ld, -gain, lq))
             lq, ld, lgrade, gain = lq[perm], ld[perm], lgrade[perm], gain[perm]
@@ -215,29 +241,32 @@ def _drops(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray, f
     counts = {"rows_of_unjudged_queries": layout.n_rows - int(layout.length[segs].sum())}
     drop = None
     if flavor.self_docs == "drop":
-        drop = run.d == self_doc_codes(ds)[run.q]
-        drop &= ds.judged[run.q]
+        drop = run.d == run.q_codes.per_row(self_doc_codes(ds))
+        drop &= run.q_codes.per_row(ds.judged)
         counts["rows_dropped_self_docs"] = int(drop.sum())
     if neg_drop:
         assert index is not None
-        negative = (_at(ds.qrels.grade, index, 0.0) < 0) & ds.judged[run.q]
+        negative = (_at(ds.qrels.grade, index, 0.0) < 0) & run.q_codes.per_row(ds.judged)
         if drop is not None:
             negative &= ~drop
             drop |= negative
         else:
             drop = negative
         counts["rows_dropped_negative"] = int(negative.sum())
-    valid = _valid_rows(ds, run, drop)  # eligible and not dropped
+    valid = None  # eligible and not dropped: every row, unless something is dropped or a query is not judged
     if drop is None and counts["rows_of_unjudged_queries"] == 0:
         n_valid = np.zeros(nq, dtype=np.int64)
         n_valid[layout.seg_q] = layout.length
     else:
-        n_valid = np.bincount(run.q[valid], minlength=nq)
+        valid = _valid_rows(ds, run, drop)
+        n_valid = run.q_codes.count(valid, nq)
+    if valid is None and (skip or local):
+        valid = np.ones(run.n_rows, dtype=bool)
     judged = _at(q_judged, index, False) if index is not None else None
     ranked_out, n_judged = drop, None
     if skip:
         assert judged is not None
-        n_judged = np.bincount(run.q[valid & judged], minlength=nq)
+        n_judged = run.q_codes.count(valid & judged, nq)
         ranked_out = ~judged  # the condensed list ranks judged rows only
         ranked_out |= ~valid
     return _Drops(counts, valid, n_valid, judged, ranked_out, n_judged)
@@ -253,7 +282,7 @@ def _eligible_segments(ds: Dataset, run: InternedRun, layout: RunLayout) -> np.n
 def _valid_rows(ds: Dataset, run: InternedRun, drop: np.ndarray | None) -> np.ndarray:
     eligible = run.cache.get("eligible_rows")
     if eligible is None:
-        eligible = run.cache["eligible_rows"] = ds.judged[run.q]
+        eligible = run.cache["eligible_rows"] = run.q_codes.per_row(ds.judged)
     return eligible if drop is None else eligible & ~drop
 
 
@@ -268,7 +297,7 @@ def _all_judged(ds: Dataset, run: InternedRun, q_judged: np.ndarray, negative: s
     key = ("all_judged", negative)
     if key not in run.cache:
         judged = _at(q_judged, qrels_index(ds, run), False)
-        run.cache[key] = bool(judged[ds.judged[run.q]].all())
+        run.cache[key] = bool(judged[run.q_codes.per_row(ds.judged)].all())
     return run.cache[key]
 
 
@@ -310,6 +339,8 @@ def _top_rows(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray
             mask &= m > -np.inf
         cells = np.flatnonzero(mask)
     rows = layout.input_rows(segs, cells)
-    rows = rows[np.lexsort((-run.d[rows], -score[rows], run.q[rows]))]
-    top = run.cache[cache_key] = (rows, join_qrels(ds, run.q[rows], run.d[rows]))
+    q, d = run.q_codes.at(rows), run.d_codes.at(rows)
+    perm = np.lexsort((-d, -score[rows], q))
+    rows, q, d = rows[perm], q[perm], d[perm]
+    top = run.cache[cache_key] = (rows, join_qrels(ds, q, d))
     return top

@@ -21,7 +21,6 @@ ties=pessimistic flavor of several.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -106,14 +105,14 @@ def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
     if store is None:
         store = {}
     if key not in store:
-        q_judged, _ = qrels_gains(ds, flavor)
-        judged = np.zeros(len(run.q), dtype=bool)
-        if len(ds.qrels.key):
-            from rankflavor.engine.select import qrels_index  # the engine's join, cached on the run
+        from rankflavor.data import InternedRun
+        from rankflavor.engine.select import judged_hits  # the engine's join, cached on the run
 
-            index = qrels_index(ds, run)
-            judged = (index >= 0) & q_judged[np.maximum(index, 0)]
-        store[key] = dataclasses.replace(run, q=run.q[judged], d=run.d[judged], score=run.score[judged])
+        q_judged, _ = qrels_gains(ds, flavor)
+        rows, index = judged_hits(ds, run)
+        rows = rows[q_judged[index]]  # (in input order: the join keeps it)
+        store[key] = InternedRun.of_codes(run.table, run.name, run.q_codes.at(rows), run.d_codes.at(rows),
+                                          run.score[rows], run.present)
     return store[key]
 
 
