@@ -226,3 +226,60 @@ def test_untidy_files_read_exactly_like_the_line_reader(tmp_path, change):
         assert fast.table.column("query").to_pylist() == lines[0]
         assert fast.table.column("doc").to_pylist() == lines[1]
         assert fast.table.column("score").to_pylist() == lines[2]
+
+
+def _speculative_and_settled(qrels_path: Path, run_path: Path):
+    """(outcome of rf.evaluate, which reads speculatively, outcome of a settled prepare + build_report)."""
+    from rankflavor.report.report import build_report
+
+    def outcome(fn):
+        try:
+            report = fn()
+        except rf.RankflavorError as exc:
+            return type(exc).__name__, str(exc)
+        return [(r["query"], r["value"]) for r in report.result().per_query()], report.provenance["inputs"]
+
+    def settled():
+        dataset, provenance = prepare(qrels_path, run_path)
+        return build_report(dataset, [rf.Flavor.parse("trec_eval@10")], provenance)
+
+    return outcome(lambda: rf.evaluate(qrels_path, run_path, "trec_eval@10")), outcome(settled)
+
+
+@pytest.mark.parametrize("run_text", [
+    "q1 Q0 d1 1 2.0 t\nq1 Q0 dé 2 1.0 t\n",  # UTF-8 id: not plain, accepted (every column checked)
+    "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 a\tb\n",  # a tab in the tag: the line reader's error
+    "q1 Q0 d1 1 2.0 t\nq1 Q0 d1 2 1.0 a\tb\n",  # ... even when the speculative table has a duplicate
+    "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t \n",  # an empty last field
+    "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n",  # plain
+])
+def test_speculative_read_gives_the_settled_result_or_error(tmp_path, run_text):
+    qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels_path.write_text("q1 0 d1 1\nq1 0 d2 2\nq1 0 dé 3\n")
+    run_path.write_bytes(run_text.encode())
+    speculative, settled = _speculative_and_settled(qrels_path, run_path)
+    assert speculative == settled
+    if isinstance(speculative[1], list):  # the provenance hashes the bytes once the scan is settled
+        assert speculative[1][1]["sha256"] == hashlib.sha256(run_path.read_bytes()).hexdigest()
+        assert speculative[1][0]["sha256"] == hashlib.sha256(qrels_path.read_bytes()).hexdigest()
+
+
+def test_speculative_read_of_a_file_that_changes_under_it_is_read_again(tmp_path, monkeypatch):
+    from rankflavor.io import trec_fast
+
+    qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels_path.write_text("q1 0 d1 1\nq1 0 d2 2\n")
+    run_path.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n")
+    original = trec_fast._hash_and_scan
+    calls = []
+
+    def not_plain_once(path, check):
+        digest, plain = original(path, check)
+        calls.append(check)
+        return digest, plain and len(calls) > 1  # the deferred scan says "not plain": read again strictly
+
+    monkeypatch.setattr(trec_fast, "_hash_and_scan", not_plain_once)
+    report = rf.evaluate(qrels_path, run_path, "trec_eval@10")
+    assert calls[:2] == [True, True] and len(calls) == 4  # two deferred scans, then both files read strictly
+    assert report.provenance["inputs"][1]["sha256"] == hashlib.sha256(run_path.read_bytes()).hexdigest()
+    assert report.mean() == pytest.approx((1 + 2 / math.log2(3)) / (2 + 1 / math.log2(3)))

@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from rankflavor.data import Dataset, intern
-from rankflavor.errors import InputError, SpecError
-from rankflavor.io import QrelsTable, RunTable, load_qrels, load_run
+from rankflavor.errors import InputError, RankflavorError, SpecError
+from rankflavor.io import QrelsTable, RunTable, load_qrels, load_run, settle
 from rankflavor.io.duplicates import POLICIES
 
 
@@ -36,18 +36,25 @@ def _run_names(tables: list[RunTable]) -> list[str]:
     return out
 
 
-def load_runs(runs: Any) -> list[RunTable]:
+def load_runs(runs: Any, defer_scan: bool = False, read: list[RunTable] | None = None) -> list[RunTable]:
+    """The runs as tables; `read` (when given) receives each table as soon as it is read."""
+    read = [] if read is None else read
     if _is_single_run(runs):
-        return [load_run(runs)]
+        read.append(load_run(runs, defer_scan=defer_scan))
+        return read[-1:]
     if isinstance(runs, Mapping):
-        tables = [load_run(run, str(name)) for name, run in runs.items()]
-        for table, name in zip(tables, runs, strict=True):
-            table.source.name = str(name)  # the caller's name wins over the file name
-        return tables
+        start = len(read)
+        for name, run in runs.items():
+            read.append(load_run(run, str(name), defer_scan))
+            read[-1].source.name = str(name)  # the caller's name wins over the file name
+        return read[start:]
     if isinstance(runs, (list, tuple)):
         if not runs:
             raise InputError("no run given", fix="pass at least one run")
-        return [load_run(run, f"run{i + 1}" if len(runs) > 1 else "run") for i, run in enumerate(runs)]
+        start = len(read)
+        for i, run in enumerate(runs):
+            read.append(load_run(run, f"run{i + 1}" if len(runs) > 1 else "run", defer_scan))
+        return read[start:]
     raise InputError(f"cannot read a {type(runs).__name__} as a run",
                      fix="give a TREC run path, a dict {qid: {docid: score}}, a DataFrame, or a list of them")
 
@@ -169,13 +176,41 @@ def provenance_of(qrels: QrelsTable, runs: list[RunTable], names: list[str], dat
     }
 
 
-def prepare(qrels: Any, runs: Any, on_duplicate: str = "error") -> tuple[Dataset, dict[str, Any]]:
-    """Read, validate and intern the inputs; on_duplicate is `error`, `first` or `max` (io/duplicates.py)."""
+def prepare(qrels: Any, runs: Any, on_duplicate: str = "error", settle_now: bool = True,
+            ) -> tuple[Dataset, dict[str, Any]]:
+    """Read, validate and intern the inputs; on_duplicate is `error`, `first` or `max` (io/duplicates.py).
+
+    settle_now False: TREC files are read speculatively, their bytes' hash and plainness scan still running
+    on another core (io.trec.settle); the caller overlaps its own work with them, then calls
+    `settle_inputs` before it trusts or shows anything, and prepares again (settled) when that says False."""
     if on_duplicate not in POLICIES:
         raise SpecError(f"on_duplicate must be one of {', '.join(POLICIES)}, not {on_duplicate!r}")
-    qrels_table = load_qrels(qrels)
+    if settle_now:
+        return _prepare(qrels, runs, on_duplicate, False, [])
+    read: list[QrelsTable | RunTable] = []
+    try:
+        return _prepare(qrels, runs, on_duplicate, True, read)
+    except RankflavorError:
+        if all([settle(t.source) for t in read]):
+            raise  # every file was plain: the error is the one the settled reading gives
+    return _prepare(qrels, runs, on_duplicate, False, [])
+
+
+def _prepare(qrels: Any, runs: Any, on_duplicate: str, defer_scan: bool, read: list) -> tuple[Dataset, dict[str, Any]]:
+    qrels_table = load_qrels(qrels, defer_scan=defer_scan)
+    read.append(qrels_table)
     _require_judgments(qrels_table)
-    run_tables = load_runs(runs)
+    run_tables = load_runs(runs, defer_scan, read)
     names = _run_names(run_tables)
     dataset = intern(qrels_table, run_tables, names, on_duplicate)
     return dataset, provenance_of(qrels_table, run_tables, names, dataset, on_duplicate)
+
+
+def settle_inputs(dataset: Dataset, provenance: dict[str, Any]) -> bool:
+    """Wait for the deferred scans of a speculative `prepare`, fill the inputs' sha256 in the provenance; False
+    when a file was not plain (prepare again with settle_now=True: its table may differ)."""
+    sources = [dataset.qrels.table.source, *(run.table.source for run in dataset.runs)]
+    plain = all([settle(source) for source in sources])
+    for item, source in zip(provenance["inputs"], sources, strict=True):
+        item["sha256"] = source.sha256
+    return plain

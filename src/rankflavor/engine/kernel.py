@@ -191,8 +191,9 @@ def _global_ideal(ds: Dataset, flavor: Flavor, q_judged: np.ndarray, q_gain: np.
         # packed key (query asc, gain desc) keeps doc desc within equal gains
         sel = np.flatnonzero(q_judged)[::-1]
         iq, id_, igrade, igain = ds.qrels.q[sel], ds.qrels.d[sel], ds.qrels.grade[sel], q_gain[sel]
-        levels, level = np.unique(igain, return_inverse=True)
-        iperm = np.argsort(iq * len(levels) + (len(levels) - 1 - level.reshape(-1)), kind="stable")
+        levels = _gain_levels(ds, flavor, q_gain)
+        level = np.searchsorted(levels, igain)
+        iperm = np.argsort(iq * len(levels) + (len(levels) - 1 - level), kind="stable")
         iq, id_, igrade, igain = iq[iperm], id_[iperm], igrade[iperm], igain[iperm]
         cached = ds.cache[key] = (iq, id_, igrade, igain, _positions(iq) + 1)
     return cached

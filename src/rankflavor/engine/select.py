@@ -90,6 +90,7 @@ def judged_hits(ds: Dataset, run: InternedRun) -> tuple[np.ndarray, np.ndarray]:
 BITMAP_BITS = 1 << 29  # largest (query x judged doc) bitmap the join builds: 64 MB
 BITMAP_ROWS = 1 << 17  # fewer rows than this: a binary search is cheaper than building the bitmap
 JOIN_SLICE = 1 << 18
+SELECT_CELLS = 1 << 17  # matrix cells per block of the top-k selection
 
 
 def join_qrels(ds: Dataset, q: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -114,15 +115,15 @@ def _join(ds: Dataset, q: Codes, d: Codes) -> tuple[np.ndarray, np.ndarray]:
     if bitmap is None:
         rows = np.arange(n)
     else:
-        bits, judged_doc, width = bitmap
-        base_of_code = None if q.table is None else q.table * width  # per local query code
+        bits, judged_doc, width = bitmap  # (int32 cells: below BITMAP_BITS)
+        base_of_code = (np.arange(ds.n_queries, dtype=np.int32) if q.table is None else q.table.astype(np.int32)) \
+            * np.int32(width)  # per local query code
         doc_of_code = judged_doc if d.table is None else judged_doc[d.table]  # per local doc code
         found = []
         for start in range(0, n, JOIN_SLICE):  # in slices: the temporaries stay in the CPU cache
             part = slice(start, start + JOIN_SLICE)
             jd = doc_of_code[d.local[part]]
-            local_q = q.local[part]
-            cell = (local_q.astype(np.int64) * width if base_of_code is None else base_of_code[local_q]) + jd
+            cell = base_of_code[q.local[part]] + jd
             hit = (bits[cell >> 3] >> (cell & 7).astype(np.uint8)) & np.uint8(1)
             found.append(np.flatnonzero(hit.astype(bool) & (jd >= 0)) + start)
         rows = np.concatenate(found)
@@ -133,18 +134,25 @@ def _join(ds: Dataset, q: Codes, d: Codes) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _judged_bitmap(ds: Dataset) -> tuple[np.ndarray, np.ndarray, int] | None:
-    """(bits over query x judged-doc cells, judged-doc code of every doc or -1, judged docs) (cached)."""
+    """(bits over query x judged-doc cells, judged-doc code of every doc or -1, judged docs) (cached).
+
+    Cells stay below BITMAP_BITS = 2^29, so they are int32. The qrels are sorted by (query, doc) and judged-doc
+    codes keep the doc order, so the cells come sorted: their bytes are OR-ed group by group (no ufunc.at)."""
     if "judged_bitmap" not in ds.cache:
-        docs = np.unique(ds.qrels.d)
-        width = max(len(docs), 1)
+        is_judged = np.zeros(max(ds.n_docs, 1), dtype=bool)
+        is_judged[ds.qrels.d] = True
+        width = max(int(np.count_nonzero(is_judged)), 1)
         if ds.n_queries * width > BITMAP_BITS:
             ds.cache["judged_bitmap"] = None
         else:
-            judged_doc = np.full(max(ds.n_docs, 1), -1, dtype=np.int64)
-            judged_doc[docs] = np.arange(len(docs))
-            cells = ds.qrels.q * width + judged_doc[ds.qrels.d]
+            judged_doc = np.where(is_judged, np.cumsum(is_judged, dtype=np.int32) - 1, -1).astype(np.int32)
+            cells = ds.qrels.q.astype(np.int32) * np.int32(width) + judged_doc[ds.qrels.d]
+            byte = cells >> 3
+            bit = np.left_shift(np.uint8(1), (cells & 7).astype(np.uint8))
             bits = np.zeros(ds.n_queries * width // 8 + 1, dtype=np.uint8)
-            np.bitwise_or.at(bits, cells >> 3, (np.uint8(1) << (cells & 7).astype(np.uint8)))
+            if len(cells):
+                starts = np.flatnonzero(np.r_[True, byte[1:] != byte[:-1]])
+                bits[byte[starts]] = np.bitwise_or.reduceat(bit, starts)
             ds.cache["judged_bitmap"] = (bits, judged_doc, width)
     return ds.cache["judged_bitmap"]
 
@@ -318,7 +326,9 @@ def _top_rows(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray
     if cache_key in run.cache:
         return run.cache[cache_key]
     score = _scores(run, precision)
-    if np.isneginf(score).any():
+    if ("has_neginf", precision) not in run.cache:
+        run.cache[("has_neginf", precision)] = bool((score == -np.inf).any())
+    if run.cache[("has_neginf", precision)]:
         return None  # -inf marks padding below: leave such runs to the general path
     matrix_key = ("matrix", key)
     m = run.cache.get(matrix_key)
@@ -332,12 +342,17 @@ def _top_rows(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray
     width = layout.width
     if need >= width:
         cells = np.flatnonzero(m > -np.inf)
-    else:
-        kth = np.partition(m, width - need, axis=1)[:, width - need]
-        mask = m >= kth[:, None]
-        if np.isneginf(kth).any():
-            mask &= m > -np.inf
-        cells = np.flatnonzero(mask)
+    else:  # block by block of queries: the partitioned copy and the mask stay in the CPU cache
+        step = max(1, SELECT_CELLS // width)
+        found = []
+        for start in range(0, len(m), step):
+            block = m[start:start + step]
+            kth = np.partition(block, width - need, axis=1)[:, width - need]
+            mask = block >= kth[:, None]
+            if np.isneginf(kth).any():
+                mask &= block > -np.inf
+            found.append(np.flatnonzero(mask) + start * width)
+        cells = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
     rows = layout.input_rows(segs, cells)
     q, d = run.q_codes.at(rows), run.d_codes.at(rows)
     perm = np.lexsort((-d, -score[rows], q))

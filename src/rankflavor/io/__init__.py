@@ -7,25 +7,25 @@ from typing import Any
 
 from rankflavor.io.frames import qrels_from_python, run_from_python
 from rankflavor.io.tables import QrelsTable, RunTable, Source
-from rankflavor.io.trec import read_trec_qrels, read_trec_run
+from rankflavor.io.trec import read_trec_qrels, read_trec_run, settle
 
 
-def load_qrels(data: Any, name: str | None = None) -> QrelsTable:
+def load_qrels(data: Any, name: str | None = None, defer_scan: bool = False) -> QrelsTable:
     """A qrels from a path, a dict {qid: {docid: grade}}, a DataFrame, or an already read QrelsTable."""
     if isinstance(data, QrelsTable):
         return data
     if isinstance(data, (str, Path)):
-        return read_trec_qrels(data)
+        return read_trec_qrels(data, defer_scan)
     return qrels_from_python(data, name or "qrels")
 
 
-def load_run(data: Any, name: str | None = None) -> RunTable:
+def load_run(data: Any, name: str | None = None, defer_scan: bool = False) -> RunTable:
     """A run from a path, a dict {qid: {docid: score}}, a DataFrame, or an already read RunTable."""
     if isinstance(data, RunTable):
         return data
     if isinstance(data, (str, Path)):
-        return read_trec_run(data)
+        return read_trec_run(data, defer_scan)
     return run_from_python(data, name or "run")
 
 
-__all__ = ["QrelsTable", "RunTable", "Source", "load_qrels", "load_run", "read_trec_qrels", "read_trec_run"]
+__all__ = ["QrelsTable", "RunTable", "Source", "load_qrels", "load_run", "read_trec_qrels", "read_trec_run", "settle"]

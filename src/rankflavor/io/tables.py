@@ -7,6 +7,7 @@ tie policy reads it); `line` holds the 1-based source line of each row when the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -23,6 +24,7 @@ class Source:
     comment_lines: int = 0
     blank_lines: int = 0
     duplicates: dict[str, int] = field(default_factory=dict)  # rows removed by the on_duplicate policy, by kind
+    pending: Any = field(default=None, repr=False, compare=False)  # a deferred scan of the bytes (io.trec.settle)
 
 
 @dataclass

@@ -21,17 +21,18 @@ QRELS_COLUMNS = ("query", "iteration", "doc", "grade")
 RUN_COLUMNS = ("query", "q0", "doc", "rank", "score", "tag")
 
 
-def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str):
+def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer_scan: bool):
     path = Path(path)
     source = Source(name=path.name, path=str(path), kind="trec")
-    fast = read_fast(path, columns, value_col) if is_regular_file(path) else None  # a pipe is read once, below
+    # (a pipe is read once, below)
+    fast = read_fast(path, columns, value_col, defer_scan) if is_regular_file(path) else None
     if fast is not None and fast.table.num_rows > 0:
         pool = arrow_pool()
         query = fast.table.column(columns[0]).combine_chunks(pool)  # dictionary-encoded: data.py interns the codes
         doc = fast.table.column(columns[2]).combine_chunks(pool)
         values = array_to_numpy(fast.table.column(columns[value_col])).astype(np.float64, copy=False)
         lines = None
-        source.sha256 = fast.sha256
+        source.sha256, source.pending = fast.sha256, fast.pending
     else:
         raw = read_raw(path)
         q, d, v, lines, source.comment_lines, source.blank_lines = read_lines(path, columns, value_col, what, raw)
@@ -40,16 +41,29 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str):
     return source, query, doc, values, lines
 
 
-def read_trec_qrels(path: str | Path) -> QrelsTable:
-    """Read a TREC qrels file: `qid iter docid grade` per line."""
-    source, query, doc, grade, lines = _read(Path(path), QRELS_COLUMNS, 3, "grade")
+def read_trec_qrels(path: str | Path, defer_scan: bool = False) -> QrelsTable:
+    """Read a TREC qrels file: `qid iter docid grade` per line. defer_scan: see `settle`."""
+    source, query, doc, grade, lines = _read(Path(path), QRELS_COLUMNS, 3, "grade", defer_scan)
     return QrelsTable(source=source, query=query, doc=doc, grade=grade, line=lines)
 
 
-def read_trec_run(path: str | Path) -> RunTable:
-    """Read a TREC run file: `qid Q0 docid rank score tag` per line (the rank column is ignored, as trec_eval does)."""
-    source, query, doc, score, lines = _read(Path(path), RUN_COLUMNS, 4, "score")
+def read_trec_run(path: str | Path, defer_scan: bool = False) -> RunTable:
+    """Read a TREC run file: `qid Q0 docid rank score tag` per line (the rank column is ignored, as trec_eval does).
+    defer_scan: see `settle`."""
+    source, query, doc, score, lines = _read(Path(path), RUN_COLUMNS, 4, "score", defer_scan)
     return RunTable(source=source, query=query, doc=doc, score=score, line=lines)
+
+
+def settle(source: Source) -> bool:
+    """Wait for a deferred scan (`defer_scan=True`): fill the source's sha256; False when the file must be read
+    again without deferring (it is not plain, or it changed or vanished), so that its table, errors and line
+    numbers are those of the strict reader. True for a source read without deferring."""
+    if source.pending is None:
+        return True
+    digest, plain = source.pending.wait()
+    source.pending = None
+    source.sha256 = digest
+    return plain and digest is not None
 
 
 def line_of(table: QrelsTable | RunTable, row: int) -> int | None:

@@ -43,27 +43,45 @@ _DICT = pa.dictionary(pa.int32(), pa.string())
 @dataclass
 class FastRead:
     table: pa.Table  # the id columns dictionary-encoded, the value column float64
-    sha256: str
+    sha256: str | None  # None while `pending` runs
+    pending: Pending | None = None  # deferred: the hash and the plainness scan, still running
 
 
-def read_fast(path: Path, columns: tuple[str, ...], value_col: int) -> FastRead | None:
+class Pending:
+    """The hash-and-scan of a file read speculatively (columns parsed before its bytes were scanned)."""
+
+    def __init__(self, scan: _Scan) -> None:
+        self._scan = scan
+
+    def wait(self) -> tuple[str | None, bool]:
+        """(SHA-256 or None when the file could not be read again, whether the file is plain). A file that
+        is not plain must be read again without deferring: the speculative table may not be the right one."""
+        self._scan.join()
+        return self._scan.hexdigest, self._scan.plain
+
+
+def read_fast(path: Path, columns: tuple[str, ...], value_col: int, defer_scan: bool = False) -> FastRead | None:
     """pyarrow's CSV reader on a tidy file (single spaces, no comments); None when it does not apply.
 
     The byte scan runs beside the parser, which reads the id and value columns only; when the scan finds
-    the file is not plain, the file is parsed again with every column (rare: such files are small)."""
+    the file is not plain, the file is parsed again with every column (rare: such files are small).
+    defer_scan: parse first, then start the scan and return at once with `pending` (the caller overlaps the
+    scan with its own single-threaded work and must `wait` before trusting the table: see pipeline.py)."""
     path = Path(path)
     gz = path.suffix == ".gz"
     ids = (columns[0], columns[2])
-    scan = _Scan(path, check=not gz)  # a .gz file is hashed, and its columns all converted
+    deferred = defer_scan and not gz
+    scan = None if deferred else _Scan(path, check=not gz)  # a .gz file is hashed, and its columns all converted
     wanted = [*ids, columns[value_col]] if not gz else list(columns)
     table = _parse(path, columns, value_col, wanted, gz)
-    scan.join()
-    if not gz and not scan.plain:
-        wanted = list(columns)
-        table = _parse(path, columns, value_col, wanted, gz)
-    digest = scan.hexdigest
+    if scan is not None:
+        scan.join()
+        if not gz and not scan.plain:
+            wanted = list(columns)
+            table = _parse(path, columns, value_col, wanted, gz)
+    digest = scan.hexdigest if scan is not None else None
     arrow_pool().release_unused()  # the parser's blocks: give them back before the engine runs
-    if table is None or digest is None:
+    if table is None or (digest is None and not deferred):
         return None
     values = table.column(columns[value_col])
     if values.null_count or not all(np.isfinite(array_to_numpy(chunk)).all() for chunk in values.chunks):
@@ -77,6 +95,8 @@ def read_fast(path: Path, columns: tuple[str, ...], value_col: int) -> FastRead 
                               or pc.any(pc.match_substring_regex(distinct, _BAD_TEXT)).as_py()
                               or (name in ids and pc.any(pc.starts_with(distinct, "#")).as_py())):
             return None
+    if deferred:
+        return FastRead(table, None, Pending(_Scan(path, check=True)))
     return FastRead(table, digest)
 
 

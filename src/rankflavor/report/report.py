@@ -205,8 +205,20 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     on_duplicate: a (query, doc) listed twice in the qrels or a run: `error`, keep the `first`, or the `max`.
     Bad input raises rankflavor.InputError (with .source, .line, .text, .fix); see docs/input-catalogue.md.
     """
-    from rankflavor.pipeline import prepare
+    from rankflavor.errors import RankflavorError
+    from rankflavor.pipeline import prepare, settle_inputs
 
+    # TREC files are read speculatively: their bytes are hashed and scanned on the other core while the
+    # engine runs; a file that turns out not plain is read again strictly and evaluated again
+    dataset, provenance = prepare(qrels, runs, on_duplicate, settle_now=False)
+    try:
+        report: Report | None = build_report(dataset, parse_specs(flavors), provenance)
+    except RankflavorError:
+        if settle_inputs(dataset, provenance):
+            raise
+        report = None
+    if report is not None and settle_inputs(dataset, provenance):
+        return report
     dataset, provenance = prepare(qrels, runs, on_duplicate)
     return build_report(dataset, parse_specs(flavors), provenance)
 
