@@ -19,7 +19,6 @@ depends on, so that many flavors share one layout, one join and one selection pe
 from __future__ import annotations
 
 import math
-import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -84,30 +83,8 @@ def judged_hits(ds: Dataset, run: InternedRun) -> tuple[np.ndarray, np.ndarray]:
     The run's own small codes go through the judged bitmap without building every row's dataset code."""
     hits = run.cache.get("judged_hits")
     if hits is None:
-        started = run.cache.pop("judged_hits_started", None)
-        if started is not None:
-            thread, holder = started
-            thread.join()
-            hits = holder.get("hits")
-        if hits is None:  # (not started, or it failed: computed here, where an error surfaces)
-            hits = _join(ds, run.q_codes, run.d_codes)
-        run.cache["judged_hits"] = hits
+        hits = run.cache["judged_hits"] = _join(ds, run.q_codes, run.d_codes)
     return hits
-
-
-def start_judged_hits(ds: Dataset, run: InternedRun) -> None:
-    """Compute `judged_hits` on another thread while the caller evaluates (numpy releases the GIL in the
-    join's gathers); `judged_hits` waits for it. Worth it on big runs, whose warnings need the join."""
-    if run.n_rows < BITMAP_ROWS or "judged_hits" in run.cache or "judged_hits_started" in run.cache:
-        return
-    holder: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-
-    def work() -> None:
-        holder["hits"] = _join(ds, run.q_codes, run.d_codes)
-
-    thread = threading.Thread(target=work, daemon=True)
-    thread.start()
-    run.cache["judged_hits_started"] = (thread, holder)
 
 
 BITMAP_BITS = 1 << 29  # largest (query x judged doc) bitmap the join builds: 64 MB

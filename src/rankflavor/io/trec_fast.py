@@ -34,7 +34,7 @@ import pyarrow.csv as pacsv
 from rankflavor.arrow_numpy import array_to_numpy
 
 BLOCK_SIZE = 8 << 20  # bytes per parser block: two cores stay busy, and memory stays a few blocks
-SCAN_STEP = 16 << 20  # bytes per block of the hash-and-scan pass (in the CPU cache across its numpy passes)
+SCAN_STEP = 1 << 20  # bytes per block of the hash-and-scan pass (in the CPU cache across its numpy passes)
 PROGRESS_AFTER = 1.0  # seconds of reading before a progress bar appears (terminal only)
 _BAD_TEXT = r"[\x00-\x1f\x7f\x{FEFF}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]"
 _DICT = pa.dictionary(pa.int32(), pa.string())

@@ -179,12 +179,8 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
     """Every run under every flavor. The engine shares one layout, join and top-k selection per run across
     the flavors; the warnings' extra evaluations (tie range, unjudged=skip) are shared across flavors that
     lead to the same one; a run's engine cache is released (but its layout) before the next run."""
-    from rankflavor.engine.select import start_judged_hits
-
     results = []
     for run in dataset.runs:
-        if any(f.unjudged != "error" for f in flavors):  # the unjudged warnings and unjudged=skip need the join
-            start_judged_hits(dataset, run)
         unjudged_queries = int((run.present & ~dataset.judged).sum())
         shared: dict[tuple[str, Flavor], np.ndarray] = {}  # (run, flavor) -> raw values
         for flavor in flavors:
@@ -194,9 +190,6 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
             result.warnings = warnings_for(result, flavor, dataset, run, shared)
             results.append(result)
         layout = run.cache.get("layout")
-        started = run.cache.get("judged_hits_started")
-        if started is not None:
-            started[0].join()  # (its memory goes with the cache, not later)
         run.cache.clear()
         if layout is not None:
             run.cache["layout"] = layout
