@@ -139,6 +139,30 @@ def test_fast_path_is_taken_and_exact(spec, interleave, bitmap, source, prefixes
     assert prefixes and prefixes[0], "the fast path was not taken"
 
 
+@pytest.mark.parametrize("spec", ["ndcg@3", "ndcg@5 ties=average", "ndcg@1 ties=input", "ndcg@3 unjudged=skip",
+                                  "ndcg@3 ideal=local", "trec_eval@20", "ndcg@3 run_depth=5", "ndcg@4 negative=drop"])
+@pytest.mark.parametrize("source", ["frame", "trec"])
+def test_runs_listed_by_descending_score_take_the_sorted_shortcut_and_stay_exact(spec, source, prefixes, tmp_path):
+    # as TREC runs are written: each query's docs by descending score (ties at and across every cutoff)
+    qrels, rows = _data(5, 12, 30, False)
+    rows.sort(key=lambda row: (row[0], -row[2]))
+    calls = []
+    original = select._top_cells
+
+    def spy(block, need):
+        calls.append(bool((block[:, 1:] <= block[:, :-1]).all()))
+        return original(block, need)
+
+    select._top_cells = spy
+    try:
+        _check(qrels, rows, rf.Flavor.parse(spec), tmp_path if source == "trec" else None)
+    finally:
+        select._top_cells = original
+    assert prefixes and prefixes[0], "the fast path was not taken"
+    if "skip" not in spec and "drop" not in spec:  # (rows the ranking leaves out are holes in the order)
+        assert calls and calls[0], "the selection did not see rows in descending order"
+
+
 def test_uneven_runs_take_the_general_path_and_stay_exact(prefixes):
     qrels, rows = _data(3, 30, 5, False)
     rows += [("q0", f"long{i}", float(i % 7)) for i in range(70_000)]  # padding 30 queries to it is too much

@@ -9,14 +9,16 @@ from typing import Any
 import numpy as np
 
 from rankflavor.data import Dataset, intern
+from rankflavor.engine.select import layout_of
 from rankflavor.errors import InputError, RankflavorError, SpecError
 from rankflavor.io import QrelsTable, RunTable, load_qrels, load_run, settle
 from rankflavor.io.duplicates import POLICIES
+from rankflavor.io.prefetch import Prefetched
 
 
 def _is_single_run(runs: Any) -> bool:
     """A nested dict {qid: {doc: score}} is one run; {name: run} maps names to runs."""
-    if isinstance(runs, (str, Path, RunTable)) or hasattr(runs, "columns"):
+    if isinstance(runs, (str, Path, RunTable, Prefetched)) or hasattr(runs, "columns"):
         return True
     if isinstance(runs, Mapping):
         values = list(runs.values())
@@ -117,11 +119,11 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
     per_run = []
     for run in ds.runs:
         unjudged = run.present & ~ds.judged
-        rows_per_query = run.q_codes.count(None, ds.n_queries)
+        layout = layout_of(ds, run)  # (built at interning: rows per query without a pass over the rows)
         counts = {"run": run.name, "rows": run.n_rows, "queries": int(run.present.sum()),
                   "queries_in_common": int((run.present & ds.judged).sum()),
                   "queries_not_in_qrels": int(unjudged.sum()),
-                  "rows_of_queries_not_in_qrels": int(rows_per_query[~ds.judged].sum()),
+                  "rows_of_queries_not_in_qrels": int(layout.length[~ds.judged[layout.seg_q]].sum()),
                   "qrels_queries_not_in_run": int((ds.judged & ~run.present).sum())}
         per_run.append(counts)
         name = run.name

@@ -23,10 +23,13 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rankflavor.io.prefetch import prefetch_runs
+
+    runs = prefetch_runs(list(args.runs))  # parsed on Arrow's threads while the engine imports and the qrels is read
     from rankflavor import evaluate
     from rankflavor.cli import render
 
-    report = evaluate(args.qrels, list(args.runs), args.specs or ["ndcg@10"], on_duplicate=args.on_duplicate)
+    report = evaluate(args.qrels, runs, args.specs or ["ndcg@10"], on_duplicate=args.on_duplicate)
     if args.format == "json":
         render.print_json(report.to_dict(per_query=args.per_query))
     elif args.format == "csv":

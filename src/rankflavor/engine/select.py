@@ -342,20 +342,37 @@ def _top_rows(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray
     width = layout.width
     if need >= width:
         cells = np.flatnonzero(m > -np.inf)
-    else:  # block by block of queries: the partitioned copy and the mask stay in the CPU cache
+    else:  # block by block of queries: the temporaries stay in the CPU cache
         step = max(1, SELECT_CELLS // width)
-        found = []
-        for start in range(0, len(m), step):
-            block = m[start:start + step]
-            kth = np.partition(block, width - need, axis=1)[:, width - need]
-            mask = block >= kth[:, None]
-            if np.isneginf(kth).any():
-                mask &= block > -np.inf
-            found.append(np.flatnonzero(mask) + start * width)
-        cells = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+        cells = np.concatenate([_top_cells(m[start:start + step], need) + start * width
+                                for start in range(0, len(m), step)] or [np.zeros(0, dtype=np.int64)])
     rows = layout.input_rows(segs, cells)
     q, d = run.q_codes.at(rows), run.d_codes.at(rows)
     perm = np.lexsort((-d, -score[rows], q))
     rows, q, d = rows[perm], q[perm], d[perm]
     top = run.cache[cache_key] = (rows, join_qrels(ds, q, d))
     return top
+
+
+def _top_cells(block: np.ndarray, need: int) -> np.ndarray:
+    """Flat cells of `block` (queries x padded scores, -inf = none) whose score is at least the need-th
+    largest of their row (need < width).
+
+    A TREC run lists each query's docs by descending score, most of the time: a row already in that order
+    has its need-th largest score in column need-1, and when the next column holds a lower score its
+    first `need` cells are the answer (no tie across the cutoff). Other rows take `np.partition`."""
+    width = block.shape[1]
+    descending = (block[:, 1:] <= block[:, :-1]).all(axis=1)
+    kth = block[:, need - 1].copy()
+    if not descending.all():
+        kth[~descending] = np.partition(block[~descending], width - need, axis=1)[:, width - need]
+    simple = descending & (block[:, need] < kth) & (kth > -np.inf)
+    rows = np.flatnonzero(simple)
+    first = (rows[:, None] * width + np.arange(need)).reshape(-1)
+    rest = np.flatnonzero(~simple)
+    if len(rest) == 0:
+        return first
+    sub = block[rest]
+    mask = (sub >= kth[rest, None]) & (sub > -np.inf)
+    at = np.nonzero(mask)
+    return np.concatenate([first, rest[at[0]] * width + at[1]])

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from rankflavor.io.frames import qrels_from_python, run_from_python
+from rankflavor.io.prefetch import Prefetched
 from rankflavor.io.tables import QrelsTable, RunTable, Source
 from rankflavor.io.trec import read_trec_qrels, read_trec_run, settle
 
@@ -25,6 +26,8 @@ def load_run(data: Any, name: str | None = None, defer_scan: bool = False) -> Ru
         return data
     if isinstance(data, (str, Path)):
         return read_trec_run(data, defer_scan)
+    if isinstance(data, Prefetched):
+        return data.table(defer_scan)
     return run_from_python(data, name or "run")
 
 
