@@ -252,7 +252,7 @@ def test_untidy_files_read_exactly_like_the_line_reader(tmp_path, change):
         assert fast.table.column("score").to_pylist() == lines[2]
 
 
-def _speculative_and_settled(qrels_path: Path, run_path: Path):
+def _speculative_and_settled(qrels_path: Path, run_path: Path, on_duplicate: str = "error"):
     """(outcome of rf.evaluate, which reads speculatively, outcome of a settled prepare + build_report)."""
     from rankflavor.report.report import build_report
 
@@ -264,10 +264,11 @@ def _speculative_and_settled(qrels_path: Path, run_path: Path):
         return [(r["query"], r["value"]) for r in report.result().per_query()], report.provenance["inputs"]
 
     def settled():
-        dataset, provenance = prepare(qrels_path, run_path)
+        dataset, provenance = prepare(qrels_path, run_path, on_duplicate)
         return build_report(dataset, [rf.Flavor.parse("trec_eval@10")], provenance)
 
-    return outcome(lambda: rf.evaluate(qrels_path, run_path, "trec_eval@10")), outcome(settled)
+    return (outcome(lambda: rf.evaluate(qrels_path, run_path, "trec_eval@10", on_duplicate=on_duplicate)),
+            outcome(settled))
 
 
 @pytest.mark.parametrize("run_text", [
@@ -276,12 +277,14 @@ def _speculative_and_settled(qrels_path: Path, run_path: Path):
     "q1 Q0 d1 1 2.0 t\nq1 Q0 d1 2 1.0 a\tb\n",  # ... even when the speculative table has a duplicate
     "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t \n",  # an empty last field
     "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n",  # plain
+    "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\nq1 Q0 d1 3 0.5 t\n",  # a duplicate: the deferred check finds it
 ])
-def test_speculative_read_gives_the_settled_result_or_error(tmp_path, run_text):
+@pytest.mark.parametrize("on_duplicate", ["error", "first", "max"])
+def test_speculative_read_gives_the_settled_result_or_error(tmp_path, run_text, on_duplicate):
     qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "run.txt"
-    qrels_path.write_text("q1 0 d1 1\nq1 0 d2 2\nq1 0 dé 3\n")
+    qrels_path.write_text("q1 0 d1 1\nq1 0 d2 2\nq1 0 d3 3\n")  # plain: only the run decides the path
     run_path.write_bytes(run_text.encode())
-    speculative, settled = _speculative_and_settled(qrels_path, run_path)
+    speculative, settled = _speculative_and_settled(qrels_path, run_path, on_duplicate)
     assert speculative == settled
     if isinstance(speculative[1], list):  # the provenance hashes the bytes once the scan is settled
         assert speculative[1][1]["sha256"] == hashlib.sha256(run_path.read_bytes()).hexdigest()

@@ -7,8 +7,9 @@ the qrels and all runs, so the (query, doc) key `q * n_docs + d` joins them.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -17,6 +18,9 @@ import pyarrow.compute as pc
 from rankflavor.arrow_numpy import array_to_numpy
 from rankflavor.io.duplicates import resolve_duplicates
 from rankflavor.io.tables import QrelsTable, RunTable
+
+if TYPE_CHECKING:
+    from rankflavor.engine.layout import RunLayout
 
 
 @dataclass
@@ -81,6 +85,26 @@ class Codes:
         return np.flatnonzero(self.local == local[0]) if len(local) else np.zeros(0, dtype=np.int64)
 
 
+class DuplicateCheck(threading.Thread):
+    """`has_duplicates` on another thread (numpy's sort releases the GIL); `found()` waits for the answer."""
+
+    def __init__(self, layout: RunLayout, d: np.ndarray) -> None:
+        super().__init__(daemon=True)
+        self.layout, self.d = layout, d
+        self._found: bool | None = None
+        self.start()
+
+    def run(self) -> None:
+        from rankflavor.engine.layout import has_duplicates
+
+        self._found = has_duplicates(self.layout, self.d)
+
+    def found(self) -> bool:
+        """Whether a query lists a doc twice (True also when the check itself failed: check again)."""
+        self.join()
+        return self._found is not False
+
+
 @dataclass
 class InternedRun:
     table: RunTable
@@ -91,6 +115,7 @@ class InternedRun:
     present: np.ndarray  # bool per query code: the run has the query (possibly with an empty list)
     # what the engine derives from the run once and shares across flavors (layout, joins, selections)
     cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    pending_check: DuplicateCheck | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def of_codes(cls, table: RunTable, name: str, q: np.ndarray, d: np.ndarray, score: np.ndarray,
@@ -169,8 +194,12 @@ def _codes(values: pa.Array, dictionary: pa.Array) -> Codes:
     return Codes(array_to_numpy(pc.index_in(values, value_set=dictionary)).astype(np.int64))
 
 
-def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplicate: str = "error") -> Dataset:
-    """Build the shared dictionaries, code every input, and apply the on_duplicate policy (io/duplicates.py)."""
+def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplicate: str = "error",
+           defer_checks: bool = False) -> Dataset:
+    """Build the shared dictionaries, code every input, and apply the on_duplicate policy (io/duplicates.py).
+
+    defer_checks: a run's duplicate check runs on another thread (the run's `pending_check`), for a caller
+    that evaluates speculatively and settles before it trusts anything (pipeline.settle_inputs)."""
     query_arrays = [qrels.query, *(r.query for r in runs)]
     query_arrays += [t.queries for t in (qrels, *runs) if t.queries is not None]
     queries = _dictionary(query_arrays)
@@ -190,7 +219,7 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
     if qrels.queries is not None:
         judged[_codes(qrels.queries, queries).full()] = True
 
-    from rankflavor.engine.layout import RunLayout, build_layout, has_duplicates  # engine imports this module
+    from rankflavor.engine.layout import build_layout, has_duplicates  # engine imports this module
 
     interned_runs = []
     for run, name in zip(runs, names, strict=True):
@@ -200,7 +229,11 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
         layout: RunLayout | None = build_layout(rq.local, len(queries) if rq.table is None else len(rq.table),
                                                 table=rq.table)
         score = run.score
-        if layout is not None and layout.paddable and not has_duplicates(layout, rd.local):
+        pending = None
+        if layout is not None and layout.paddable and defer_checks:
+            pending = DuplicateCheck(layout, rd.local)
+            run.source.duplicates = {"identical": 0, "conflicting": 0}  # (if the check finds one: done again)
+        elif layout is not None and layout.paddable and not has_duplicates(layout, rd.local):
             run.source.duplicates = {"identical": 0, "conflicting": 0}
         else:
             keep = resolve_duplicates(run, rq.full() * n_docs + rd.full(), on_duplicate)
@@ -211,6 +244,7 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
         if run.queries is not None:
             present[_codes(run.queries, queries).full()] = True
         interned = InternedRun(run, name, rq, rd, score, present)
+        interned.pending_check = pending
         if layout is not None:
             interned.cache["layout"] = layout
         interned_runs.append(interned)

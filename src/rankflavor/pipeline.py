@@ -204,15 +204,20 @@ def _prepare(qrels: Any, runs: Any, on_duplicate: str, defer_scan: bool, read: l
     _require_judgments(qrels_table)
     run_tables = load_runs(runs, defer_scan, read)
     names = _run_names(run_tables)
-    dataset = intern(qrels_table, run_tables, names, on_duplicate)
+    dataset = intern(qrels_table, run_tables, names, on_duplicate, defer_checks=defer_scan)
     return dataset, provenance_of(qrels_table, run_tables, names, dataset, on_duplicate)
 
 
 def settle_inputs(dataset: Dataset, provenance: dict[str, Any]) -> bool:
-    """Wait for the deferred scans of a speculative `prepare`, fill the inputs' sha256 in the provenance; False
-    when a file was not plain (prepare again with settle_now=True: its table may differ)."""
+    """Wait for the deferred scans and duplicate checks of a speculative `prepare`, fill the inputs' sha256 in
+    the provenance; False when a file was not plain or a run lists a doc twice for a query (prepare again with
+    settle_now=True: its table may differ, or the on_duplicate policy applies)."""
     sources = [dataset.qrels.table.source, *(run.table.source for run in dataset.runs)]
     plain = all([settle(source) for source in sources])
+    for run in dataset.runs:  # a deferred duplicate check that finds one: the settled reading applies the policy
+        if run.pending_check is not None:
+            plain = plain and not run.pending_check.found()
+            run.pending_check = None
     for item, source in zip(provenance["inputs"], sources, strict=True):
         item["sha256"] = source.sha256
     return plain
