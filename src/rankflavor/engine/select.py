@@ -198,10 +198,10 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
     local = whole_list and parse_call(flavor.ideal)[0] == "local"
     if flavor.unjudged == "error" and whole_list and not _all_judged(ds, run, q_judged, flavor.negative):
         return None  # the general path raises the error, naming the first unjudged doc
-    key = (flavor.self_docs, flavor.negative == "drop", skip, flavor.negative if skip or local else None)
+    key = (flavor.self_docs, flavor.negative == "drop", skip, flavor.negative if skip else None)
     drops = run.cache.get(("drops", key))
     if drops is None:
-        drops = run.cache[("drops", key)] = _drops(ds, run, layout, segs, flavor, skip, local, q_judged)
+        drops = run.cache[("drops", key)] = _drops(ds, run, layout, segs, flavor, skip, q_judged)
     counts = dict(drops.counts)
     if flavor.run_depth != "all":
         counts["rows_beyond_run_depth"] = int(np.maximum(drops.n_valid - int(flavor.run_depth), 0).sum())
@@ -221,12 +221,15 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
 
     ideal = None
     if local:  # the whole list's judged rows, and per query the zero gains ranked before negative ones
-        assert drops.judged is not None and drops.valid is not None and returned is not None
-        gain_key = ("local_ideal", key, flavor.gain, flavor.min_grade)
+        assert returned is not None
+        gain_key = ("local_ideal", key, flavor.negative, flavor.gain, flavor.min_grade)
         ideal = run.cache.get(gain_key)
         if ideal is None:
-            hits = np.flatnonzero(drops.valid & drops.judged)
-            hit_index = qrels_index(ds, run)[hits]
+            hits, hit_index = judged_hits(ds, run)
+            keep = q_judged[hit_index]  # judged under the negative policy, and not dropped
+            if drops.valid is not None:
+                keep &= drops.valid[hits]
+            hits, hit_index = hits[keep], hit_index[keep]
             gain = q_gain[hit_index]
             nonzero = gain != 0
             hits, hit_index, gain = hits[nonzero], hit_index[nonzero], gain[nonzero]
@@ -242,10 +245,10 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
 
 
 def _drops(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray, flavor: Flavor, skip: bool,
-           local: bool, q_judged: np.ndarray) -> _Drops:
+           q_judged: np.ndarray) -> _Drops:
     nq = ds.n_queries
     neg_drop = flavor.negative == "drop"
-    index = qrels_index(ds, run) if neg_drop or skip or local else None
+    index = qrels_index(ds, run) if neg_drop or skip else None
     counts = {"rows_of_unjudged_queries": layout.n_rows - int(layout.length[segs].sum())}
     drop = None
     if flavor.self_docs == "drop":
@@ -268,7 +271,7 @@ def _drops(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray, f
     else:
         valid = _valid_rows(ds, run, drop)
         n_valid = run.q_codes.count(valid, nq)
-    if valid is None and (skip or local):
+    if valid is None and skip:
         valid = np.ones(run.n_rows, dtype=bool)
     judged = _at(q_judged, index, False) if index is not None else None
     ranked_out, n_judged = drop, None
