@@ -26,6 +26,7 @@ import numpy as np
 from rankflavor.data import Dataset, InternedRun
 from rankflavor.engine.discounts import discount_values
 from rankflavor.engine.gains import gain_values
+from rankflavor.engine.order import trec_order
 from rankflavor.engine.select import join_qrels, select_prefix, self_doc_codes
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
@@ -249,9 +250,11 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         rq, rd, score, order, grade, judged, gain = (a[~neg] for a in (rq, rd, score, order, grade, judged, gain))
 
     # ---- rank: query asc, score desc, then the tie policy --------------------------------------------
-    perm = _reorder_ties(flavor, rq, score, rd, gain, order, _gain_levels(ds, flavor, q_gain)) \
-        if prefix is not None else _RANDOM
-    if perm is _RANDOM:  # (the prefix comes in trec_eval order: only tie groups may need another order)
+    if prefix is None:  # (the prefix comes in trec_eval order already)
+        base = trec_order(rq, score, rd)
+        rq, rd, score, order, grade, judged, gain = (a[base] for a in (rq, rd, score, order, grade, judged, gain))
+    perm = _reorder_ties(flavor, rq, score, rd, gain, order, _gain_levels(ds, flavor, q_gain))
+    if perm is _RANDOM:  # (in trec_eval order: only tie groups may need another order)
         perm = np.lexsort((*_tie_keys(ds, flavor, rq, rd, gain, order), -score, rq))
     if perm is not None:
         rq, rd, score, grade, judged, gain = (a[perm] for a in (rq, rd, score, grade, judged, gain))

@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 
 from rankflavor.data import Codes, Dataset, InternedRun
 from rankflavor.engine.layout import RunLayout, build_layout
+from rankflavor.engine.order import trec_order
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.axes import parse_call
 
@@ -351,7 +352,7 @@ def _top_rows(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray
                                 for start in range(0, len(m), step)] or [np.zeros(0, dtype=np.int64)])
     rows = layout.input_rows(segs, cells)
     q, d = run.q_codes.at(rows), run.d_codes.at(rows)
-    perm = np.lexsort((-d, -score[rows], q))
+    perm = trec_order(q, score[rows], d)
     rows, q, d = rows[perm], q[perm], d[perm]
     top = run.cache[cache_key] = (rows, join_qrels(ds, q, d))
     return top
