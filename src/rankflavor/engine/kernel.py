@@ -50,6 +50,7 @@ class QueryResults:
     idcg: np.ndarray  # nan for missing queries and for metric=dcg
     status: np.ndarray  # int8: OK, ZERO_IDEAL, MISSING
     ties_straddle: np.ndarray  # bool: a tie group spans the cutoff
+    ties_any: np.ndarray  # bool: the ranked rows the flavor reads hold a tie (else every tie policy gives this value)
     judged_in_top: np.ndarray  # float64: share of judged docs among the scored ranks (nan when none)
     unjudged_in_top: np.ndarray  # int64: unjudged docs among the scored ranks
     row_counts: dict[str, int]  # rows excluded before scoring, by reason
@@ -258,6 +259,9 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         perm = np.lexsort((*_tie_keys(ds, flavor, rq, rd, gain, order), -score, rq))
     if perm is not None:
         rq, rd, score, grade, judged, gain = (a[perm] for a in (rq, rd, score, grade, judged, gain))
+    tied = np.zeros(ds.n_queries, dtype=bool)  # (before any cut: a tie across run_depth changes what is kept)
+    if len(rq) > 1:
+        tied[rq[1:][(rq[1:] == rq[:-1]) & (score[1:] == score[:-1])]] = True
 
     if flavor.run_depth != "all":
         inside = _positions(rq) < int(flavor.run_depth)
@@ -382,7 +386,8 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
 
     results = QueryResults(
         query=codes, value=value, raw_value=raw, dcg=q_dcg, idcg=q_idcg, status=status,
-        ties_straddle=straddle[codes] & present, judged_in_top=np.where(present, judged_share[codes], np.nan),
+        ties_straddle=straddle[codes] & present, ties_any=tied[codes] & present,
+        judged_in_top=np.where(present, judged_share[codes], np.nan),
         unjudged_in_top=np.bincount(rq, weights=(in_top & ~judged).astype(float), minlength=nq)[codes].astype(
             np.int64),
         row_counts=row_counts,

@@ -80,17 +80,48 @@ def values_under(ds: Dataset, run: InternedRun, flavor: Flavor, cache: Cache | N
     return out
 
 
-def _tie_range(flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None) -> tuple[float | None, float | None]:
-    """The means under ties=pessimistic and ties=optimistic (None when the data refuses that flavor)."""
+def _tie_range(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None,
+               ) -> tuple[float | None, float | None]:
+    """The means under ties=pessimistic and ties=optimistic (None when the data refuses that flavor).
+
+    Only the queries whose ranked rows hold a tie can change with the tie policy (every value is per
+    query): they are evaluated again, from a run of their rows alone; the others keep their values."""
     from rankflavor.errors import EvaluationError
 
+    tied = result.queries.ties_any
     out = []
     for ties in ("pessimistic", "optimistic"):
+        other = flavor.with_(ties=ties)
+        key = (run.name, other)
         try:
-            out.append(mean_of(values_under(ds, run, flavor.with_(ties=ties), cache), flavor))
+            if cache is not None and key in cache:
+                raw = cache[key]
+            else:
+                codes = result.queries.query[tied]
+                raw = result.queries.raw_value.copy()
+                if len(codes):
+                    sub = evaluate_run_of(ds, run, codes, other)
+                    raw[tied] = sub[tied]
+                if cache is not None:
+                    cache[key] = raw
+            out.append(mean_of(raw, flavor))
         except EvaluationError:  # e.g. empty=error meets a zero ideal only under the other order
             out.append(None)
     return out[0], out[1]
+
+
+def evaluate_run_of(ds: Dataset, run: InternedRun, codes: np.ndarray, flavor: Flavor) -> np.ndarray:
+    """Raw values under `flavor` of the queries `codes`, from a run of their rows alone (the other judged
+    queries come out absent: their values are not these queries' business)."""
+    from rankflavor.data import InternedRun
+    from rankflavor.engine import evaluate_run
+
+    wanted = np.zeros(ds.n_queries, dtype=bool)
+    wanted[codes] = True
+    rows = np.flatnonzero(run.q_codes.per_row(wanted))
+    sub = InternedRun.of_codes(run.table, run.name, run.q_codes.at(rows), run.d_codes.at(rows), run.score[rows],
+                               run.present & wanted)
+    return evaluate_run(ds, sub, flavor)[0].raw_value
 
 
 def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
@@ -160,7 +191,7 @@ def warnings_for(result: Result, flavor: Flavor, dataset: Dataset | None = None,
         n = c["ties_across_cutoff"]
         text = f"{n} queries have tied scores across the cutoff {k}: ties={flavor.ties} decides which docs are scored"
         if can_evaluate:
-            lo, hi = _tie_range(flavor, dataset, run, cache)
+            lo, hi = _tie_range(result, flavor, dataset, run, cache)
             if not (lo is not None and hi is not None and abs(hi - lo) <= WIDTH):
                 out.append(FlavorWarning(
                     "ties_across_cutoff",
