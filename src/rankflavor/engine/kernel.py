@@ -176,6 +176,41 @@ def _reorder_ties(flavor: Flavor, q: np.ndarray, score: np.ndarray, d: np.ndarra
     return np.argsort((group << shift) | within, kind="stable")
 
 
+def _memo(store: dict | None, key: object, compute):
+    """store[key], computed once (no store: computed every time)."""
+    if store is None:
+        return compute()
+    if key not in store:
+        store[key] = compute()
+    return store[key]
+
+
+def _tied(q: np.ndarray, score: np.ndarray, nq: int) -> np.ndarray:
+    """Per query code: two of its ranked rows share a score."""
+    tied = np.zeros(nq, dtype=bool)
+    if len(q) > 1:
+        tied[q[1:][(q[1:] == q[:-1]) & (score[1:] == score[:-1])]] = True
+    return tied
+
+
+def _tie_groups(q: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """Global tie-group id of each ranked row (rows of one query with one score)."""
+    new_group = np.ones(len(q), dtype=bool)
+    if len(q):
+        new_group[1:] = (q[1:] != q[:-1]) | (score[1:] != score[:-1])
+    return np.cumsum(new_group) - 1
+
+
+def _straddle(q: np.ndarray, group: np.ndarray, in_top: np.ndarray, cutoff: int | None, nq: int) -> np.ndarray:
+    """Per query code: a tie group holds ranks on both sides of the cutoff."""
+    straddle = np.zeros(nq, dtype=bool)
+    if cutoff is not None and len(q):
+        both = (np.bincount(group, weights=in_top.astype(float)) > 0) & \
+            (np.bincount(group, weights=(~in_top).astype(float)) > 0)
+        straddle[q[both[group]]] = True
+    return straddle
+
+
 def _gain_levels(ds: Dataset, flavor: Flavor, q_gain: np.ndarray) -> np.ndarray:
     key = ("gain_levels", flavor.gain, flavor.negative, flavor.min_grade)
     if key not in ds.cache:
@@ -211,8 +246,8 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
 
     # ---- the run's rows, joined with the qrels ------------------------------------------------------
     if prefix is not None:  # eligible, nothing to drop: the prefix of every judged query's ranking
-        order = prefix.rows
-        rq, rd, score = run.q_codes.at(order), run.d_codes.at(order), run.score[order]
+        top = prefix.top
+        order, rq, rd, score = top.rows, top.q, top.d, top.score
         row_counts = {"rows_of_unjudged_queries": prefix.counts["rows_of_unjudged_queries"]}
     elif query is not None:  # the rows of one query only (the other queries' codes are never built)
         order = run.q_codes.rows_of(query)
@@ -224,12 +259,19 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         eligible = ds.judged[rq]  # queries absent from the qrels are never scored
         row_counts = {"rows_of_unjudged_queries": int((~eligible).sum())}
         rq, rd, score, order = rq[eligible], rd[eligible], score[eligible], order[eligible]
-    index = join_qrels(ds, rq, rd) if prefix is None else prefix.index
-    found = index >= 0
-    index_c = np.maximum(index, 0)
-    grade = np.where(found, ds.qrels.grade[index_c] if len(ds.qrels.key) else 0.0, np.nan)
-    judged = found & q_judged[index_c] if len(ds.qrels.key) else found
-    gain = np.where(judged, q_gain[index_c] if len(ds.qrels.key) else 0.0, 0.0)
+    gain_key = (flavor.gain, flavor.negative, flavor.min_grade)
+    if prefix is not None and gain_key in prefix.top.gains:  # (shared by the flavors that read this prefix)
+        index, found, grade = prefix.top.index, prefix.top.found, prefix.top.grade
+        judged, gain = prefix.top.gains[gain_key]
+    else:
+        index = join_qrels(ds, rq, rd) if prefix is None else prefix.top.index
+        found = index >= 0
+        index_c = np.maximum(index, 0)
+        grade = np.where(found, ds.qrels.grade[index_c] if len(ds.qrels.key) else 0.0, np.nan)
+        judged = found & q_judged[index_c] if len(ds.qrels.key) else found
+        gain = np.where(judged, q_gain[index_c] if len(ds.qrels.key) else 0.0, 0.0)
+        if prefix is not None:
+            prefix.top.gains[gain_key] = (judged, gain)
     if flavor.precision == "f32":
         score = score.astype(np.float32).astype(np.float64)
 
@@ -259,9 +301,11 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         perm = np.lexsort((*_tie_keys(ds, flavor, rq, rd, gain, order), -score, rq))
     if perm is not None:
         rq, rd, score, grade, judged, gain = (a[perm] for a in (rq, rd, score, grade, judged, gain))
-    tied = np.zeros(ds.n_queries, dtype=bool)  # (before any cut: a tie across run_depth changes what is kept)
-    if len(rq) > 1:
-        tied[rq[1:][(rq[1:] == rq[:-1]) & (score[1:] == score[:-1])]] = True
+    # A tie policy permutes rows within tie groups only: positions, groups and cutoffs are those of the
+    # prefix in trec_eval order, so the flavors that rank the whole prefix share them (`shape`).
+    shape = prefix.top.memo if prefix is not None and flavor.run_depth == "all" and flavor.unjudged != "skip" \
+        else None
+    tied = _memo(shape, "tied", lambda: _tied(rq, score, ds.n_queries))  # (before any cut: see run_depth)
 
     if flavor.run_depth != "all":
         inside = _positions(rq) < int(flavor.run_depth)
@@ -282,21 +326,18 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
             if prefix is not None else int((~judged).sum())
         rq, rd, score, grade, judged, gain = (a[judged] for a in (rq, rd, score, grade, judged, gain))
 
-    rank = _positions(rq) + 1
+    rank = _memo(shape, "rank", lambda: _positions(rq) + 1)
     cutoff = flavor.cutoff
-    disc = discount_values(rank, flavor.discount) if len(rank) else np.zeros(0)
-    in_top = rank <= cutoff if cutoff is not None else np.ones(len(rank), dtype=bool)
-    disc = np.where(in_top, disc, 0.0)
+    in_top = _memo(shape, ("in_top", cutoff), lambda: rank <= cutoff if cutoff is not None else
+                   np.ones(len(rank), dtype=bool))
+    disc = _memo(shape, ("disc", flavor.discount, cutoff), lambda: np.where(
+        in_top, discount_values(rank, flavor.discount) if len(rank) else np.zeros(0), 0.0))
 
-    new_group = np.ones(len(rq), dtype=bool)
-    if len(rq):
-        new_group[1:] = (rq[1:] != rq[:-1]) | (score[1:] != score[:-1])
-    group = np.cumsum(new_group) - 1  # global group id
-    tie_group = group - group[_group_starts(rq)] + 1 if len(rq) else group
+    group = _memo(shape, "group", lambda: _tie_groups(rq, score))  # global group id
+    tie_group = _memo(shape, "tie_group", lambda: group - group[_group_starts(rq)] + 1 if len(rq) else group)
     if flavor.ties == "average" and len(rq):
-        sizes = np.bincount(group)
-        mean_disc = np.bincount(group, weights=disc) / sizes
-        disc = mean_disc[group]
+        disc = _memo(shape, ("average", flavor.discount, cutoff), lambda: (
+            np.bincount(group, weights=disc) / np.bincount(group))[group])
     contribution = gain * disc
 
     nq = ds.n_queries
@@ -304,13 +345,8 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
     returned = np.bincount(rq, minlength=nq) if prefix is None or prefix.returned is None else prefix.returned
 
     # warnings material: ties across the cutoff, judged share of the scored ranks
-    straddle = np.zeros(nq, dtype=bool)
-    if cutoff is not None and len(rq):
-        group_has_top = np.bincount(group, weights=in_top.astype(float)) > 0
-        group_has_rest = np.bincount(group, weights=(~in_top).astype(float)) > 0
-        both = group_has_top & group_has_rest
-        straddle[rq[both[group]]] = True
-    top_rows = np.bincount(rq, weights=in_top.astype(float), minlength=nq)
+    straddle = _memo(shape, ("straddle", cutoff), lambda: _straddle(rq, group, in_top, cutoff, nq))
+    top_rows = _memo(shape, ("top_rows", cutoff), lambda: np.bincount(rq, weights=in_top.astype(float), minlength=nq))
     top_judged = np.bincount(rq, weights=(in_top & judged).astype(float), minlength=nq)
     with np.errstate(invalid="ignore", divide="ignore"):
         judged_share = np.where(top_rows > 0, top_judged / np.maximum(top_rows, 1), np.nan)

@@ -19,7 +19,7 @@ depends on, so that many flavors share one layout, one join and one selection pe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
@@ -33,11 +33,25 @@ from rankflavor.flavor.axes import parse_call
 
 
 @dataclass
+class TopRows:
+    """The top rows of one selection, joined with the qrels once for every flavor that reads them."""
+
+    rows: np.ndarray  # input rows, eligible and not dropped: a prefix of each query's ranking, in trec_eval order
+    q: np.ndarray  # their query codes, doc codes and scores
+    d: np.ndarray
+    score: np.ndarray
+    index: np.ndarray  # row of each in the sorted qrels, or -1
+    found: np.ndarray  # index >= 0
+    grade: np.ndarray  # nan when not in the qrels
+    gains: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)  # -> (judged, gain)
+    memo: dict[object, np.ndarray] = field(default_factory=dict)  # ranks, groups, discounts (kernel.py)
+
+
+@dataclass
 class Prefix:
     """The rows of one (run, flavor) the kernel needs, and the whole-run numbers it cannot see in them."""
 
-    rows: np.ndarray  # input rows, eligible and not dropped: a prefix of each query's ranking, in trec_eval order
-    index: np.ndarray  # row of each in the sorted qrels, or -1
+    top: TopRows
     counts: dict[str, int]  # whole-run row counts, overriding the kernel's counts over `rows`
     returned: np.ndarray | None  # per query code: rows in the list after every drop (None: count `rows`)
     local: tuple[np.ndarray, ...] | None  # ideal=local over the whole list: its nonzero gains, sorted, ranked
@@ -218,7 +232,6 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
     top = _top_rows(ds, run, layout, segs, flavor.precision, int(need), drops.ranked_out, key=(flavor.precision, key))
     if top is None:
         return None
-    rows, index = top
 
     ideal = None
     if local:  # the whole list's judged rows, and per query the zero gains ranked before negative ones
@@ -242,7 +255,7 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
             rank = np.arange(1, len(lq) + 1) - np.repeat(starts, np.diff(np.r_[starts, len(lq)]))
             rank += np.where(gain < 0, zeros[lq], 0)  # zero gains (unjudged docs too) come before negative ones
             ideal = run.cache[gain_key] = (lq, ld, lgrade, gain, rank)
-    return Prefix(rows=rows, index=index, counts=counts, returned=returned, local=ideal)
+    return Prefix(top=top, counts=counts, returned=returned, local=ideal)
 
 
 def _drops(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray, flavor: Flavor, skip: bool,
@@ -323,7 +336,7 @@ def _scores(run: InternedRun, precision: str) -> np.ndarray:
 
 
 def _top_rows(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray, precision: str, need: int,
-              ranked_out: np.ndarray | None, key: tuple) -> tuple[np.ndarray, np.ndarray] | None:
+              ranked_out: np.ndarray | None, key: tuple) -> TopRows | None:
     """Input rows whose score is at least the need-th largest ranked score of their query, sorted by query,
     score desc and doc desc (the trec_eval order), with their rows in the qrels (cached by key and need)."""
     cache_key = ("top", key, need)
@@ -354,7 +367,11 @@ def _top_rows(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray
     q, d = run.q_codes.at(rows), run.d_codes.at(rows)
     perm = trec_order(q, score[rows], d)
     rows, q, d = rows[perm], q[perm], d[perm]
-    top = run.cache[cache_key] = (rows, join_qrels(ds, q, d))
+    index = join_qrels(ds, q, d)
+    found = index >= 0
+    grade = np.where(found, ds.qrels.grade[np.maximum(index, 0)], np.nan) if len(ds.qrels.key) else \
+        np.full(len(rows), np.nan)
+    top = run.cache[cache_key] = TopRows(rows, q, d, score[rows], index, found, grade)
     return top
 
 

@@ -99,7 +99,9 @@ def _tie_range(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun, ca
             else:
                 codes = result.queries.query[tied]
                 raw = result.queries.raw_value.copy()
-                if len(codes):
+                if len(codes) > len(tied) // 4:  # many: the whole run, whose layout and selections are cached
+                    raw = values_under(ds, run, other)
+                elif len(codes):
                     sub = evaluate_run_of(ds, run, codes, other)
                     raw[tied] = sub[tied]
                 if cache is not None:
@@ -115,10 +117,14 @@ def evaluate_run_of(ds: Dataset, run: InternedRun, codes: np.ndarray, flavor: Fl
     queries come out absent: their values are not these queries' business)."""
     from rankflavor.data import InternedRun
     from rankflavor.engine import evaluate_run
+    from rankflavor.engine.select import layout_of
 
     wanted = np.zeros(ds.n_queries, dtype=bool)
     wanted[codes] = True
-    rows = np.flatnonzero(run.q_codes.per_row(wanted))
+    layout = layout_of(ds, run)
+    rows = layout.rows_of(np.flatnonzero(wanted[layout.seg_q]))  # query-major: each query in input order
+    if layout.perm is not None:
+        rows = layout.perm[rows]
     sub = InternedRun.of_codes(run.table, run.name, run.q_codes.at(rows), run.d_codes.at(rows), run.score[rows],
                                run.present & wanted)
     return evaluate_run(ds, sub, flavor)[0].raw_value
