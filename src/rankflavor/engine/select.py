@@ -102,8 +102,8 @@ def judged_hits(ds: Dataset, run: InternedRun) -> tuple[np.ndarray, np.ndarray]:
     return hits
 
 
-BITMAP_BITS = 1 << 29  # largest (query x judged doc) bitmap the join builds: 64 MB
-BITMAP_ROWS = 1 << 17  # fewer rows than this: a binary search is cheaper than building the bitmap
+BITMAP_ROWS = 1 << 17  # fewer rows than this: a binary search is cheaper than building the filter
+FILTER_SLOTS_PER_JUDGMENT = 16  # per query: about 1 row in 8 whose doc is not judged passes the filter
 JOIN_SLICE = 1 << 18
 SELECT_CELLS = 1 << 17  # matrix cells per block of the top-k selection
 
@@ -119,28 +119,25 @@ def join_qrels(ds: Dataset, q: np.ndarray, d: np.ndarray) -> np.ndarray:
 def _join(ds: Dataset, q: Codes, d: Codes) -> tuple[np.ndarray, np.ndarray]:
     """(rows, qrels rows) of the judged (query, doc) pairs among the rows of q and d.
 
-    Most rows of a deep run are not judged. A bitmap over (query, judged doc) pairs answers "judged?"
-    for every row with two gathers from small tables; only the hits are looked up by binary search in
-    the qrels keys."""
+    Most rows of a deep run are not judged. A filter over the judged (query, doc) pairs lets every
+    judged row through and a few others, at two gathers from small tables, an add and one look-up per
+    row; only those rows are looked up by binary search in the qrels keys, which decides."""
     keys = ds.qrels.key
     n = len(q)
     if len(keys) == 0 or n == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    bitmap = _judged_bitmap(ds) if n >= BITMAP_ROWS else None
-    if bitmap is None:
+    if n < BITMAP_ROWS:
         rows = np.arange(n)
     else:
-        bits, judged_doc, width = bitmap  # (int32 cells: below BITMAP_BITS)
-        base_of_code = (np.arange(ds.n_queries, dtype=np.int32) if q.table is None else q.table.astype(np.int32)) \
-            * np.int32(width)  # per local query code
-        doc_of_code = judged_doc if d.table is None else judged_doc[d.table]  # per local doc code
+        slots, query_base, doc_slot = _judged_filter(ds)
+        q_base = query_base if q.table is None else query_base[q.table]  # per local code
+        d_slot = doc_slot if d.table is None else doc_slot[d.table]
         found = []
         for start in range(0, n, JOIN_SLICE):  # in slices: the temporaries stay in the CPU cache
             part = slice(start, start + JOIN_SLICE)
-            jd = doc_of_code[d.local[part]]
-            cell = base_of_code[q.local[part]] + jd
-            hit = (bits[cell >> 3] >> (cell & 7).astype(np.uint8)) & np.uint8(1)
-            found.append(np.flatnonzero(hit.astype(bool) & (jd >= 0)) + start)
+            slot = q_base[q.local[part]]
+            slot += d_slot[d.local[part]]
+            found.append(np.flatnonzero(slots[slot]) + start)
         rows = np.concatenate(found)
     run_key = q.at(rows) * max(ds.n_docs, 1) + d.at(rows)
     found_at = np.minimum(np.searchsorted(keys, run_key), len(keys) - 1)
@@ -148,28 +145,30 @@ def _join(ds: Dataset, q: Codes, d: Codes) -> tuple[np.ndarray, np.ndarray]:
     return rows[same], found_at[same]
 
 
-def _judged_bitmap(ds: Dataset) -> tuple[np.ndarray, np.ndarray, int] | None:
-    """(bits over query x judged-doc cells, judged-doc code of every doc or -1, judged docs) (cached).
+def _judged_filter(ds: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(slots, first slot of every query code, slot offset of every doc code) (cached on the dataset).
 
-    Cells stay below BITMAP_BITS = 2^29, so they are int32. The qrels are sorted by (query, doc) and judged-doc
-    codes keep the doc order, so the cells come sorted: their bytes are OR-ed group by group (no ufunc.at)."""
-    if "judged_bitmap" not in ds.cache:
-        is_judged = np.zeros(max(ds.n_docs, 1), dtype=bool)
-        is_judged[ds.qrels.d] = True
-        width = max(int(np.count_nonzero(is_judged)), 1)
-        if ds.n_queries * width > BITMAP_BITS:
-            ds.cache["judged_bitmap"] = None
-        else:
-            judged_doc = np.where(is_judged, np.cumsum(is_judged, dtype=np.int32) - 1, -1).astype(np.int32)
-            cells = ds.qrels.q.astype(np.int32) * np.int32(width) + judged_doc[ds.qrels.d]
-            byte = cells >> 3
-            bit = np.left_shift(np.uint8(1), (cells & 7).astype(np.uint8))
-            bits = np.zeros(ds.n_queries * width // 8 + 1, dtype=np.uint8)
-            if len(cells):
-                starts = np.flatnonzero(np.r_[True, byte[1:] != byte[:-1]])
-                bits[byte[starts]] = np.bitwise_or.reduceat(bit, starts)
-            ds.cache["judged_bitmap"] = (bits, judged_doc, width)
-    return ds.cache["judged_bitmap"]
+    Each query owns a window of W slots (a power of two, about FILTER_SLOTS_PER_JUDGMENT per judgment of
+    an average query); a doc falls at a hashed offset in it, and a slot is set when a judged pair falls
+    there. Rows come query by query, so the look-ups of one query stay in its window (in the cache)."""
+    if "judged_filter" not in ds.cache:
+        per_query = len(ds.qrels.key) / max(int(ds.judged.sum()), 1)
+        width = 1 << min(20, max(6, int(per_query * FILTER_SLOTS_PER_JUDGMENT).bit_length()))
+        query_base = np.arange(ds.n_queries, dtype=np.int64) * width
+        doc_slot = (_mix(np.arange(max(ds.n_docs, 1), dtype=np.uint32)) & np.uint32(width - 1)).astype(np.int64)
+        slots = np.zeros(ds.n_queries * width, dtype=bool)
+        slots[query_base[ds.qrels.q] + doc_slot[ds.qrels.d]] = True
+        ds.cache["judged_filter"] = (slots, query_base, doc_slot)
+    return ds.cache["judged_filter"]
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """A 32-bit integer hash (the finaliser of MurmurHash3, Appleby 2011): neighbouring codes spread."""
+    x = x ^ (x >> np.uint32(16))
+    x *= np.uint32(0x85EBCA6B)
+    x ^= x >> np.uint32(13)
+    x *= np.uint32(0xC2B2AE35)
+    return x ^ (x >> np.uint32(16))
 
 
 def needed_depth(flavor: Flavor) -> float:
