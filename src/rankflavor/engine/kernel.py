@@ -389,10 +389,18 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         iperm = np.lexsort((-id_, -igain, iq))
         iq, id_, igrade, igain = iq[iperm], id_[iperm], igrade[iperm], igain[iperm]
         irank = _positions(iq) + 1
-    idisc = discount_values(irank, flavor.discount) if len(irank) else np.zeros(0)
-    idisc = np.where(irank <= depth[iq], idisc, 0.0)
-    icontrib = igain * idisc
-    idcg = np.bincount(iq, weights=icontrib, minlength=nq).astype(np.float64)
+
+    def ideal_dcg() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        idisc = discount_values(irank, flavor.discount) if len(irank) else np.zeros(0)
+        idisc = np.where(irank <= depth[iq], idisc, 0.0)
+        icontrib = igain * idisc
+        return idisc, icontrib, np.bincount(iq, weights=icontrib, minlength=nq).astype(np.float64)
+
+    # the global ideal cut at k (or not cut) is the run's business nowhere: shared by every run and flavor
+    shared_ideal = kind == "global" and query is None and flavor.ideal_depth in ("k", "all")
+    idisc, icontrib, idcg = _memo(ds.cache if shared_ideal else None, (
+        "ideal_dcg", flavor.gain, flavor.negative, flavor.min_grade, flavor.discount, cutoff, flavor.ideal_depth),
+        ideal_dcg)
 
     # ---- per query value and status -----------------------------------------------------------------
     codes = np.flatnonzero(ds.judged) if query is None else np.array([query], dtype=np.int64)
