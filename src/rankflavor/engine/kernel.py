@@ -432,8 +432,7 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         query=codes, value=value, raw_value=raw, dcg=q_dcg, idcg=q_idcg, status=status,
         ties_straddle=straddle[codes] & present, ties_any=tied[codes] & present,
         judged_in_top=np.where(present, judged_share[codes], np.nan),
-        unjudged_in_top=np.bincount(rq, weights=(in_top & ~judged).astype(float), minlength=nq)[codes].astype(
-            np.int64),
+        unjudged_in_top=np.rint(top_rows - top_judged)[codes].astype(np.int64),  # (counts held in float64)
         row_counts=row_counts,
     )
     if not detail:

@@ -114,9 +114,22 @@ def _tie_range(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun, ca
 
 def evaluate_run_of(ds: Dataset, run: InternedRun, codes: np.ndarray, flavor: Flavor) -> np.ndarray:
     """Raw values under `flavor` of the queries `codes`, from a run of their rows alone (the other judged
-    queries come out absent: their values are not these queries' business)."""
-    from rankflavor.data import InternedRun
+    queries come out absent: their values are not these queries' business). The sub-run is kept on the
+    run, so that the flavors that ask about the same queries share its layout, selections and joins."""
     from rankflavor.engine import evaluate_run
+
+    key = ("warnings.sub_run", codes.tobytes())
+    store = getattr(run, "cache", None)
+    sub = store.get(key) if store is not None else None
+    if sub is None:
+        sub = _sub_run(ds, run, codes)
+        if store is not None:
+            store[key] = sub
+    return evaluate_run(ds, sub, flavor)[0].raw_value
+
+
+def _sub_run(ds: Dataset, run: InternedRun, codes: np.ndarray) -> InternedRun:
+    from rankflavor.data import InternedRun
     from rankflavor.engine.select import layout_of
 
     wanted = np.zeros(ds.n_queries, dtype=bool)
@@ -125,9 +138,8 @@ def evaluate_run_of(ds: Dataset, run: InternedRun, codes: np.ndarray, flavor: Fl
     rows = layout.rows_of(np.flatnonzero(wanted[layout.seg_q]))  # query-major: each query in input order
     if layout.perm is not None:
         rows = layout.perm[rows]
-    sub = InternedRun.of_codes(run.table, run.name, run.q_codes.at(rows), run.d_codes.at(rows), run.score[rows],
-                               run.present & wanted)
-    return evaluate_run(ds, sub, flavor)[0].raw_value
+    return InternedRun.of_codes(run.table, run.name, run.q_codes.at(rows), run.d_codes.at(rows), run.score[rows],
+                                run.present & wanted)
 
 
 def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
