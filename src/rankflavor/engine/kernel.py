@@ -148,32 +148,51 @@ def _tie_keys(ds: Dataset, flavor: Flavor, q: np.ndarray, d: np.ndarray, gain: n
 
 
 def _reorder_ties(flavor: Flavor, q: np.ndarray, score: np.ndarray, d: np.ndarray, gain: np.ndarray,
-                  order: np.ndarray, levels: np.ndarray) -> np.ndarray | None:
-    """The permutation that puts rows sorted by (query, score desc, doc desc) into the tie policy's order
-    (None: already in it). One stable argsort of a packed key (tie group, key within the group).
-    `levels`: every gain a row can have, sorted (the qrels gains and 0)."""
+                  order: np.ndarray, levels: np.ndarray, store: dict | None = None,
+                  ) -> tuple[np.ndarray, np.ndarray] | np.ndarray | None:
+    """How rows sorted by (query, score desc, doc desc) move into the tie policy's order: None when they
+    are in it; (rows, from_rows) when only rows of tie groups move (row rows[i] takes the values of row
+    from_rows[i]: one stable argsort of a packed key (tie group, key within the group) over those rows);
+    _RANDOM for ties=random (the caller sorts with every key).
+    `levels`: every gain a row can have, sorted (the qrels gains and 0). `store`: memo of the tie groups."""
     kind, _ = parse_call(flavor.ties)
     if kind in ("docid_desc", "average") or len(q) < 2:
         return None
-    new_group = np.ones(len(q), dtype=bool)
-    new_group[1:] = (q[1:] != q[:-1]) | (score[1:] != score[:-1])
-    if new_group.all():
+    if kind not in ("input", "docid_asc", "pessimistic", "optimistic"):
+        return _RANDOM
+    rows, group = _memo(store, "tie_rows", lambda: _tie_rows(q, score))
+    if len(rows) == 0:
         return None  # no ties
-    group = np.cumsum(new_group) - 1
     if kind == "input":
-        within = order
+        within = order[rows]
     elif kind == "docid_asc":
-        within = d
-    elif kind in ("pessimistic", "optimistic"):  # gain asc (desc), doc desc kept by the stable sort
-        level = np.searchsorted(levels, gain)
+        within = d[rows]
+    else:  # pessimistic: gain asc (optimistic: desc), doc desc kept by the stable sort
+        level = np.searchsorted(levels, gain[rows])
         within = level if kind == "pessimistic" else len(levels) - level
-    else:
-        return _RANDOM  # ties=random: the caller sorts with the hashed keys
     within = within.astype(np.int64)
-    shift = int(within.max()).bit_length() if len(within) else 0
+    shift = int(within.max()).bit_length()
     if shift + int(group[-1]).bit_length() > 62:
-        return np.lexsort((within, group))
-    return np.argsort((group << shift) | within, kind="stable")
+        return rows, rows[np.lexsort((within, group))]
+    return rows, rows[np.argsort((group << shift) | within, kind="stable")]
+
+
+def _tie_rows(q: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rows of tie groups of two or more, in order; their group ids, nondecreasing) of rows in trec order."""
+    same = (q[1:] == q[:-1]) & (score[1:] == score[:-1])
+    in_tie = np.zeros(len(q), dtype=bool)
+    in_tie[1:] |= same
+    in_tie[:-1] |= same
+    rows = np.flatnonzero(in_tie)
+    starts = np.ones(len(rows), dtype=bool)
+    starts[1:] = ~same[rows[1:] - 1]  # a row starts a group unless it ties with the row before it
+    return rows, np.cumsum(starts) - 1
+
+
+def _moved(values: np.ndarray, rows: np.ndarray, from_rows: np.ndarray) -> np.ndarray:
+    out = values.copy()
+    out[rows] = values[from_rows]
+    return out
 
 
 def _memo(store: dict | None, key: object, compute):
@@ -296,10 +315,13 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
     if prefix is None:  # (the prefix comes in trec_eval order already)
         base = trec_order(rq, score, rd)
         rq, rd, score, order, grade, judged, gain = (a[base] for a in (rq, rd, score, order, grade, judged, gain))
-    perm = _reorder_ties(flavor, rq, score, rd, gain, order, _gain_levels(ds, flavor, q_gain))
+    perm = _reorder_ties(flavor, rq, score, rd, gain, order, _gain_levels(ds, flavor, q_gain),
+                         prefix.top.memo if prefix is not None else None)  # (the prefix's rows, ranked)
     if perm is _RANDOM:  # (in trec_eval order: only tie groups may need another order)
         perm = np.lexsort((*_tie_keys(ds, flavor, rq, rd, gain, order), -score, rq))
-    if perm is not None:
+    if isinstance(perm, tuple):  # rows move within their tie groups: query and score stay
+        rd, grade, judged, gain = (_moved(a, *perm) for a in (rd, grade, judged, gain))
+    elif perm is not None:
         rq, rd, score, grade, judged, gain = (a[perm] for a in (rq, rd, score, grade, judged, gain))
     # A tie policy permutes rows within tie groups only: positions, groups and cutoffs are those of the
     # prefix in trec_eval order, so the flavors that rank the whole prefix share them (`shape`).
