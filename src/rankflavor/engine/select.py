@@ -248,13 +248,25 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
             hits, hit_index, gain = hits[nonzero], hit_index[nonzero], gain[nonzero]
             lq, ld, lgrade = run.q_codes.at(hits), run.d_codes.at(hits), ds.qrels.grade[hit_index]
             zeros = returned - np.bincount(lq, minlength=ds.n_queries)
-            perm = np.lexsort((-ld, -gain, lq))
+            perm = _ideal_order(lq, gain, ld, max(ds.n_queries, 1), max(ds.n_docs, 1))
             lq, ld, lgrade, gain = lq[perm], ld[perm], lgrade[perm], gain[perm]
             starts = np.flatnonzero(np.r_[True, lq[1:] != lq[:-1]]) if len(lq) else np.zeros(0, dtype=np.int64)
             rank = np.arange(1, len(lq) + 1) - np.repeat(starts, np.diff(np.r_[starts, len(lq)]))
             rank += np.where(gain < 0, zeros[lq], 0)  # zero gains (unjudged docs too) come before negative ones
             ideal = run.cache[gain_key] = (lq, ld, lgrade, gain, rank)
     return Prefix(top=top, counts=counts, returned=returned, local=ideal)
+
+
+def _ideal_order(q: np.ndarray, gain: np.ndarray, d: np.ndarray, n_queries: int, n_docs: int) -> np.ndarray:
+    """The permutation to (query asc, gain desc, doc desc): one argsort of a packed int64 key when it fits
+    (a lexsort over three keys is several times slower)."""
+    levels = np.sort(gain)
+    levels = levels[np.r_[True, levels[1:] != levels[:-1]]] if len(levels) else levels
+    n_levels = max(len(levels), 1)
+    if n_queries * n_levels * n_docs >= 1 << 62:
+        return np.lexsort((-d, -gain, q))
+    level = n_levels - 1 - np.searchsorted(levels, gain)
+    return np.argsort((q * n_levels + level) * n_docs + (n_docs - 1 - d))  # (keys distinct: any sort)
 
 
 def _drops(ds: Dataset, run: InternedRun, layout: RunLayout, segs: np.ndarray, flavor: Flavor, skip: bool,
