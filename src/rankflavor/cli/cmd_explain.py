@@ -21,11 +21,13 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from rankflavor import Flavor
     from rankflavor.cli import render
+    from rankflavor.io.prefetch import prefetch_runs
     from rankflavor.report import explain
 
     flavor = Flavor.parse(args.spec)
+    run = prefetch_runs([args.run])[0]  # parsed on Arrow's threads while the qrels is read
     try:
-        record = explain(args.qrels, args.run, args.query, flavor, on_duplicate=args.on_duplicate)
+        record = explain(args.qrels, run, args.query, flavor, on_duplicate=args.on_duplicate)
     except KeyError as exc:
         raise InputError(str(exc.args[0]), source=args.qrels, fix="pick a query id from the qrels") from None
     if args.format == "json":

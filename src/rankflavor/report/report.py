@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -14,6 +15,8 @@ from rankflavor.flavor import Flavor, parse_specs
 from rankflavor.report.records import Record, build_record
 from rankflavor.report.verify import Disagreement, check_record
 from rankflavor.report.warnings import warnings_for
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -205,29 +208,38 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     on_duplicate: a (query, doc) listed twice in the qrels or a run: `error`, keep the `first`, or the `max`.
     Bad input raises rankflavor.InputError (with .source, .line, .text, .fix); see docs/input-catalogue.md.
     """
-    from rankflavor.errors import RankflavorError
-    from rankflavor.pipeline import prepare, settle_inputs
-
-    # TREC files are read speculatively: their bytes are hashed and scanned on the other core while the
-    # engine runs; a file that turns out not plain is read again strictly and evaluated again
-    dataset, provenance = prepare(qrels, runs, on_duplicate, settle_now=False)
-    try:
-        report: Report | None = build_report(dataset, parse_specs(flavors), provenance)
-    except RankflavorError:
-        if settle_inputs(dataset, provenance):
-            raise
-        report = None
-    if report is not None and settle_inputs(dataset, provenance):
-        return report
-    dataset, provenance = prepare(qrels, runs, on_duplicate)
-    return build_report(dataset, parse_specs(flavors), provenance)
+    specs = flavors
+    return _speculatively(qrels, runs, on_duplicate,
+                          lambda dataset, provenance: build_report(dataset, parse_specs(specs), provenance))
 
 
 def explain(qrels: Any, run: Any, query: str, flavor: Flavor | str = "ndcg@10", on_duplicate: str = "error") -> Record:
     """The record behind one query's score, without scoring the other queries (`rankflavor explain`)."""
-    from rankflavor.pipeline import prepare
-
-    dataset, provenance = prepare(qrels, [run] if not isinstance(run, list) else run, on_duplicate)
     wanted = flavor if isinstance(flavor, Flavor) else Flavor.parse(flavor)
-    report = Report(dataset, [wanted], [], provenance)
-    return report.explain(report.runs[0], query, wanted)
+
+    def record(dataset: Dataset, provenance: dict[str, Any]) -> Record:
+        report = Report(dataset, [wanted], [], provenance)
+        return report.explain(report.runs[0], query, wanted)
+
+    return _speculatively(qrels, [run] if not isinstance(run, list) else run, on_duplicate, record)
+
+
+def _speculatively(qrels: Any, runs: Any, on_duplicate: str, work: Callable[[Dataset, dict[str, Any]], T]) -> T:
+    """work(dataset, provenance) on inputs read speculatively: TREC files' bytes are hashed and scanned, and
+    runs checked for duplicates, on the other core while `work` runs (pipeline.prepare). A file that turns
+    out not plain, or a run with a duplicate, is read again strictly and `work` done again; an error met on
+    the speculative inputs is raised only once the settled inputs confirm it."""
+    from rankflavor.errors import RankflavorError
+    from rankflavor.pipeline import prepare, settle_inputs
+
+    dataset, provenance = prepare(qrels, runs, on_duplicate, settle_now=False)
+    try:
+        out = work(dataset, provenance)
+    except (RankflavorError, KeyError):
+        if settle_inputs(dataset, provenance):
+            raise
+    else:
+        if settle_inputs(dataset, provenance):
+            return out
+    dataset, provenance = prepare(qrels, runs, on_duplicate)
+    return work(dataset, provenance)
