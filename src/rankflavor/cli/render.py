@@ -1,4 +1,4 @@
-"""Text renderings for the terminal (rich tables) and CSV."""
+"""Text renderings for the terminal (plain aligned columns; rich for the presets table) and CSV."""
 
 from __future__ import annotations
 
@@ -58,44 +58,33 @@ def print_report(report, per_query: bool = False) -> None:
                 print(line)
 
 
-def print_record(record) -> None:
-    from rich.table import Table
+def _table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    """A titled plain-text table, columns aligned (fast for a ranked list of thousands of rows)."""
+    print(f"\n{title}")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, ["-" * w for w in widths], *rows]:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
 
-    console = _console()
+
+def print_record(record) -> None:
+    """The record behind one score: the judged universe, the ranked list, what was removed, the ideal list."""
     print(f"run {record.run}  query {record.query}")
     print(f"flavor {record.flavor}")
     print(f"status {record.status}  value {_fmt(record.value, 9)}  DCG {_fmt(record.dcg, 9)}  IDCG {_fmt(record.idcg, 9)}")
     print(f"why: {record.reason}")
-    universe = Table(title="judged universe", title_justify="left")
-    for col in ("doc", "grade", "judged", "gain"):
-        universe.add_column(col)
-    for u in record.universe:
-        universe.add_row(u["doc"], _fmt(u["grade"], 3), str(u["judged"]), _fmt(u["gain"], 4))
-    console.print(universe)
+    _table("judged universe", ["doc", "grade", "judged", "gain"],
+           [[u["doc"], _fmt(u["grade"], 3), str(u["judged"]), _fmt(u["gain"], 4)] for u in record.universe])
     if record.ranked:
-        ranked = Table(title="ranked list", title_justify="left")
-        for col in ("rank", "doc", "score", "grade", "gain", "discount", "contribution", "tie group"):
-            ranked.add_column(col)
-        for r in record.ranked:
-            ranked.add_row(str(r["rank"]), r["doc"], repr(r["score"]), _fmt(r["grade"], 3) if r["judged"] else
-                           "unjudged", _fmt(r["gain"], 4), _fmt(r["discount"], 6), _fmt(r["contribution"], 6),
-                           str(r["tie_group"]))
-        console.print(ranked)
+        _table("ranked list", ["rank", "doc", "score", "grade", "gain", "discount", "contribution", "tie group"],
+               [[str(r["rank"]), r["doc"], repr(r["score"]), _fmt(r["grade"], 3) if r["judged"] else "unjudged",
+                 _fmt(r["gain"], 4), _fmt(r["discount"], 6), _fmt(r["contribution"], 6), str(r["tie_group"])]
+                for r in record.ranked])
     if record.dropped:
-        dropped = Table(title="removed before scoring", title_justify="left")
-        dropped.add_column("doc")
-        dropped.add_column("reason")
-        for r in record.dropped:
-            dropped.add_row(r["doc"], r["reason"])
-        console.print(dropped)
+        _table("removed before scoring", ["doc", "reason"], [[r["doc"], r["reason"]] for r in record.dropped])
     if record.ideal:
-        ideal = Table(title="ideal list", title_justify="left")
-        for col in ("rank", "doc", "grade", "gain", "discount", "contribution"):
-            ideal.add_column(col)
-        for r in record.ideal:
-            ideal.add_row(str(r["rank"]), r["doc"], _fmt(r["grade"], 3), _fmt(r["gain"], 4), _fmt(r["discount"], 6),
-                          _fmt(r["contribution"], 6))
-        console.print(ideal)
+        _table("ideal list", ["rank", "doc", "grade", "gain", "discount", "contribution"],
+               [[str(r["rank"]), r["doc"], _fmt(r["grade"], 3), _fmt(r["gain"], 4), _fmt(r["discount"], 6),
+                 _fmt(r["contribution"], 6)] for r in record.ideal])
 
 
 def print_presets(rows: list[dict[str, str]]) -> None:
