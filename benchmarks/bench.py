@@ -11,6 +11,11 @@ warm-up run on a tiny file that fills numba's cache), ir_measures' read_trec_qre
 Per-query values of rankflavor's `pytrec_eval@10` and `trec_eval@10` are compared with pytrec_eval's
 `ndcg_cut_10` (they must agree to 1e-9).
 Memory per row is the slope of rankflavor's peak RSS over runs of 1/4, 1/2 and all of the queries.
+
+Every measured command starts from the same memory state: on a virtual machine, memory that a large
+process has just freed is slow to touch again (here a process run right after a 1.2 GB peer took 0.3 s
+longer), so before each measurement a helper process touches `--warm-gb` (default: a little more than
+the largest peak RSS seen so far, at least 2.5 GB) and exits. The helper is not timed.
 """
 
 from __future__ import annotations
@@ -72,6 +77,19 @@ def run_peer(name: str, qrels: str, run: str, out: str) -> None:
 
 
 # ---- measuring ---------------------------------------------------------------------------------------
+TOUCH = """
+import sys
+n = int(float(sys.argv[1]) * (1 << 30))
+pages = bytearray(n)
+pages[::4096] = b"\\x01" * len(range(0, n, 4096))  # one write per page
+"""
+
+
+def warm_memory(gb: float) -> None:
+    """Touch `gb` GB in a short-lived process, so that the next command finds the guest's memory warm."""
+    subprocess.run([sys.executable, "-c", TOUCH, str(gb)], check=True)
+
+
 def measure(cmd: list[str]) -> tuple[float, float]:
     """(wall seconds, peak RSS in MB) of one child process; raises when it fails."""
     start = time.perf_counter()
@@ -139,6 +157,8 @@ def main() -> None:
     parser.add_argument("--judged", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-peers", action="store_true", help="time rankflavor only")
+    parser.add_argument("--warm-gb", type=float, default=None,
+                        help="GB touched before each measurement (default: 1.1 x the largest peak so far, >= 2.5)")
     args = parser.parse_args()
 
     qrels, run = ensure_data(args.data, args.queries, args.depth, args.judged)
@@ -174,6 +194,7 @@ def main() -> None:
     for repeat in range(args.repeat):
         # rotated each time: the command that follows a big peer's exit runs slower, whichever it is
         for name in names[repeat % len(names):] + names[:repeat % len(names)]:
+            warm_memory(args.warm_gb or max(2.5, 1.1 * max(memory.values()) / 1024))
             wall, rss = measure(commands[name])
             times[name].append(wall)
             memory[name] = max(memory[name], rss)
