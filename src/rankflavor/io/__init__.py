@@ -1,34 +1,28 @@
-"""Readers: TREC files (plain or .gz), nested dicts and pandas DataFrames, all into QrelsTable/RunTable."""
+"""Readers: TREC files (plain or .gz), nested dicts and pandas DataFrames, all into QrelsTable/RunTable.
+
+Names are imported lazily (PEP 562): `rankflavor.io.prefetch` must be importable with pyarrow alone.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+import importlib
 from typing import Any
 
-from rankflavor.io.frames import qrels_from_python, run_from_python
-from rankflavor.io.prefetch import Prefetched
-from rankflavor.io.tables import QrelsTable, RunTable, Source
-from rankflavor.io.trec import read_trec_qrels, read_trec_run, settle
+_EXPORTS = {
+    "QrelsTable": "rankflavor.io.tables",
+    "RunTable": "rankflavor.io.tables",
+    "Source": "rankflavor.io.tables",
+    "load_qrels": "rankflavor.io.load",
+    "load_run": "rankflavor.io.load",
+    "read_trec_qrels": "rankflavor.io.trec",
+    "read_trec_run": "rankflavor.io.trec",
+    "settle": "rankflavor.io.trec",
+}
+
+__all__ = list(_EXPORTS)
 
 
-def load_qrels(data: Any, name: str | None = None, defer_scan: bool = False) -> QrelsTable:
-    """A qrels from a path, a dict {qid: {docid: grade}}, a DataFrame, or an already read QrelsTable."""
-    if isinstance(data, QrelsTable):
-        return data
-    if isinstance(data, (str, Path)):
-        return read_trec_qrels(data, defer_scan)
-    return qrels_from_python(data, name or "qrels")
-
-
-def load_run(data: Any, name: str | None = None, defer_scan: bool = False) -> RunTable:
-    """A run from a path, a dict {qid: {docid: score}}, a DataFrame, or an already read RunTable."""
-    if isinstance(data, RunTable):
-        return data
-    if isinstance(data, (str, Path)):
-        return read_trec_run(data, defer_scan)
-    if isinstance(data, Prefetched):
-        return data.table(defer_scan)
-    return run_from_python(data, name or "run")
-
-
-__all__ = ["QrelsTable", "RunTable", "Source", "load_qrels", "load_run", "read_trec_qrels", "read_trec_run", "settle"]
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'rankflavor.io' has no attribute {name!r}")

@@ -13,19 +13,18 @@ import numpy as np
 import pyarrow as pa
 
 from rankflavor.arrow_numpy import array_to_numpy
+from rankflavor.io.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS, arrow_pool
 from rankflavor.io.tables import QrelsTable, RunTable, Source
-from rankflavor.io.trec_fast import arrow_pool, read_fast
+from rankflavor.io.trec_fast import read_fast
 from rankflavor.io.trec_lines import is_regular_file, read_lines, read_raw
 
-QRELS_COLUMNS = ("query", "iteration", "doc", "grade")
-RUN_COLUMNS = ("query", "q0", "doc", "rank", "score", "tag")
 
-
-def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer_scan: bool):
+def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer_scan: bool,
+          parsed: pa.Table | None = None):
     path = Path(path)
     source = Source(name=path.name, path=str(path), kind="trec")
     # (a pipe is read once, below)
-    fast = read_fast(path, columns, value_col, defer_scan) if is_regular_file(path) else None
+    fast = read_fast(path, columns, value_col, defer_scan, parsed) if is_regular_file(path) else None
     if fast is not None and fast.table.num_rows > 0:
         pool = arrow_pool()
         query = fast.table.column(columns[0]).combine_chunks(pool)  # dictionary-encoded: data.py interns the codes
@@ -47,10 +46,10 @@ def read_trec_qrels(path: str | Path, defer_scan: bool = False) -> QrelsTable:
     return QrelsTable(source=source, query=query, doc=doc, grade=grade, line=lines)
 
 
-def read_trec_run(path: str | Path, defer_scan: bool = False) -> RunTable:
+def read_trec_run(path: str | Path, defer_scan: bool = False, parsed: pa.Table | None = None) -> RunTable:
     """Read a TREC run file: `qid Q0 docid rank score tag` per line (the rank column is ignored, as trec_eval does).
-    defer_scan: see `settle`."""
-    source, query, doc, score, lines = _read(Path(path), RUN_COLUMNS, 4, "score", defer_scan)
+    defer_scan: see `settle`; parsed: see trec_fast.read_fast."""
+    source, query, doc, score, lines = _read(Path(path), RUN_COLUMNS, 4, "score", defer_scan, parsed)
     return RunTable(source=source, query=query, doc=doc, score=score, line=lines)
 
 

@@ -4,12 +4,10 @@ It returns None whenever the file is not tidy (tabs, several spaces, comments, a
 a wrong column count...): the caller then falls back to the line reader, which accepts or rejects with
 the line number. Both readers must give identical tables for any file both accept.
 
-Ids are read dictionary-encoded (Arrow interns every distinct id once per block), so the checks on id
-text run on the distinct ids only, and interning (data.py) never hashes a string again. One thread beside
-the parser reads the file's bytes once for their SHA-256 and the plainness scan below; a progress bar (the
-parser's position) appears on stderr when the read lasts more than a second and stderr is a terminal
-(threads that only poll: Arrow never calls back into Python). Arrow's jemalloc pool holds the parsed
-columns (fewer fresh pages than the default pool on a one-shot process).
+Ids are read dictionary-encoded (Arrow interns every distinct id once per block: io/arrow_csv.py), so the
+checks on id text run on the distinct ids only, and interning (data.py) never hashes a string again. One
+thread beside the parser (or after it, when deferred) reads the file's bytes once for their SHA-256 and the
+plainness scan below.
 
 Which columns are converted: when every byte of the file is printable ASCII, a single space between two
 fields or a newline ending a line, no field anywhere holds a tab, a control character, a BOM or nothing;
@@ -20,24 +18,19 @@ distinct values), as the line reader would split it.
 from __future__ import annotations
 
 import hashlib
-import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
 
 from rankflavor.arrow_numpy import array_to_numpy
+from rankflavor.io.arrow_csv import arrow_pool, parse_columns, speculative_columns
 
-BLOCK_SIZE = 8 << 20  # bytes per parser block: two cores stay busy, and memory stays a few blocks
 SCAN_STEP = 1 << 20  # bytes per block of the hash-and-scan pass (in the CPU cache across its numpy passes)
-PROGRESS_AFTER = 1.0  # seconds of reading before a progress bar appears (terminal only)
 _BAD_TEXT = r"[\x00-\x1f\x7f\x{FEFF}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]"
-_DICT = pa.dictionary(pa.int32(), pa.string())
 
 
 @dataclass
@@ -60,25 +53,30 @@ class Pending:
         return self._scan.hexdigest, self._scan.plain
 
 
-def read_fast(path: Path, columns: tuple[str, ...], value_col: int, defer_scan: bool = False) -> FastRead | None:
+def read_fast(path: Path, columns: tuple[str, ...], value_col: int, defer_scan: bool = False,
+              parsed: pa.Table | None = None) -> FastRead | None:
     """pyarrow's CSV reader on a tidy file (single spaces, no comments); None when it does not apply.
 
     The byte scan runs beside the parser, which reads the id and value columns only; when the scan finds
     the file is not plain, the file is parsed again with every column (rare: such files are small).
     defer_scan: parse first, then start the scan and return at once with `pending` (the caller overlaps the
-    scan with its own single-threaded work and must `wait` before trusting the table: see pipeline.py)."""
+    scan with its own single-threaded work and must `wait` before trusting the table: see pipeline.py).
+    parsed: with defer_scan, the `speculative_columns` already parsed by `parse_columns` (io/prefetch.py)."""
     path = Path(path)
     gz = path.suffix == ".gz"
     ids = (columns[0], columns[2])
     deferred = defer_scan and not gz
     scan = None if deferred else _Scan(path, check=not gz)  # a .gz file is hashed, and its columns all converted
-    wanted = [*ids, columns[value_col]] if not gz else list(columns)
-    table = _parse(path, columns, value_col, wanted, gz)
+    wanted = speculative_columns(columns, value_col) if not gz else list(columns)
+    if deferred and parsed is not None:
+        table = parsed
+    else:
+        table = parse_columns(path, columns, value_col, wanted, gz)
     if scan is not None:
         scan.join()
         if not gz and not scan.plain:
             wanted = list(columns)
-            table = _parse(path, columns, value_col, wanted, gz)
+            table = parse_columns(path, columns, value_col, wanted, gz)
     digest = scan.hexdigest if scan is not None else None
     arrow_pool().release_unused()  # the parser's blocks: give them back before the engine runs
     if table is None or (digest is None and not deferred):
@@ -98,34 +96,6 @@ def read_fast(path: Path, columns: tuple[str, ...], value_col: int, defer_scan: 
     if deferred:
         return FastRead(table, None, Pending(_Scan(path, check=True)))
     return FastRead(table, digest)
-
-
-def _parse(path: Path, columns: tuple[str, ...], value_col: int, wanted: list[str], gz: bool) -> pa.Table | None:
-    types: dict[str, Any] = {name: _DICT for name in wanted}
-    types[columns[value_col]] = pa.float64()
-    try:
-        raw = pa.OSFile(str(path))
-    except (pa.ArrowException, OSError):
-        return None
-    progress = _Progress(path, raw) if _terminal() else None
-    try:
-        source: Any = pa.CompressedInputStream(raw, "gzip") if gz else raw
-        return pacsv.read_csv(
-            source,
-            read_options=pacsv.ReadOptions(column_names=list(columns), block_size=BLOCK_SIZE),
-            parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False,
-                                             newlines_in_values=False, ignore_empty_lines=False),
-            convert_options=pacsv.ConvertOptions(column_types=types, include_columns=wanted,
-                                                 strings_can_be_null=False, quoted_strings_can_be_null=False,
-                                                 null_values=[]),
-            memory_pool=arrow_pool(),
-        )
-    except (pa.ArrowException, OSError, EOFError, ValueError):
-        return None
-    finally:
-        if progress is not None:
-            progress.stop()
-        raw.close()
 
 
 class _Scan(threading.Thread):
@@ -190,49 +160,3 @@ def _hash_and_scan(path: Path, check: bool) -> tuple[str, bool]:
             if control or body.max() >= top:
                 plain = False  # a control character (tab, CR, NUL...), DEL, or UTF-8 (ids beyond ASCII, a BOM)
             previous = block[-1]
-
-
-class _Progress(threading.Thread):
-    """A progress bar on stderr, from the position of the file the parser reads; shown after a second."""
-
-    def __init__(self, path: Path, raw: pa.NativeFile) -> None:
-        super().__init__(daemon=True)
-        self.path, self.raw = path, raw
-        self.size = max(path.stat().st_size, 1)
-        self.done = threading.Event()
-        self.start()
-
-    def run(self) -> None:
-        if self.done.wait(PROGRESS_AFTER):
-            return
-        from rich.console import Console
-        from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-
-        with Progress(TextColumn(f"reading {self.path.name}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("read", total=self.size)
-            while not self.done.wait(0.1):
-                try:
-                    bar.update(task, completed=min(self.raw.tell(), self.size))
-                except (OSError, ValueError, pa.ArrowException):
-                    return
-
-    def stop(self) -> None:
-        self.done.set()
-        self.join()
-
-
-def arrow_pool() -> pa.MemoryPool:
-    """Arrow's jemalloc pool when this pyarrow has it: on a fresh process it reads a large run in about 3/4
-    of the time and peak memory of the default (mimalloc) pool, which pays for zeroing its fresh pages."""
-    try:
-        return pa.jemalloc_memory_pool()
-    except (NotImplementedError, pa.ArrowException):
-        return pa.default_memory_pool()
-
-
-def _terminal() -> bool:
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False

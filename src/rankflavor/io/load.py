@@ -1,0 +1,31 @@
+"""Load a qrels or a run from whatever the caller holds: a TREC path, a dict, a DataFrame, a table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rankflavor.io.frames import qrels_from_python, run_from_python
+from rankflavor.io.prefetch import Prefetched
+from rankflavor.io.tables import QrelsTable, RunTable
+from rankflavor.io.trec import read_trec_qrels, read_trec_run
+
+
+def load_qrels(data: Any, name: str | None = None, defer_scan: bool = False) -> QrelsTable:
+    """A qrels from a path, a dict {qid: {docid: grade}}, a DataFrame, or an already read QrelsTable."""
+    if isinstance(data, QrelsTable):
+        return data
+    if isinstance(data, (str, Path)):
+        return read_trec_qrels(data, defer_scan)
+    return qrels_from_python(data, name or "qrels")
+
+
+def load_run(data: Any, name: str | None = None, defer_scan: bool = False) -> RunTable:
+    """A run from a path, a dict {qid: {docid: score}}, a DataFrame, or an already read RunTable."""
+    if isinstance(data, RunTable):
+        return data
+    if isinstance(data, (str, Path)):
+        return read_trec_run(data, defer_scan)
+    if isinstance(data, Prefetched):
+        return data.table(defer_scan)
+    return run_from_python(data, name or "run")
