@@ -44,3 +44,34 @@ def test_eval_on_trec_files_imports_neither_pandas_nor_scipy_nor_rich(tmp_path):
     assert not heavy & {"pandas", "scipy", "rich"}, heavy
     heavy = _imported("eval", str(EXAMPLES / "seed000.qrels"), str(EXAMPLES / "X.run"), "--format", "json")
     assert not heavy & {"pandas", "scipy", "rich"}, heavy
+
+
+def test_a_slow_read_on_a_terminal_shows_a_progress_bar(tmp_path, monkeypatch):
+    """After PROGRESS_AFTER seconds of parsing, a bar named after the file appears (terminal only), and goes."""
+    import io
+    import time
+
+    import pyarrow.csv as pacsv
+    from rich.console import Console
+
+    from rankflavor.io import arrow_csv
+
+    run = tmp_path / "slow.run"
+    run.write_text("".join(f"q1 Q0 d{i} {i + 1} {1.0 / (i + 1)} t\n" for i in range(50)))
+    screen = io.StringIO()
+    real_read = pacsv.read_csv
+
+    def slow_read(*args, **kwargs):
+        time.sleep(0.6)  # a parse that lasts: the bar's thread polls every 0.1 s
+        return real_read(*args, **kwargs)
+
+    monkeypatch.setattr(arrow_csv.pacsv, "read_csv", slow_read)
+    monkeypatch.setattr(arrow_csv, "PROGRESS_AFTER", 0.05)
+    monkeypatch.setattr(arrow_csv, "_progress_console", lambda: Console(file=screen, force_terminal=True, width=100))
+    for terminal, shown in ((False, False), (True, True)):
+        monkeypatch.setattr(arrow_csv, "_terminal", lambda t=terminal: t)
+        screen.seek(0)
+        screen.truncate()
+        table = arrow_csv.parse_columns(run, arrow_csv.RUN_COLUMNS, 4, ["query", "doc", "score"], gz=False)
+        assert table is not None and table.num_rows == 50
+        assert ("reading slow.run" in screen.getvalue()) is shown

@@ -71,11 +71,10 @@ class _Progress(threading.Thread):
     def run(self) -> None:
         if self.done.wait(PROGRESS_AFTER):
             return
-        from rich.console import Console
         from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
         with Progress(TextColumn(f"reading {self.path.name}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
+                      console=_progress_console(), transient=True) as bar:
             task = bar.add_task("read", total=self.size)
             while not self.done.wait(0.1):
                 try:
@@ -86,6 +85,12 @@ class _Progress(threading.Thread):
     def stop(self) -> None:
         self.done.set()
         self.join()
+
+
+def _progress_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 def arrow_pool() -> pa.MemoryPool:
