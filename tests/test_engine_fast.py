@@ -118,7 +118,7 @@ def test_fast_path_on_trec_files_matches_reference(tmp_path_factory, seed, queri
         _check(qrels, rows, flavor, tmp_path_factory.mktemp("trec"))
 
 
-@pytest.mark.parametrize("bitmap", [False, True])
+@pytest.mark.parametrize("filtered", [False, True])
 @pytest.mark.parametrize("interleave", [False, True])
 @pytest.mark.parametrize("spec", [
     "ndcg@3", "ndcg@5 ties=average", "ndcg@5 ties=input", "ndcg@3 ties=pessimistic", "ndcg@3 ties=optimistic",
@@ -129,9 +129,9 @@ def test_fast_path_on_trec_files_matches_reference(tmp_path_factory, seed, queri
     "dcg@4 ties=average", "ndcg@2 ideal=max", "pytrec_eval@10", "trec_eval@20",
 ])
 @pytest.mark.parametrize("source", ["frame", "trec"])
-def test_fast_path_is_taken_and_exact(spec, interleave, bitmap, source, prefixes, monkeypatch, tmp_path):
-    if bitmap:  # the (query x judged doc) bitmap join, which only runs of many rows use
-        monkeypatch.setattr(select, "BITMAP_ROWS", 0)
+def test_fast_path_is_taken_and_exact(spec, interleave, filtered, source, prefixes, monkeypatch, tmp_path):
+    if filtered:  # the join's per-query slot filter, which only runs of many rows use
+        monkeypatch.setattr(select, "FILTER_ROWS", 0)
         monkeypatch.setattr(select, "JOIN_SLICE", 7)
     qrels, rows = _data(7, 12, 30, interleave)
     rows.append(("q0", "q0", 2.0))  # a self doc

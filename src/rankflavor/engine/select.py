@@ -95,14 +95,14 @@ def qrels_index(ds: Dataset, run: InternedRun) -> np.ndarray:
 def judged_hits(ds: Dataset, run: InternedRun) -> tuple[np.ndarray, np.ndarray]:
     """(rows, row in the sorted qrels) of the run's rows whose (query, doc) is in the qrels (cached).
 
-    The run's own small codes go through the judged bitmap without building every row's dataset code."""
+    The run's own small codes go through the join's filter without building every row's dataset code."""
     hits = run.cache.get("judged_hits")
     if hits is None:
         hits = run.cache["judged_hits"] = _join(ds, run.q_codes, run.d_codes)
     return hits
 
 
-BITMAP_ROWS = 1 << 17  # fewer rows than this: a binary search is cheaper than building the filter
+FILTER_ROWS = 1 << 17  # fewer rows than this: a binary search is cheaper than building the filter
 FILTER_SLOTS_PER_JUDGMENT = 16  # per query: about 1 row in 8 whose doc is not judged passes the filter
 JOIN_SLICE = 1 << 18
 SELECT_CELLS = 1 << 17  # matrix cells per block of the top-k selection
@@ -126,7 +126,7 @@ def _join(ds: Dataset, q: Codes, d: Codes) -> tuple[np.ndarray, np.ndarray]:
     n = len(q)
     if len(keys) == 0 or n == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    if n < BITMAP_ROWS:
+    if n < FILTER_ROWS:
         rows = np.arange(n)
     else:
         slots, query_base, doc_slot = _judged_filter(ds)
