@@ -7,8 +7,11 @@ score first, so the rows whose score is at least the k-th largest score of their
     P(q) = { rows r of q : s(r) >= s_(k)(q) },   s_(k)(q) = the k-th largest score of q (all rows if fewer),
 
 are a prefix of the query's ranked list under any tie policy: ranking P alone gives every row of P the
-rank it has in the whole list. s_(k) comes from one `np.partition` per query over the query-major layout
-(linear time), so the sort that follows sees about k rows per query instead of all of them.
+rank it has in the whole list. s_(k) is column k-1 of a query whose rows come by descending score (as TREC
+runs are written), else one `np.partition` per query over the query-major layout (linear time), so the
+ordering that follows (engine/order.py) sees about k rows per query instead of all of them. The selected
+rows carry their join with the qrels and a memo the kernel fills (`TopRows`): every flavor that reads
+the same prefix shares them.
 
 What the prefix cannot see comes from whole-run counts computed here once (rows per query after the
 drops, rows beyond run_depth, unjudged rows skipped) and, for `ideal=local` over the whole list, from the
