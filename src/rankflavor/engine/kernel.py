@@ -10,11 +10,13 @@ Pipeline (DESIGN.md): join grades -> negative / min_grade / unjudged policies ->
 With ties=average, DCG is its exact expectation over all orders of each tie group (McSherry & Najork
 2008): every document of a group gets the mean discount of the positions the group occupies.
 
-Two paths share this code. The general path ranks every row of the run (one np.lexsort). With a cutoff
-and no `detail`, the fast path (engine/select.py) ranks only the prefix of each query's list that the
-flavor can read (about k rows per query, found in linear time) and takes the whole-run counts it cannot
-see from the selection; both give the same numbers. Layouts, joins, qrels gains and ideal lists are
-cached on the run and the dataset, so that the flavors of one report share them.
+Two paths share this code. The general path ranks every row of the run (engine/order.py, then the tie
+policy). With a cutoff and no `detail`, the fast path (engine/select.py) ranks only the prefix of each
+query's list that the flavor can read (about k rows per query, found in linear time) and takes the
+whole-run counts it cannot see from the selection; both give the same numbers. Layouts, joins, qrels
+gains and ideal lists are cached on the run and the dataset, and ranks, tie groups and discounts on the
+prefix (`TopRows.memo`: a tie policy only moves rows within tie groups), so that the flavors of one
+report share them.
 """
 
 from __future__ import annotations
