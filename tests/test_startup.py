@@ -62,7 +62,7 @@ def test_a_slow_read_on_a_terminal_shows_a_progress_bar(tmp_path, monkeypatch):
     real_read = pacsv.read_csv
 
     def slow_read(*args, **kwargs):
-        time.sleep(0.6)  # a parse that lasts: the bar's thread polls every 0.1 s
+        time.sleep(1.0)  # a parse that lasts (the bar appears after PROGRESS_AFTER, patched to 0.05 s)
         return real_read(*args, **kwargs)
 
     monkeypatch.setattr(arrow_csv.pacsv, "read_csv", slow_read)
