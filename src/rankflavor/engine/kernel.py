@@ -28,7 +28,7 @@ import numpy as np
 from rankflavor.data import Dataset, InternedRun
 from rankflavor.engine.discounts import discount_values
 from rankflavor.engine.gains import gain_values
-from rankflavor.engine.order import trec_order
+from rankflavor.engine.order import distinct_sorted, tie_rows, trec_order
 from rankflavor.engine.select import join_qrels, select_prefix, self_doc_codes
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
@@ -162,7 +162,7 @@ def _reorder_ties(flavor: Flavor, q: np.ndarray, score: np.ndarray, d: np.ndarra
         return None
     if kind not in ("input", "docid_asc", "pessimistic", "optimistic"):
         return _RANDOM
-    rows, group = _memo(store, "tie_rows", lambda: _tie_rows(q, score))
+    rows, group = _memo(store, "tie_rows", lambda: tie_rows(q, score))
     if len(rows) == 0:
         return None  # no ties
     if kind == "input":
@@ -179,18 +179,6 @@ def _reorder_ties(flavor: Flavor, q: np.ndarray, score: np.ndarray, d: np.ndarra
     return rows, rows[np.argsort((group << shift) | within, kind="stable")]
 
 
-def _tie_rows(q: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(rows of tie groups of two or more, in order; their group ids, nondecreasing) of rows in trec order."""
-    same = (q[1:] == q[:-1]) & (score[1:] == score[:-1])
-    in_tie = np.zeros(len(q), dtype=bool)
-    in_tie[1:] |= same
-    in_tie[:-1] |= same
-    rows = np.flatnonzero(in_tie)
-    starts = np.ones(len(rows), dtype=bool)
-    starts[1:] = ~same[rows[1:] - 1]  # a row starts a group unless it ties with the row before it
-    return rows, np.cumsum(starts) - 1
-
-
 def _moved(values: np.ndarray, rows: np.ndarray, from_rows: np.ndarray) -> np.ndarray:
     out = values.copy()
     out[rows] = values[from_rows]
@@ -204,14 +192,6 @@ def _memo(store: dict | None, key: object, compute):
     if key not in store:
         store[key] = compute()
     return store[key]
-
-
-def _tied(q: np.ndarray, score: np.ndarray, nq: int) -> np.ndarray:
-    """Per query code: two of its ranked rows share a score."""
-    tied = np.zeros(nq, dtype=bool)
-    if len(q) > 1:
-        tied[q[1:][(q[1:] == q[:-1]) & (score[1:] == score[:-1])]] = True
-    return tied
 
 
 def _tie_groups(q: np.ndarray, score: np.ndarray) -> np.ndarray:
@@ -235,8 +215,7 @@ def _straddle(q: np.ndarray, group: np.ndarray, in_top: np.ndarray, cutoff: int 
 def _gain_levels(ds: Dataset, flavor: Flavor, q_gain: np.ndarray) -> np.ndarray:
     key = ("gain_levels", flavor.gain, flavor.negative, flavor.min_grade)
     if key not in ds.cache:
-        levels = np.sort(np.append(q_gain, 0.0))  # (np.unique would import numpy.ma: 9 ms of start-up)
-        ds.cache[key] = levels[np.r_[True, levels[1:] != levels[:-1]]]
+        ds.cache[key] = distinct_sorted(np.append(q_gain, 0.0))
     return ds.cache[key]
 
 
@@ -317,8 +296,8 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
     if prefix is None:  # (the prefix comes in trec_eval order already)
         base = trec_order(rq, score, rd)
         rq, rd, score, order, grade, judged, gain = (a[base] for a in (rq, rd, score, order, grade, judged, gain))
-    perm = _reorder_ties(flavor, rq, score, rd, gain, order, _gain_levels(ds, flavor, q_gain),
-                         prefix.top.memo if prefix is not None else None)  # (the prefix's rows, ranked)
+    ranked = prefix.top.memo if prefix is not None else None  # memo of the prefix's rows in trec_eval order
+    perm = _reorder_ties(flavor, rq, score, rd, gain, order, _gain_levels(ds, flavor, q_gain), ranked)
     if perm is _RANDOM:  # (in trec_eval order: only tie groups may need another order)
         perm = np.lexsort((*_tie_keys(ds, flavor, rq, rd, gain, order), -score, rq))
     if isinstance(perm, tuple):  # rows move within their tie groups: query and score stay
@@ -329,7 +308,8 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
     # prefix in trec_eval order, so the flavors that rank the whole prefix share them (`shape`).
     shape = prefix.top.memo if prefix is not None and flavor.run_depth == "all" and flavor.unjudged != "skip" \
         else None
-    tied = _memo(shape, "tied", lambda: _tied(rq, score, ds.n_queries))  # (before any cut: see run_depth)
+    tied = np.zeros(ds.n_queries, dtype=bool)  # (before any cut: a tie across run_depth changes what is kept)
+    tied[rq[_memo(ranked, "tie_rows", lambda: tie_rows(rq, score))[0]]] = True
 
     if flavor.run_depth != "all":
         inside = _positions(rq) < int(flavor.run_depth)

@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 
 from rankflavor.data import Codes, Dataset, InternedRun
 from rankflavor.engine.layout import RunLayout, build_layout
-from rankflavor.engine.order import trec_order
+from rankflavor.engine.order import distinct_sorted, trec_order
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.axes import parse_call
 
@@ -263,8 +263,7 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
 def _ideal_order(q: np.ndarray, gain: np.ndarray, d: np.ndarray, n_queries: int, n_docs: int) -> np.ndarray:
     """The permutation to (query asc, gain desc, doc desc): one argsort of a packed int64 key when it fits
     (a lexsort over three keys is several times slower)."""
-    levels = np.sort(gain)
-    levels = levels[np.r_[True, levels[1:] != levels[:-1]]] if len(levels) else levels
+    levels = distinct_sorted(gain)
     n_levels = max(len(levels), 1)
     if n_queries * n_levels * n_docs >= 1 << 62:
         return np.lexsort((-d, -gain, q))
