@@ -123,6 +123,11 @@ class InternedRun:
         """A run from int64 dataset codes per row."""
         return cls(table, name, Codes(q), Codes(d), score, present)
 
+    def subset(self, rows: np.ndarray, present: np.ndarray) -> InternedRun:
+        """The run of these rows only (input order kept), its queries present per `present`."""
+        return InternedRun.of_codes(self.table, self.name, self.q_codes.at(rows), self.d_codes.at(rows),
+                                    self.score[rows], present)
+
     @property
     def q(self) -> np.ndarray:
         """int64 query code of every row (materialized on first use)."""

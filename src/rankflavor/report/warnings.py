@@ -129,7 +129,6 @@ def evaluate_run_of(ds: Dataset, run: InternedRun, codes: np.ndarray, flavor: Fl
 
 
 def _sub_run(ds: Dataset, run: InternedRun, codes: np.ndarray) -> InternedRun:
-    from rankflavor.data import InternedRun
     from rankflavor.engine.select import layout_of
 
     wanted = np.zeros(ds.n_queries, dtype=bool)
@@ -138,8 +137,7 @@ def _sub_run(ds: Dataset, run: InternedRun, codes: np.ndarray) -> InternedRun:
     rows = layout.rows_of(np.flatnonzero(wanted[layout.seg_q]))  # query-major: each query in input order
     if layout.perm is not None:
         rows = layout.perm[rows]
-    return InternedRun.of_codes(run.table, run.name, run.q_codes.at(rows), run.d_codes.at(rows), run.score[rows],
-                                run.present & wanted)
+    return run.subset(rows, run.present & wanted)
 
 
 def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
@@ -154,14 +152,12 @@ def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
     if store is None:
         store = {}
     if key not in store:
-        from rankflavor.data import InternedRun
         from rankflavor.engine.select import judged_hits  # the engine's join, cached on the run
 
         q_judged, _ = qrels_gains(ds, flavor)
         rows, index = judged_hits(ds, run)
         rows = rows[q_judged[index]]  # (in input order: the join keeps it)
-        store[key] = InternedRun.of_codes(run.table, run.name, run.q_codes.at(rows), run.d_codes.at(rows),
-                                          run.score[rows], run.present)
+        store[key] = run.subset(rows, run.present)
     return store[key]
 
 
