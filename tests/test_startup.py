@@ -75,3 +75,21 @@ def test_a_slow_read_on_a_terminal_shows_a_progress_bar(tmp_path, monkeypatch):
         table = arrow_csv.parse_columns(run, arrow_csv.RUN_COLUMNS, 4, ["query", "doc", "score"], gz=False)
         assert table is not None and table.num_rows == 50
         assert ("reading slow.run" in screen.getvalue()) is shown
+
+
+def test_eval_and_explain_ask_openblas_for_one_thread_unless_the_user_chose(tmp_path):
+    """OpenBLAS's idle workers spin after numpy's import, on the core the parser needs (cli/threads.py)."""
+    import os
+
+    probe = ("import os, sys\nfrom rankflavor.cli.main import main\nmain(sys.argv[1:])\n"
+             "print('BLAS', os.environ.get('OPENBLAS_NUM_THREADS'), file=sys.stderr)")
+    qrels, run = str(EXAMPLES / "seed000.qrels"), str(EXAMPLES / "X.run")
+    commands = (["eval", qrels, run], ["explain", qrels, run, "-q", "q1"])
+    for args in commands:
+        for preset, expected in ((None, "1"), ("3", "3")):
+            env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+            if preset is not None:
+                env["OPENBLAS_NUM_THREADS"] = preset
+            done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True,
+                                  timeout=120, env=env)
+            assert done.stderr.strip().splitlines()[-1] == f"BLAS {expected}", (args, done.stderr)

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from rankflavor.cli.cmd_check import add_on_duplicate
+from rankflavor.cli.threads import one_blas_thread
 from rankflavor.errors import EXIT_OK
 
 
@@ -23,6 +24,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    one_blas_thread()
     from rankflavor.io.prefetch import prefetch_runs
 
     runs = prefetch_runs(list(args.runs))  # parsed on Arrow's threads while the engine imports and the qrels is read

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from rankflavor.cli.cmd_check import add_on_duplicate
+from rankflavor.cli.threads import one_blas_thread
 from rankflavor.errors import EXIT_OK, InputError
 
 
@@ -19,6 +20,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    one_blas_thread()
     from rankflavor import Flavor
     from rankflavor.cli import render
     from rankflavor.io.prefetch import prefetch_runs
