@@ -2,6 +2,7 @@
 """Side-by-side benchmark: rankflavor against every installed peer on an MS MARCO-sized synthetic run.
 
 usage: python benchmarks/bench.py [--data DIR] [--queries 7000] [--depth 1000] [--judged 40] [--repeat 3]
+                                  [--skip-peers] [--cores N]
 
 Each measurement is a whole process (start-up, parse, evaluate, print), timed by wall clock, with its
 peak resident memory from os.wait4 (the child's own ru_maxrss). Every tool is run `--repeat` times
@@ -90,10 +91,11 @@ def warm_memory(gb: float) -> None:
     subprocess.run([sys.executable, "-c", TOUCH, str(gb)], check=True)
 
 
-def measure(cmd: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MB) of one child process; raises when it fails."""
+def measure(cmd: list[str], cpus: set[int] | None = None) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB) of one child process, pinned to `cpus` when given; raises when it fails."""
+    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=pin)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     stderr = proc.stderr.read().decode() if proc.stderr else ""
@@ -157,6 +159,8 @@ def main() -> None:
     parser.add_argument("--judged", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-peers", action="store_true", help="time rankflavor only")
+    parser.add_argument("--cores", type=int, default=None,
+                        help="pin every measured command to the first N cores (how the ratios depend on cores)")
     parser.add_argument("--warm-gb", type=float, default=None,
                         help="GB touched before each measurement (default: 1.1 x the largest peak so far, >= 2.5)")
     args = parser.parse_args()
@@ -166,8 +170,10 @@ def main() -> None:
     rf = rankflavor_cmd()
     me = Path(__file__).resolve()
     tmp = Path(tempfile.mkdtemp(prefix="rankflavor-bench-"))
+    cpus = set(sorted(os.sched_getaffinity(0))[:args.cores]) if args.cores else None
+    cores = f"pinned to {len(cpus)} of {os.cpu_count()} cores" if cpus else f"{os.cpu_count()} cores"
     print(f"workload: {run} ({run.stat().st_size / 1e6:.0f} MB, {rows:,} rows), {qrels.name}; "
-          f"{os.cpu_count()} cores; best and median of {args.repeat}")
+          f"{cores}; best and median of {args.repeat}")
 
     commands: dict[str, list[str]] = {
         f"rankflavor {SPEC}": [*rf, "eval", str(qrels), str(run), "-m", SPEC],
@@ -195,7 +201,7 @@ def main() -> None:
         # rotated each time: the command that follows a big peer's exit runs slower, whichever it is
         for name in names[repeat % len(names):] + names[:repeat % len(names)]:
             warm_memory(args.warm_gb or max(2.5, 1.1 * max(memory.values()) / 1024))
-            wall, rss = measure(commands[name])
+            wall, rss = measure(commands[name], cpus)
             times[name].append(wall)
             memory[name] = max(memory[name], rss)
 
@@ -218,7 +224,7 @@ def main() -> None:
     for share in (4, 2, 1):
         n = rows // share
         part = run if share == 1 else head(run, n, args.data / f"run_{args.queries}_{args.depth}_first{n}.txt")
-        rss = min(measure([*rf, "eval", str(qrels), str(part), "-m", SPEC])[1] for _ in range(2))
+        rss = min(measure([*rf, "eval", str(qrels), str(part), "-m", SPEC], cpus)[1] for _ in range(2))
         points.append((n, rss))
     (n0, m0), (n1, m1) = points[0], points[-1]
     slope = (m1 - m0) * 1024 * 1024 / (n1 - n0)
