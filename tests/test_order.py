@@ -48,3 +48,15 @@ def test_descending_blocks_take_the_block_path_and_stay_exact():
     perm = trec_order(q, s, d)
     expected = np.lexsort((-d, -s, q))
     assert np.array_equal(perm, expected)  # (unique docs per query: the order is one permutation)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 9)), min_size=1, max_size=40), st.booleans())
+def test_tie_group_sort_is_lexsorts_on_the_packed_and_the_overflow_path(pairs, huge):
+    from rankflavor.engine.order import _by_group_then_doc_desc
+
+    steps, d = (np.array(col, dtype=np.int64) for col in zip(*pairs, strict=True))
+    group = np.cumsum(steps)  # nondecreasing, as tie_rows numbers groups
+    if huge:
+        d = d + (1 << 61)  # the packed key would overflow: the lexsort path
+    assert np.array_equal(_by_group_then_doc_desc(group, d), np.lexsort((-d, group)))  # (stable: equal docs too)

@@ -257,8 +257,9 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
         order = run.order
     if prefix is None:
         eligible = ds.judged[rq]  # queries absent from the qrels are never scored
-        row_counts = {"rows_of_unjudged_queries": int((~eligible).sum())}
-        rq, rd, score, order = rq[eligible], rd[eligible], score[eligible], order[eligible]
+        row_counts = {"rows_of_unjudged_queries": int(len(eligible) - np.count_nonzero(eligible))}
+        if row_counts["rows_of_unjudged_queries"]:  # (else every row stays: no copies)
+            rq, rd, score, order = rq[eligible], rd[eligible], score[eligible], order[eligible]
     gain_key = (flavor.gain, flavor.negative, flavor.min_grade)
     if prefix is not None and gain_key in prefix.top.gains:  # (shared by the flavors that read this prefix)
         index, found, grade = prefix.top.index, prefix.top.found, prefix.top.grade
