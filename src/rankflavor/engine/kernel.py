@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rankflavor.data import Dataset, InternedRun
+from rankflavor.engine import chunks
 from rankflavor.engine.discounts import discount_values
 from rankflavor.engine.gains import gain_values
 from rankflavor.engine.order import distinct_sorted, tie_rows, trec_order
@@ -238,11 +239,17 @@ def _global_ideal(ds: Dataset, flavor: Flavor, q_judged: np.ndarray, q_gain: np.
 
 
 def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | None = None,
-                 detail: bool = False) -> tuple[QueryResults, RankedRows | None]:
-    """Score one run under one flavor over every judged query (or only `query`)."""
+                 detail: bool = False, split: bool = True) -> tuple[QueryResults, RankedRows | None]:
+    """Score one run under one flavor over every judged query (or only `query`). split: a large run the fast
+    path leaves to the general path is evaluated a chunk of queries at a time (engine/chunks.py)."""
     q_judged, q_gain = qrels_gains(ds, flavor)
     max_gain = float(q_gain[q_judged].max()) if q_judged.any() else 0.0
     prefix = select_prefix(ds, run, flavor, q_judged, q_gain) if query is None and not detail and FAST_PATH else None
+    if prefix is None and query is None and not detail and FAST_PATH and split and run.n_rows > chunks.CHUNK_ROWS:
+        owner, parts = chunks.query_chunks(ds, run, chunks.CHUNK_ROWS)
+        if len(parts) > 1:  # (engine/chunks.py: exact, as every number is per query)
+            return chunks.evaluate_in_chunks(
+                ds, run, owner, parts, lambda part: evaluate_run(ds, part, flavor, split=False)[0]), None
 
     # ---- the run's rows, joined with the qrels ------------------------------------------------------
     if prefix is not None:  # eligible, nothing to drop: the prefix of every judged query's ranking

@@ -29,6 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from rankflavor.data import Codes, Dataset, InternedRun
+from rankflavor.engine import chunks
 from rankflavor.engine.layout import RunLayout, build_layout
 from rankflavor.engine.order import distinct_sorted, trec_order
 from rankflavor.flavor import Flavor
@@ -109,6 +110,7 @@ FILTER_ROWS = 1 << 17  # fewer rows than this: a binary search is cheaper than b
 FILTER_SLOTS_PER_JUDGMENT = 16  # per query: about 1 row in 8 whose doc is not judged passes the filter
 JOIN_SLICE = 1 << 18
 SELECT_CELLS = 1 << 17  # matrix cells per block of the top-k selection
+DEEP_SHARE = 0.25  # a cutoff whose prefix would hold more than this share of a large run's rows: general path
 
 
 def join_qrels(ds: Dataset, q: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -209,6 +211,8 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
     layout = layout_of(ds, run)
     if not layout.paddable:
         return None
+    if run.n_rows > chunks.CHUNK_ROWS and min(need, layout.width) * layout.n_segments > run.n_rows * DEEP_SHARE:
+        return None  # a prefix of most rows: the general path, a chunk of queries at a time, is lighter
     segs = _eligible_segments(ds, run, layout)
     whole_list = flavor.run_depth == "all"
     skip = flavor.unjudged == "skip" and whole_list

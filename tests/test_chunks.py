@@ -1,0 +1,106 @@
+"""engine/chunks.py: a large run on the general path is evaluated a chunk of whole queries at a time.
+
+Chunks are forced on small runs by shrinking CHUNK_ROWS; the values must be the reference's, and every
+per-query field and row count must equal the unchunked evaluation's (which the reference tests cover)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from unittest.mock import patch
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rankflavor as rf
+from rankflavor.engine import chunks, kernel
+from rankflavor.pipeline import prepare
+from strategies import flavors
+from test_engine_fast import _check, _data
+
+
+def _fields_equal(a: kernel.QueryResults, b: kernel.QueryResults) -> None:
+    for f in fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), (f.name, x, y)
+        else:
+            assert x == y, (f.name, x, y)
+
+
+def _chunked_and_whole(qrels, rows, flavor, rows_per_chunk=5):
+    """The general path (no prefix) split into chunks, and not split."""
+    dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
+    run = dataset.runs[0]
+    with patch.object(kernel, "select_prefix", lambda *args: None):
+        with patch.object(chunks, "CHUNK_ROWS", rows_per_chunk):
+            chunked = kernel.evaluate_run(dataset, run, flavor)[0]
+        whole = kernel.evaluate_run(dataset, run, flavor, split=False)[0]
+    return chunked, whole
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 8), st.integers(1, 25), st.booleans(), flavors())
+def test_chunked_evaluation_matches_the_reference(seed, queries, max_docs, interleave, flavor):
+    qrels, rows = _data(seed, queries, max_docs, interleave)
+    with patch.object(chunks, "CHUNK_ROWS", 5):
+        _check(qrels, rows, flavor)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 8), st.integers(1, 25), st.booleans(), flavors())
+def test_chunked_evaluation_equals_the_whole_one_field_by_field(seed, queries, max_docs, interleave, flavor):
+    qrels, rows = _data(seed, queries, max_docs, interleave)
+    try:
+        chunked, whole = _chunked_and_whole(qrels, rows, flavor)
+    except rf.EvaluationError:
+        return  # (an error is the whole run's: test_an_error_met_in_a_chunk_is_the_whole_runs)
+    _fields_equal(chunked, whole)
+
+
+@pytest.mark.parametrize("spec", ["trec_eval.ndcg", "ndcg ties=average", "ndcg@30 ties=pessimistic",
+                                  "ndcg ideal=local negative=drop", "ndcg unjudged=skip", "ndcg self_docs=drop",
+                                  "ndcg run_depth=7", "ndcg@40 ideal=max", "dcg ties=random(3)", "ndcg@25 ties=input"])
+def test_large_uncut_runs_are_chunked_and_exact(spec):
+    qrels, rows = _data(7, 12, 30, True)
+    rows.append(("q0", "q0", 2.0))  # a self doc
+    calls = []
+    original = chunks.evaluate_in_chunks
+
+    def spy(*args, **kwargs):
+        calls.append(len(args[3]))
+        return original(*args, **kwargs)
+
+    with patch.object(chunks, "evaluate_in_chunks", spy), patch.object(chunks, "CHUNK_ROWS", 20):
+        _check(qrels, rows, rf.Flavor.parse(spec))
+    assert calls and calls[0] > 2, "the run was not evaluated in chunks"
+    chunked, whole = _chunked_and_whole(qrels, rows, rf.Flavor.parse(spec), rows_per_chunk=20)
+    _fields_equal(chunked, whole)
+
+
+def test_queries_without_rows_stay_present_or_missing_as_in_the_run():
+    # e: listed by the run with no docs (present: scored 0); b: not in the run (missing)
+    qrels = {"a": {"x": 1}, "b": {"y": 2}, "c": {"z": 1}, "d": {"w": 3}, "e": {"v": 2}}
+    run = {"c": {f"n{i}": float(i) for i in range(12)} | {"z": 0.5}, "a": {"x": 1.0}, "e": {},
+           "d": {f"m{i}": 1.0 for i in range(9)}}
+    for flavor in ("trec_eval.ndcg", "ndcg missing=zero", "ndcg empty=skip"):
+        whole = rf.evaluate(qrels, run, flavor)
+        with patch.object(chunks, "CHUNK_ROWS", 4):
+            chunked = rf.evaluate(qrels, run, flavor)
+        assert chunked.result().per_query() == whole.result().per_query()
+        assert chunked.result().counts == whole.result().counts
+        status = {row["query"]: row["status"] for row in chunked.result().per_query()}
+        assert status["b"] == "missing" and status["e"] == "ok"
+
+
+def test_an_error_met_in_a_chunk_is_the_whole_runs():
+    qrels = {f"q{i}": {"d1": 1} for i in range(6)}
+    rows = [(f"q{i}", f"d{j}", float(-j)) for i in range(6) for j in (1, 2, 3)]  # d2, d3 unjudged everywhere
+    flavor = rf.Flavor.parse("ndcg unjudged=error")
+    with pytest.raises(rf.EvaluationError) as whole:
+        _chunked_and_whole(qrels, rows, flavor, rows_per_chunk=10**9)
+    with pytest.raises(rf.EvaluationError) as chunked:
+        _chunked_and_whole(qrels, rows, flavor, rows_per_chunk=4)
+    assert str(chunked.value) == str(whole.value) and "12 unjudged docs in all" in str(chunked.value)
