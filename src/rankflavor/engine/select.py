@@ -107,6 +107,7 @@ def judged_hits(ds: Dataset, run: InternedRun) -> tuple[np.ndarray, np.ndarray]:
 
 
 FILTER_ROWS = 1 << 17  # fewer rows than this: a binary search is cheaper than building the filter
+FILTER_ROWS_BUILT = 1 << 12  # ... than using the filter once it is built (chunks of a large run reuse it)
 FILTER_SLOTS_PER_JUDGMENT = 16  # per query: about 1 row in 8 whose doc is not judged passes the filter
 JOIN_SLICE = 1 << 18
 SELECT_CELLS = 1 << 17  # matrix cells per block of the top-k selection
@@ -131,7 +132,7 @@ def _join(ds: Dataset, q: Codes, d: Codes) -> tuple[np.ndarray, np.ndarray]:
     n = len(q)
     if len(keys) == 0 or n == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    if n < FILTER_ROWS:
+    if n < (FILTER_ROWS_BUILT if "judged_filter" in ds.cache else FILTER_ROWS):
         rows = np.arange(n)
     else:
         slots, query_base, doc_slot = _judged_filter(ds)
