@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankflavor as rf
-from rankflavor.engine import chunks, kernel
+from rankflavor.engine import chunks, kernel, select
 from rankflavor.pipeline import prepare
 from strategies import flavors
 from test_engine_fast import _check, _data
@@ -45,7 +45,7 @@ def _chunked_and_whole(qrels, rows, flavor, rows_per_chunk=5):
 @given(st.integers(0, 10_000), st.integers(1, 8), st.integers(1, 25), st.booleans(), flavors())
 def test_chunked_evaluation_matches_the_reference(seed, queries, max_docs, interleave, flavor):
     qrels, rows = _data(seed, queries, max_docs, interleave)
-    with patch.object(chunks, "CHUNK_ROWS", 5):
+    with patch.object(chunks, "CHUNK_ROWS", 5), patch.object(select, "DEEP_ROWS", 0):
         _check(qrels, rows, flavor)
 
 
@@ -73,7 +73,8 @@ def test_large_uncut_runs_are_chunked_and_exact(spec):
         calls.append(len(args[3]))
         return original(*args, **kwargs)
 
-    with patch.object(chunks, "evaluate_in_chunks", spy), patch.object(chunks, "CHUNK_ROWS", 20):
+    with patch.object(chunks, "evaluate_in_chunks", spy), patch.object(chunks, "CHUNK_ROWS", 20), \
+            patch.object(select, "DEEP_ROWS", 0):
         _check(qrels, rows, rf.Flavor.parse(spec))
     assert calls and calls[0] > 2, "the run was not evaluated in chunks"
     chunked, whole = _chunked_and_whole(qrels, rows, rf.Flavor.parse(spec), rows_per_chunk=20)
@@ -104,3 +105,16 @@ def test_an_error_met_in_a_chunk_is_the_whole_runs():
     with pytest.raises(rf.EvaluationError) as chunked:
         _chunked_and_whole(qrels, rows, flavor, rows_per_chunk=4)
     assert str(chunked.value) == str(whole.value) and "12 unjudged docs in all" in str(chunked.value)
+
+
+@pytest.mark.parametrize(("deep_rows", "prefix_taken"), [(0, False), (10**6, True)])
+def test_a_deep_cutoff_leaves_the_prefix_path_only_for_a_prefix_of_many_rows(deep_rows, prefix_taken):
+    """The prefix's caches are shared by the flavors that read it (24 flavors cost less than 2x one): a
+    prefix of most of a large run's rows, and more than DEEP_ROWS, goes to the chunked general path."""
+    qrels, rows = _data(7, 12, 30, False)
+    dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
+    flavor = rf.Flavor.parse("trec_eval@40")  # a prefix of every row
+    q_judged, q_gain = kernel.qrels_gains(dataset, flavor)
+    with patch.object(chunks, "CHUNK_ROWS", 5), patch.object(select, "DEEP_ROWS", deep_rows):
+        prefix = select.select_prefix(dataset, dataset.runs[0], flavor, q_judged, q_gain)
+    assert (prefix is not None) == prefix_taken

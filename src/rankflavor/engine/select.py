@@ -111,7 +111,8 @@ FILTER_ROWS_BUILT = 1 << 12  # ... than using the filter once it is built (chunk
 FILTER_SLOTS_PER_JUDGMENT = 16  # per query: about 1 row in 8 whose doc is not judged passes the filter
 JOIN_SLICE = 1 << 18
 SELECT_CELLS = 1 << 17  # matrix cells per block of the top-k selection
-DEEP_SHARE = 0.25  # a cutoff whose prefix would hold more than this share of a large run's rows: general path
+DEEP_SHARE = 0.25  # a prefix of more than this share of a run's rows, and more than DEEP_ROWS: general path
+DEEP_ROWS = 1 << 21  # (below, the prefix's caches, shared by the flavors that read it, are worth their memory)
 
 
 def join_qrels(ds: Dataset, q: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -212,8 +213,9 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
     layout = layout_of(ds, run)
     if not layout.paddable:
         return None
-    if run.n_rows > chunks.CHUNK_ROWS and min(need, layout.width) * layout.n_segments > run.n_rows * DEEP_SHARE:
-        return None  # a prefix of most rows: the general path, a chunk of queries at a time, is lighter
+    prefix_cells = min(need, layout.width) * layout.n_segments
+    if prefix_cells > max(DEEP_ROWS, run.n_rows * DEEP_SHARE) and run.n_rows > chunks.CHUNK_ROWS:
+        return None  # a prefix of most of a large run: the general path, a chunk of queries at a time, is lighter
     segs = _eligible_segments(ds, run, layout)
     whole_list = flavor.run_depth == "all"
     skip = flavor.unjudged == "skip" and whole_list
