@@ -5,6 +5,7 @@ per-query field and row count must equal the unchunked evaluation's (which the r
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import fields
 from unittest.mock import patch
 
@@ -21,6 +22,13 @@ from strategies import flavors
 from test_engine_fast import _check, _data
 
 
+@contextmanager
+def _small_chunks(rows: int):
+    """Chunks of `rows` rows whatever the number of queries."""
+    with patch.object(chunks, "CHUNK_ROWS", rows), patch.object(chunks, "ROWS_PER_QUERY", 0):
+        yield
+
+
 def _fields_equal(a: kernel.QueryResults, b: kernel.QueryResults) -> None:
     for f in fields(a):
         x, y = getattr(a, f.name), getattr(b, f.name)
@@ -35,7 +43,7 @@ def _chunked_and_whole(qrels, rows, flavor, rows_per_chunk=5):
     dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
     run = dataset.runs[0]
     with patch.object(kernel, "select_prefix", lambda *args: None):
-        with patch.object(chunks, "CHUNK_ROWS", rows_per_chunk):
+        with _small_chunks(rows_per_chunk):
             chunked = kernel.evaluate_run(dataset, run, flavor)[0]
         whole = kernel.evaluate_run(dataset, run, flavor, split=False)[0]
     return chunked, whole
@@ -45,7 +53,7 @@ def _chunked_and_whole(qrels, rows, flavor, rows_per_chunk=5):
 @given(st.integers(0, 10_000), st.integers(1, 8), st.integers(1, 25), st.booleans(), flavors())
 def test_chunked_evaluation_matches_the_reference(seed, queries, max_docs, interleave, flavor):
     qrels, rows = _data(seed, queries, max_docs, interleave)
-    with patch.object(chunks, "CHUNK_ROWS", 5), patch.object(select, "DEEP_ROWS", 0):
+    with _small_chunks(5), patch.object(select, "DEEP_ROWS", 0):
         _check(qrels, rows, flavor)
 
 
@@ -73,7 +81,7 @@ def test_large_uncut_runs_are_chunked_and_exact(spec):
         calls.append(len(args[3]))
         return original(*args, **kwargs)
 
-    with patch.object(chunks, "evaluate_in_chunks", spy), patch.object(chunks, "CHUNK_ROWS", 20), \
+    with patch.object(chunks, "evaluate_in_chunks", spy), _small_chunks(20), \
             patch.object(select, "DEEP_ROWS", 0):
         _check(qrels, rows, rf.Flavor.parse(spec))
     assert calls and calls[0] > 2, "the run was not evaluated in chunks"
@@ -88,7 +96,7 @@ def test_queries_without_rows_stay_present_or_missing_as_in_the_run():
            "d": {f"m{i}": 1.0 for i in range(9)}}
     for flavor in ("trec_eval.ndcg", "ndcg missing=zero", "ndcg empty=skip"):
         whole = rf.evaluate(qrels, run, flavor)
-        with patch.object(chunks, "CHUNK_ROWS", 4):
+        with _small_chunks(4):
             chunked = rf.evaluate(qrels, run, flavor)
         assert chunked.result().per_query() == whole.result().per_query()
         assert chunked.result().counts == whole.result().counts
@@ -115,6 +123,19 @@ def test_a_deep_cutoff_leaves_the_prefix_path_only_for_a_prefix_of_many_rows(dee
     dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
     flavor = rf.Flavor.parse("trec_eval@40")  # a prefix of every row
     q_judged, q_gain = kernel.qrels_gains(dataset, flavor)
-    with patch.object(chunks, "CHUNK_ROWS", 5), patch.object(select, "DEEP_ROWS", deep_rows):
+    with _small_chunks(5), patch.object(select, "DEEP_ROWS", deep_rows):
         prefix = select.select_prefix(dataset, dataset.runs[0], flavor, q_judged, q_gain)
     assert (prefix is not None) == prefix_taken
+
+
+def test_a_run_of_many_short_queries_is_cut_in_fewer_chunks():
+    """Each chunk's results are arrays over every query code: with many queries per row, chunks grow so that
+    their per-query work stays below their per-row work (ROWS_PER_QUERY rows per query code at least)."""
+    qrels, rows = _data(3, 40, 3, False)
+    dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
+    with patch.object(chunks, "CHUNK_ROWS", 4):
+        assert chunks.chunk_rows(dataset) == chunks.ROWS_PER_QUERY * dataset.n_queries > len(rows)
+        calls = []
+        with patch.object(chunks, "evaluate_in_chunks", lambda *args: calls.append(args)):
+            kernel.evaluate_run(dataset, dataset.runs[0], rf.Flavor.parse("trec_eval.ndcg"))
+    assert not calls  # (fewer rows than one chunk: evaluated whole)

@@ -28,6 +28,13 @@ if TYPE_CHECKING:
     from rankflavor.engine.kernel import QueryResults
 
 CHUNK_ROWS = 1 << 18  # rows per chunk: a chunk's int64 temporaries are 2 MB each
+ROWS_PER_QUERY = 8  # ... at least this many per query of the dataset: a chunk's results are per query code
+
+
+def chunk_rows(ds: Dataset) -> int:
+    """Rows per chunk: CHUNK_ROWS, or more when the dataset has so many queries that each chunk's per-query
+    work (arrays over every query code) would outweigh its per-row work."""
+    return max(CHUNK_ROWS, ROWS_PER_QUERY * ds.n_queries)
 
 
 def query_chunks(ds: Dataset, run: InternedRun, rows_per_chunk: int) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -63,24 +70,23 @@ def evaluate_in_chunks(ds: Dataset, run: InternedRun, owner: np.ndarray, parts: 
                        evaluate: Callable[[InternedRun], QueryResults]) -> QueryResults:
     """`evaluate` over each chunk (built, evaluated and let go one at a time), put together: each query's
     numbers from its chunk, the row counts summed. On an EvaluationError, `evaluate(run)` raises it."""
+    merged: dict[str, np.ndarray] = {}
+    counts: dict[str, int] = {}
+    first: QueryResults | None = None
     try:
-        results = [evaluate(chunk_run(ds, run, owner, index, segs)) for index, segs in enumerate(parts)]
+        for index, segs in enumerate(parts):  # (one chunk's results alive at a time: they are per query code)
+            part = evaluate(chunk_run(ds, run, owner, index, segs))
+            if first is None:
+                first, take = part, owner[part.query]
+                merged = {f.name: getattr(part, f.name) for f in fields(part) if f.name not in ("query", "row_counts")}
+            else:
+                mine = take == index
+                for name, column in merged.items():
+                    column[mine] = getattr(part, name)[mine]
+            for key, value in part.row_counts.items():
+                counts[key] = counts.get(key, 0) + int(value)
     except EvaluationError:
         evaluate(run)  # the whole run's message (its counts are over every query)
         raise
-    first = results[0]
-    take = owner[first.query]
-    merged = {}
-    for f in fields(first):
-        if f.name in ("query", "row_counts"):
-            continue
-        column = getattr(first, f.name).copy()
-        for index, part in enumerate(results[1:], start=1):
-            mine = take == index
-            column[mine] = getattr(part, f.name)[mine]
-        merged[f.name] = column
-    counts: dict[str, int] = {}
-    for part in results:
-        for key, value in part.row_counts.items():
-            counts[key] = counts.get(key, 0) + int(value)
+    assert first is not None
     return replace(first, row_counts=counts, **merged)

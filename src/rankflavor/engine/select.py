@@ -214,7 +214,7 @@ def select_prefix(ds: Dataset, run: InternedRun, flavor: Flavor, q_judged: np.nd
     if not layout.paddable:
         return None
     prefix_cells = min(need, layout.width) * layout.n_segments
-    if prefix_cells > max(DEEP_ROWS, run.n_rows * DEEP_SHARE) and run.n_rows > chunks.CHUNK_ROWS:
+    if prefix_cells > max(DEEP_ROWS, run.n_rows * DEEP_SHARE) and run.n_rows > chunks.chunk_rows(ds):
         return None  # a prefix of most of a large run: the general path, a chunk of queries at a time, is lighter
     segs = _eligible_segments(ds, run, layout)
     whole_list = flavor.run_depth == "all"
