@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from rankflavor.engine.kernel import QueryResults
 
 CHUNK_ROWS = 1 << 18  # rows per chunk: a chunk's int64 temporaries are 2 MB each
-ROWS_PER_QUERY = 8  # ... at least this many per query of the dataset: a chunk's results are per query code
+ROWS_PER_QUERY = 2  # ... at least this many per query of the dataset: a chunk's results are per query code
 
 
 def chunk_rows(ds: Dataset) -> int:
