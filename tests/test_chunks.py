@@ -57,6 +57,16 @@ def test_chunked_evaluation_matches_the_reference(seed, queries, max_docs, inter
         _check(qrels, rows, flavor)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 8), st.integers(1, 25), st.booleans(), flavors())
+def test_chunked_evaluation_of_trec_files_matches_the_reference(tmp_path_factory, seed, queries, max_docs,
+                                                                interleave, flavor):
+    qrels, rows = _data(seed, queries, max_docs, interleave)  # (the run keeps the reader's per-file codes)
+    if rows:
+        with _small_chunks(5), patch.object(select, "DEEP_ROWS", 0):
+            _check(qrels, rows, flavor, tmp_path_factory.mktemp("trec"))
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10_000), st.integers(2, 8), st.integers(1, 25), st.booleans(), flavors())
 def test_chunked_evaluation_equals_the_whole_one_field_by_field(seed, queries, max_docs, interleave, flavor):
