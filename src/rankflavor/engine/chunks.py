@@ -59,11 +59,7 @@ def chunk_run(ds: Dataset, run: InternedRun, owner: np.ndarray, index: int, segm
     """The sub-run of one chunk (its rows in query-major order, input order within a query)."""
     from rankflavor.engine.select import layout_of
 
-    layout = layout_of(ds, run)
-    rows = layout.rows_of(segments)
-    if layout.perm is not None:
-        rows = layout.perm[rows]
-    return run.subset(rows, run.present & (owner == index))
+    return run.subset(layout_of(ds, run).input_rows_of(segments), run.present & (owner == index))
 
 
 def evaluate_in_chunks(ds: Dataset, run: InternedRun, owner: np.ndarray, parts: list[np.ndarray],

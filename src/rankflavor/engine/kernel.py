@@ -245,8 +245,9 @@ def evaluate_run(ds: Dataset, run: InternedRun, flavor: Flavor, *, query: int | 
     q_judged, q_gain = qrels_gains(ds, flavor)
     max_gain = float(q_gain[q_judged].max()) if q_judged.any() else 0.0
     prefix = select_prefix(ds, run, flavor, q_judged, q_gain) if query is None and not detail and FAST_PATH else None
-    if prefix is None and query is None and not detail and FAST_PATH and split and run.n_rows > chunks.chunk_rows(ds):
-        owner, parts = chunks.query_chunks(ds, run, chunks.chunk_rows(ds))
+    rows_per_chunk = chunks.chunk_rows(ds)
+    if prefix is None and query is None and not detail and FAST_PATH and split and run.n_rows > rows_per_chunk:
+        owner, parts = chunks.query_chunks(ds, run, rows_per_chunk)
         if len(parts) > 1:  # (engine/chunks.py: exact, as every number is per query)
             return chunks.evaluate_in_chunks(
                 ds, run, owner, parts, lambda part: evaluate_run(ds, part, flavor, split=False)[0]), None

@@ -61,6 +61,11 @@ class RunLayout:
         offsets = np.repeat(self.start[segments] - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
         return np.arange(int(lengths.sum()), dtype=np.int64) + offsets
 
+    def input_rows_of(self, segments: np.ndarray) -> np.ndarray:
+        """Input rows of the given segments, segment by segment (each query's rows in input order)."""
+        rows = self.rows_of(segments)
+        return rows if self.perm is None else self.perm[rows]
+
     def input_rows(self, segments: np.ndarray, cells: np.ndarray) -> np.ndarray:
         """Input rows of flat cell indices of a matrix built from `segments`."""
         m = self.start[segments[cells // self.width]] + cells % self.width

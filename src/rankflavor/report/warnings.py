@@ -134,10 +134,7 @@ def _sub_run(ds: Dataset, run: InternedRun, codes: np.ndarray) -> InternedRun:
     wanted = np.zeros(ds.n_queries, dtype=bool)
     wanted[codes] = True
     layout = layout_of(ds, run)
-    rows = layout.rows_of(np.flatnonzero(wanted[layout.seg_q]))  # query-major: each query in input order
-    if layout.perm is not None:
-        rows = layout.perm[rows]
-    return run.subset(rows, run.present & wanted)
+    return run.subset(layout.input_rows_of(np.flatnonzero(wanted[layout.seg_q])), run.present & wanted)
 
 
 def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
