@@ -32,7 +32,7 @@ test: $(STAMP) lint
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -x -n 2 -m "not slow"
 
-# side-by-side timing and memory against the installed peers (issue 4); the workload is generated into
+# side-by-side timing and memory against the installed peers; the workload is generated into
 # bench-data/ (git-ignored) when absent. BENCH_ARGS=--repeat 5, --skip-peers, --queries 700 ...
 # The peers' modules were compiled to bytecode by pip; rankflavor's editable install is compiled here, as a
 # wheel's would be (this machine sets PYTHONDONTWRITEBYTECODE: each run would compile every module again).

@@ -5,6 +5,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from rankflavor import Flavor, SpecError
+from rankflavor.flavor.axes import AXIS_BY_NAME, AXIS_NAMES
+from rankflavor.metrics import registry
 
 DOCS = ["d0", "d1", "d2", "d3", "d4", "d5", "d6", "q0", "D1", "é"]
 QUERIES = ["q0", "q1", "q2", "q3"]
@@ -26,31 +28,20 @@ def qrels_and_run(draw):
     return qrels, run
 
 
+def axis_values(axis: str) -> st.SearchStrategy[str]:
+    """Every example token of the axis's values (rankflavor.flavor.axes), its default drawn twice as often."""
+    spec = AXIS_BY_NAME[axis]
+    return st.sampled_from([spec.default, *spec.tokens()])
+
+
 @st.composite
 def flavors(draw, metric=None):
+    """Flavors of ndcg and dcg, every axis the metric reads drawn from the axis registry."""
     while True:
-        cutoff = draw(st.sampled_from([None, 1, 2, 3, 5]))
-        ideal = draw(st.sampled_from(["global", "local", "recall(3)", "recall(6)", "max"]))
+        name = metric or draw(st.sampled_from(["ndcg", "ndcg", "dcg"]))
+        reads = registry.get(name).reads
         try:
-            return Flavor(
-                metric=metric or draw(st.sampled_from(["ndcg", "ndcg", "dcg"])),
-                cutoff=cutoff,
-                gain=draw(st.sampled_from(["linear", "exp2", "{-1:-2,0:0,0.5:0.25,1:1,2:4,3:5}"])),
-                discount=draw(st.sampled_from(["log2", "jarvelin(2)", "jarvelin(3)", "log(e)", "log(10)",
-                                               "reciprocal", "none"])),
-                ideal=ideal,
-                ideal_depth=draw(st.sampled_from(["k", "all", "returned"])),
-                ties=draw(st.sampled_from(["docid_desc", "docid_asc", "input", "average", "pessimistic",
-                                           "optimistic", "random(7)"])),
-                unjudged=draw(st.sampled_from(["zero", "zero", "skip", "error"])),
-                negative=draw(st.sampled_from(["unjudged", "zero", "keep", "error"])),
-                min_grade=draw(st.sampled_from(["none", "none", "1", "0.5"])),
-                empty=draw(st.sampled_from(["skip", "zero", "one", "error"])),
-                missing=draw(st.sampled_from(["skip", "zero"])),
-                precision=draw(st.sampled_from(["f64", "f32"])),
-                run_depth=draw(st.sampled_from(["all", "all", "2", "4"])),
-                self_docs=draw(st.sampled_from(["keep", "drop"])),
-                round=draw(st.sampled_from(["none", "none", "3"])),
-            )
+            return Flavor(metric=name, cutoff=draw(st.sampled_from([None, 1, 2, 3, 5])),
+                          **{axis: draw(axis_values(axis)) for axis in AXIS_NAMES if axis in reads})
         except SpecError:
             continue

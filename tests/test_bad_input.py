@@ -325,7 +325,7 @@ def _materialise(value: Any, role: str, tmp_path: pathlib.Path, monkeypatch: pyt
                 return real(self)
 
             monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
-            monkeypatch.setattr("rankflavor.io.trec.read_fast", lambda *a: None)
+            monkeypatch.setattr("rankflavor.inputs.trec.read_fast", lambda *a: None)
         return str(path)
     if isinstance(value, (bytes, File)):
         file = value if isinstance(value, File) else File(value)

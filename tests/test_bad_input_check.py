@@ -1,4 +1,4 @@
-"""`rankflavor check`, `--on-duplicate` through the CLI and the API, and `--debug` (issue 6)."""
+"""`rankflavor check`, `--on-duplicate` through the CLI and the API, and `--debug`."""
 
 from __future__ import annotations
 

@@ -16,8 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankflavor as rf
-from rankflavor.engine import chunks, kernel, select
-from rankflavor.pipeline import prepare
+from rankflavor.engine import Engine, QueryResults, chunks, front, select
+from rankflavor.engine.lists import ListSpec
+from rankflavor.engine.scope import DatasetScope, RunScope
+from rankflavor.inputs.pipeline import prepare
+from rankflavor.metrics import registry
 from strategies import flavors
 from test_engine_fast import _check, _data
 
@@ -29,10 +32,14 @@ def _small_chunks(rows: int):
         yield
 
 
-def _fields_equal(a: kernel.QueryResults, b: kernel.QueryResults) -> None:
+def _fields_equal(a: QueryResults, b: QueryResults) -> None:
     for f in fields(a):
         x, y = getattr(a, f.name), getattr(b, f.name)
-        if isinstance(x, np.ndarray):
+        if f.name == "parts":
+            assert list(x) == list(y)
+            for name in x:
+                assert np.array_equal(x[name], y[name], equal_nan=True), (name, x[name], y[name])
+        elif isinstance(x, np.ndarray):
             assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), (f.name, x, y)
         else:
             assert x == y, (f.name, x, y)
@@ -42,10 +49,10 @@ def _chunked_and_whole(qrels, rows, flavor, rows_per_chunk=5):
     """The general path (no prefix) split into chunks, and not split."""
     dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
     run = dataset.runs[0]
-    with patch.object(kernel, "select_prefix", lambda *args: None):
+    with patch.object(front, "select_prefix", lambda *args: None):
         with _small_chunks(rows_per_chunk):
-            chunked = kernel.evaluate_run(dataset, run, flavor)[0]
-        whole = kernel.evaluate_run(dataset, run, flavor, split=False)[0]
+            chunked = Engine(dataset).evaluate(run, [flavor])[0].results
+        whole = Engine(dataset, chunked=False).evaluate(run, [flavor])[0].results
     return chunked, whole
 
 
@@ -88,10 +95,10 @@ def test_large_uncut_runs_are_chunked_and_exact(spec):
     original = chunks.evaluate_in_chunks
 
     def spy(*args, **kwargs):
-        calls.append(len(args[3]))
+        calls.append(len(args[2]))
         return original(*args, **kwargs)
 
-    with patch.object(chunks, "evaluate_in_chunks", spy), _small_chunks(20), \
+    with patch.object(front, "evaluate_in_chunks", spy), _small_chunks(20), \
             patch.object(select, "DEEP_ROWS", 0):
         _check(qrels, rows, rf.Flavor.parse(spec))
     assert calls and calls[0] > 2, "the run was not evaluated in chunks"
@@ -132,9 +139,11 @@ def test_a_deep_cutoff_leaves_the_prefix_path_only_for_a_prefix_of_many_rows(dee
     qrels, rows = _data(7, 12, 30, False)
     dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
     flavor = rf.Flavor.parse("trec_eval@40")  # a prefix of every row
-    q_judged, q_gain = kernel.qrels_gains(dataset, flavor)
+    scope = RunScope(DatasetScope(dataset), dataset.runs[0])
     with _small_chunks(5), patch.object(select, "DEEP_ROWS", deep_rows):
-        prefix = select.select_prefix(dataset, dataset.runs[0], flavor, q_judged, q_gain)
+        metric = registry.get(flavor.metric)
+        spec = ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor))
+        prefix = select.select_prefix(scope, spec)
     assert (prefix is not None) == prefix_taken
 
 
@@ -146,6 +155,6 @@ def test_a_run_of_many_short_queries_is_cut_in_fewer_chunks():
     with patch.object(chunks, "CHUNK_ROWS", 4):
         assert chunks.chunk_rows(dataset) == chunks.ROWS_PER_QUERY * dataset.n_queries > len(rows)
         calls = []
-        with patch.object(chunks, "evaluate_in_chunks", lambda *args: calls.append(args)):
-            kernel.evaluate_run(dataset, dataset.runs[0], rf.Flavor.parse("trec_eval.ndcg"))
+        with patch.object(front, "evaluate_in_chunks", lambda *args: calls.append(args)):
+            Engine(dataset).evaluate(dataset.runs[0], [rf.Flavor.parse("trec_eval.ndcg")])
     assert not calls  # (fewer rows than one chunk: evaluated whole)

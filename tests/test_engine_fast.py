@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankflavor as rf
-from rankflavor.engine import kernel, select
-from rankflavor.engine.layout import build_layout
-from rankflavor.io.trec_fast import read_fast
-from rankflavor.pipeline import prepare
+from rankflavor.engine import Engine, front, join, select
+from rankflavor.inputs.layout import build_layout
+from rankflavor.inputs.pipeline import prepare
+from rankflavor.inputs.trec_fast import read_fast
 from rankflavor.reference import RefError, reference_evaluate
-from rankflavor.report.report import Result
+from rankflavor.report.result import Result
 from strategies import flavors
 
 SCORES = [0.0, 0.5, 1.0, 1.0, 2.0, 2.0, 2.0, 3.0, 1.0 + 1e-9, -1.0]
@@ -73,7 +73,7 @@ def _check(qrels, rows, flavor, trec_dir: Path | None = None):
         dataset, _ = prepare(*_as_trec(qrels, rows, trec_dir))
         assert dataset.runs[0].d_codes.table is not None  # the per-file codes path is the one under test
     try:  # the engine alone: the warnings' extra evaluations are not under test here
-        result, _ = kernel.evaluate_run(dataset, dataset.runs[0], flavor)
+        result = Engine(dataset).evaluate(dataset.runs[0], [flavor])[0].results
     except rf.EvaluationError:
         assert expected is None, "the engine refused data the reference accepts"
         return None
@@ -99,7 +99,7 @@ def prefixes(monkeypatch):
         taken.append(out is not None)
         return out
 
-    monkeypatch.setattr(kernel, "select_prefix", spy)
+    monkeypatch.setattr(front, "select_prefix", spy)
     return taken
 
 
@@ -131,8 +131,8 @@ def test_fast_path_on_trec_files_matches_reference(tmp_path_factory, seed, queri
 @pytest.mark.parametrize("source", ["frame", "trec"])
 def test_fast_path_is_taken_and_exact(spec, interleave, filtered, source, prefixes, monkeypatch, tmp_path):
     if filtered:  # the join's per-query slot filter, which only runs of many rows use
-        monkeypatch.setattr(select, "FILTER_ROWS", 0)
-        monkeypatch.setattr(select, "JOIN_SLICE", 7)
+        monkeypatch.setattr(join, "FILTER_ROWS", 0)
+        monkeypatch.setattr(join, "JOIN_SLICE", 7)
     qrels, rows = _data(7, 12, 30, interleave)
     rows.append(("q0", "q0", 2.0))  # a self doc
     _check(qrels, rows, rf.Flavor.parse(spec), tmp_path if source == "trec" else None)
@@ -175,7 +175,8 @@ def test_many_flavors_share_one_layout_and_give_each_its_reference_values():
     qrels, rows = _data(11, 20, 40, True)
     specs = [f"ndcg@{k} gain={g} ideal={i} ties={t}" for k in (3, 10) for g in ("linear", "exp2")
              for i in ("global", "local") for t in ("docid_desc", "average", "input")]
-    report = rf.evaluate(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]), specs)
+    frame = pd.DataFrame(rows, columns=["query", "doc", "score"])
+    report = rf.evaluate(qrels, frame, specs)
     run: dict[str, dict[str, float]] = {}
     for q, d, s in rows:
         run.setdefault(q, {})[d] = s
@@ -184,7 +185,11 @@ def test_many_flavors_share_one_layout_and_give_each_its_reference_values():
         expected = reference_evaluate(flavor, qrels, run)
         got = {r["query"]: r["value"] for r in report.result(None, flavor).per_query()}
         assert all(_same(got[q], e.value) for q, e in expected.items()), spec
-    assert "layout" in report.dataset.runs[0].cache
+    dataset, _ = prepare(qrels, frame)  # one engine: one selection per cutoff, one join of it per gain
+    engine = Engine(dataset)
+    engine.evaluate(dataset.runs[0], [rf.Flavor.parse(spec) for spec in specs])
+    computed = engine.scope(dataset.runs[0]).memo.computed
+    assert computed["top_rows"] == 2 and computed["top_gains"] == 4 and computed["score_matrix"] == 1
 
 
 def test_layout_of_interleaved_codes_groups_each_query_in_input_order():
@@ -234,7 +239,7 @@ def test_fast_reader_hashes_the_bytes_it_parses(tmp_path):
     lambda t: t.replace(" sys\n", " sÿs\n", 1),  # UTF-8: every column is converted and checked
 ])
 def test_untidy_files_read_exactly_like_the_line_reader(tmp_path, change):
-    from rankflavor.io.trec_lines import read_lines
+    from rankflavor.inputs.trec_lines import read_lines
 
     path = tmp_path / "run"
     text = change(_tidy_run(tmp_path / "tidy").read_text())
@@ -292,7 +297,7 @@ def test_speculative_read_gives_the_settled_result_or_error(tmp_path, run_text, 
 
 
 def test_speculative_read_of_a_file_that_changes_under_it_is_read_again(tmp_path, monkeypatch):
-    from rankflavor.io import trec_fast
+    from rankflavor.inputs import trec_fast
 
     qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "run.txt"
     qrels_path.write_text("q1 0 d1 1\nq1 0 d2 2\n")

@@ -28,12 +28,13 @@ else:
     _instrumented = contextlib.nullcontext()
 with _instrumented:
     import rankflavor as rf
-    from rankflavor.io.trec import QRELS_COLUMNS, RUN_COLUMNS
-    from rankflavor.io.trec_fast import read_fast
-    from rankflavor.io.trec_lines import read_lines
+    from rankflavor.inputs.trec import QRELS_COLUMNS, RUN_COLUMNS
+    from rankflavor.inputs.trec_fast import read_fast
+    from rankflavor.inputs.trec_lines import read_lines
 
-    for _module in ("rankflavor.pipeline", "rankflavor.report.report", "rankflavor.engine.kernel",
-                    "rankflavor.io.frames", "rankflavor.io.duplicates", "rankflavor.flavor"):
+    for _module in ("rankflavor.inputs.pipeline", "rankflavor.report.report", "rankflavor.engine.front",
+                    "rankflavor.metrics.ndcg",
+                    "rankflavor.inputs.frames", "rankflavor.inputs.duplicates", "rankflavor.flavor"):
         importlib.import_module(_module)  # the lazily imported modules, instrumented too
 
 IDS = ["q1", "q2", "01", "1", "A", "B", "C", "doc#1", "a,b", "é", "x\u00a0y", "#c", "qid", "docid", "score", "rel",

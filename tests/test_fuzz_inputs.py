@@ -1,4 +1,4 @@
-"""Property tests and a hypothesis byte fuzzer over the readers, the pipeline and the CLI (issue 6).
+"""Property tests and a hypothesis byte fuzzer over the readers, the pipeline and the CLI.
 
 Any input either evaluates or raises the documented error (InputError, or EvaluationError when a flavor refuses
 valid data); no other exception; no NDCG outside [0, 1] where gains are non-negative and the ideal is global or
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import rankflavor as rf
 from rankflavor.cli.main import main
-from rankflavor.io.trec import QRELS_COLUMNS, RUN_COLUMNS
+from rankflavor.inputs.trec import QRELS_COLUMNS, RUN_COLUMNS
 from test_fuzz_harness import ALLOWED, FLAVORS, check_files, check_report, same_table, trec_text
 
 SCALE = int(os.environ.get("RANKFLAVOR_FUZZ_SCALE", "1"))  # more examples for a long run: RANKFLAVOR_FUZZ_SCALE=20
@@ -206,7 +206,7 @@ def test_np_arrays_of_values_are_not_numbers() -> None:
                  st.text(alphabet="0123456789+-.eE_xXnaifNIFty\u0663\uff11", min_size=1, max_size=8)))
 def test_number_parsing_is_the_documented_grammar(field: str) -> None:
     """parse_number (float() plus two refusals) accepts exactly the plain decimal grammar and nan/inf spellings."""
-    from rankflavor.io.trec_lines import _NON_FINITE, _NUMBER, parse_number
+    from rankflavor.inputs.trec_lines import _NON_FINITE, _NUMBER, parse_number
 
     value = parse_number(field)
     grammar = _NUMBER.fullmatch(field) is not None or _NON_FINITE.fullmatch(field) is not None

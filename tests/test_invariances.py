@@ -1,4 +1,4 @@
-"""The invariances DESIGN.md requires, as property tests on random qrels, runs and flavors."""
+"""The invariances every flavor must keep (README, Flavors), as property tests on random qrels, runs and flavors."""
 
 from __future__ import annotations
 

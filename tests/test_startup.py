@@ -1,4 +1,4 @@
-"""Start-up stays light (issue 4): `rankflavor --help` imports no numerical library, and `rankflavor eval` on
+"""Start-up stays light: `rankflavor --help` imports no numerical library, and `rankflavor eval` on
 TREC files never imports pandas, scipy or rich (pyarrow imports pandas behind `Array.to_numpy`, `pa.array` and
 Python scalars given to compute functions: about 0.2 s of every call)."""
 
@@ -54,7 +54,7 @@ def test_a_slow_read_on_a_terminal_shows_a_progress_bar(tmp_path, monkeypatch):
     import pyarrow.csv as pacsv
     from rich.console import Console
 
-    from rankflavor.io import arrow_csv
+    from rankflavor.inputs import arrow_csv
 
     run = tmp_path / "slow.run"
     run.write_text("".join(f"q1 Q0 d{i} {i + 1} {1.0 / (i + 1)} t\n" for i in range(50)))

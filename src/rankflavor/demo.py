@@ -9,10 +9,11 @@ SPECS = ("ndcg@3", "ndcg@3 gain=exp2", "ndcg@4")
 
 def run_demo() -> None:
     from rankflavor import evaluate
-    from rankflavor.cli.render import _console, print_record, print_report
+    from rankflavor.cli.render import console as make_console
+    from rankflavor.cli.render import print_record, print_report
 
     report = evaluate(SEED000_QRELS, list(SEED000_RUNS), list(SPECS))
-    console = _console()
+    console = make_console()
     console.print("Seed 000: universe A=3 B=2 C=2 D=0; X = (B, C, A, D), Y = (A, D, B, C)\n", highlight=False)
     print_report(report)
     x, y = "X.run", "Y.run"

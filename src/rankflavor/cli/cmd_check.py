@@ -33,7 +33,7 @@ def add_parser(sub) -> None:
 
 def check(qrels: Any, runs: Any, on_duplicate: str = "error") -> dict[str, Any]:
     """The provenance of the inputs with their counts and warnings (raises InputError when unreadable)."""
-    from rankflavor.pipeline import prepare
+    from rankflavor.inputs.pipeline import prepare
 
     _, provenance = prepare(qrels, runs, on_duplicate)
     return provenance

@@ -11,6 +11,7 @@ from typing import Any
 
 from rankflavor.cli import render
 from rankflavor.cli.cmd_check import add_on_duplicate
+from rankflavor.cli.render import fmt, text_columns
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 
@@ -39,17 +40,6 @@ def add_parser(sub) -> None:
     p.add_argument("--example", action="store_true", help="the built-in example (seed 000): gain and cutoff effects")
 
 
-def _columns(rows: list[list[str]]) -> list[str]:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1] for r in rows]
-
-
-def _f(x: Any, digits: int = 6) -> str:
-    if x is None or (isinstance(x, float) and x != x):
-        return "null"
-    return f"{x:.{digits}f}" if isinstance(x, float) else str(x)
-
-
 def _p(x: float) -> str:
     return "null" if x != x else (f"{x:.4f}" if x >= 1e-4 else f"{x:.1e}")
 
@@ -61,7 +51,7 @@ def print_grids() -> None:
     for g in GRIDS.values():
         axes = "; ".join(f"{a}: {' '.join(v)}" for a, v in g.axes.items()) or f"{len(g.specs)} specs"
         rows.append([g.name, axes, g.description])
-    print("\n".join(_columns(rows)))
+    print("\n".join(text_columns(rows)))
     print("\nEach grid is crossed with the cutoffs (-k, default 10) on --base (default ndcg). Your own grid: "
           "--grid FILE with lines 'axis: v1 v2 ...' (crossed) and flavor specs (listed), or repeated -m SPEC.")
 
@@ -125,10 +115,10 @@ def _print_table(cmp) -> None:
     rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "p", "p_holm", "n", "excl", "winner",
              "flavor"]]
     for r in cmp.pairs.itertuples():
-        rows.append([r.label, r.run_a, r.run_b, _f(r.mean_a), _f(r.mean_b), _signed(r.diff),
+        rows.append([r.label, r.run_a, r.run_b, fmt(r.mean_a), fmt(r.mean_b), _signed(r.diff),
                      f"[{_signed(r.ci_low)}, {_signed(r.ci_high)}]", _p(r.p),
                      _p(r.p_holm) + ("*" if r.significant else ""), str(r.n), str(r.excluded), r.winner, r.flavor])
-    print("\n".join(_columns(rows)))
+    print("\n".join(text_columns(rows)))
     if cmp.skipped:
         print(f"\nskipped {len(cmp.skipped)} flavors (invalid, or refused by the data):")
         for combination, reason in cmp.skipped[:5]:
@@ -167,16 +157,16 @@ def _cell(code: str, n: dict[str, Any]) -> str:
     if code == "ties_across_cutoff":
         if "mean_pessimistic" not in n:
             return f"{n['queries']} q"
-        return f"{n['queries']} q, mean {_f(n['mean_pessimistic'])} / {_f(n['mean_optimistic'])}"
+        return f"{n['queries']} q, mean {fmt(n['mean_pessimistic'])} / {fmt(n['mean_optimistic'])}"
     if code == "unjudged_in_top":
         share = "null" if n["judged_at_k"] is None else f"{n['judged_at_k']:.3f}"
-        return f"{share}" + (f", skip: {_f(n['mean_unjudged_skip'])}" if "mean_unjudged_skip" in n else "")
+        return f"{share}" + (f", skip: {fmt(n['mean_unjudged_skip'])}" if "mean_unjudged_skip" in n else "")
     if code == "zero_ideal":
         return f"{n['queries']} q, empty={n['empty']}" + ("" if n["empty"] == "skip" else
-                                                          f", without: {_f(n['mean_without'])}")
+                                                          f", without: {fmt(n['mean_without'])}")
     if code == "missing":
         other = next(k for k in n if k.startswith("mean_missing_"))
-        return f"{n['queries']} q, missing={n['missing']}, {other[5:].replace('_', '=')}: {_f(n[other])}"
+        return f"{n['queries']} q, missing={n['missing']}, {other[5:].replace('_', '=')}: {fmt(n[other])}"
     return str(n.get("queries", ""))
 
 
@@ -191,7 +181,7 @@ def print_warnings(frame) -> None:
     for (label, run), block in frame.groupby(["label", "run"], sort=False):
         by_code = {w.code: w.numbers for w in block.itertuples()}
         rows.append([label, run, *(_cell(c, by_code[c]) if c in by_code else "" for c in codes)])
-    print("\n".join(_columns(rows)))
+    print("\n".join(text_columns(rows)))
 
 
 def _print_example_story(cmp) -> None:

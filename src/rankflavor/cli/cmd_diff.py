@@ -26,7 +26,7 @@ def add_parser(sub) -> None:
 
 
 def print_attribution(att, start, end) -> None:
-    from rankflavor.cli.cmd_compare import _columns, _f
+    from rankflavor.cli.render import fmt, text_columns
 
     runs = att.runs
     print(f"A: {start}")
@@ -45,12 +45,12 @@ def print_attribution(att, start, end) -> None:
         for r in runs:
             rr = block[block.run == r].iloc[0]
             means[r] = rr["mean"]
-            row += [_f(rr["mean"]), "" if step == 0 else f"{rr.delta:+.6f}"]
+            row += [fmt(rr["mean"]), "" if step == 0 else f"{rr.delta:+.6f}"]
         if len(runs) == 2:
             a, b = means[runs[0]], means[runs[1]]
             row.append("null" if a is None or b is None else f"{a - b:+.6f}")
         rows.append([*row, first.flavor])
-    print("\n".join(_columns(rows)))
+    print("\n".join(text_columns(rows)))
     for note in att.notes:
         print(f"note: {note}")
     print()
@@ -64,7 +64,7 @@ def print_attribution(att, start, end) -> None:
     if len(att.movers):
         print("\nqueries that move most at each step:")
         for m in att.movers.itertuples():
-            print(f"  step {m.step} ({m.change}) {m.run} {m.query}: {_f(m.before)} -> {_f(m.after)}  {m.explain}")
+            print(f"  step {m.step} ({m.change}) {m.run} {m.query}: {fmt(m.before)} -> {fmt(m.after)}  {m.explain}")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,12 +6,14 @@ import argparse
 import sys
 
 from rankflavor.cli.cmd_check import add_on_duplicate
+from rankflavor.cli.help import axes_epilog
 from rankflavor.cli.threads import one_blas_thread
 from rankflavor.errors import EXIT_OK
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("eval", help="evaluate runs against qrels under one or more flavors")
+    p = sub.add_parser("eval", help="evaluate runs against qrels under one or more flavors",
+                       epilog=axes_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("qrels", help="TREC qrels file (qid iter docid grade), plain or .gz")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
     p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC",
@@ -25,13 +27,14 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     one_blas_thread()
-    from rankflavor.io.prefetch import prefetch_runs
+    from rankflavor.inputs.prefetch import prefetch_runs
 
-    runs = prefetch_runs(list(args.runs))  # parsed on Arrow's threads while the engine imports and the qrels is read
-    from rankflavor import evaluate
+    runs = prefetch_runs(list(args.runs))  # parsed on Arrow's threads while the specs are parsed and the qrels read
+    from rankflavor import evaluate, parse_specs
     from rankflavor.cli import render
 
-    report = evaluate(args.qrels, runs, args.specs or ["ndcg@10"], on_duplicate=args.on_duplicate)
+    flavors = parse_specs(args.specs or ["ndcg@10"])  # a bad spec is reported before anything about the inputs
+    report = evaluate(args.qrels, runs, flavors, on_duplicate=args.on_duplicate)
     if args.format == "json":
         render.print_json(report.to_dict(per_query=args.per_query))
     elif args.format == "csv":

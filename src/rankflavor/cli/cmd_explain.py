@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 
 from rankflavor.cli.cmd_check import add_on_duplicate
+from rankflavor.cli.help import axes_epilog
 from rankflavor.cli.threads import one_blas_thread
 from rankflavor.errors import EXIT_OK, InputError
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("explain", help="print the record behind one query's score")
+    p = sub.add_parser("explain", help="print the record behind one query's score",
+                       epilog=axes_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("qrels")
     p.add_argument("run")
     p.add_argument("-q", "--query", required=True, help="query id")
@@ -23,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     one_blas_thread()
     from rankflavor import Flavor
     from rankflavor.cli import render
-    from rankflavor.io.prefetch import prefetch_runs
+    from rankflavor.inputs.prefetch import prefetch_runs
     from rankflavor.report import explain
 
     flavor = Flavor.parse(args.spec)

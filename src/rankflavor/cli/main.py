@@ -29,7 +29,10 @@ def _module(name: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="rankflavor", description="NDCG with its whole flavor declared, and the record behind it.")
+    from rankflavor.cli.help import axes_epilog
+
+    parser = Parser(prog="rankflavor", description="NDCG with its whole flavor declared, and the record behind it.",
+                    epilog=axes_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--debug", action="store_true", help="show the Python traceback on errors")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in COMMANDS:

@@ -15,21 +15,22 @@ def print_json(obj: Any) -> None:
     sys.stdout.write("\n")
 
 
-def _console():
+def console():
     from rich.console import Console
 
     return Console(soft_wrap=False)
 
 
-def _fmt(x: Any, digits: int = 6) -> str:
-    if x is None:
+def fmt(x: Any, digits: int = 6) -> str:
+    """A number for a text table: `digits` decimals for a float, null for None or NaN."""
+    if x is None or (isinstance(x, float) and x != x):
         return "null"
     if isinstance(x, float):
         return f"{x:.{digits}f}"
     return str(x)
 
 
-def _columns(rows: list[list[str]]) -> list[str]:
+def text_columns(rows: list[list[str]]) -> list[str]:
     """Left-aligned plain-text columns; the last column is never wrapped or cut (it holds the flavor)."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1] for r in rows]
@@ -40,9 +41,9 @@ def print_report(report, per_query: bool = False) -> None:
     rows = [["run", "mean", "scored", "zero_ideal", "missing", "flavor"]]
     for result in report.results:
         c = result.counts
-        rows.append([result.run, _fmt(result.mean), str(c["scored"]), str(c["zero_ideal"]), str(c["missing"]),
+        rows.append([result.run, fmt(result.mean), str(c["scored"]), str(c["zero_ideal"]), str(c["missing"]),
                      str(result.flavor)])
-    lines = _columns(rows)
+    lines = text_columns(rows)
     for line in lines:
         print(line)
     for result in report.results:
@@ -51,10 +52,11 @@ def print_report(report, per_query: bool = False) -> None:
     if per_query:
         for result in report.results:
             print(f"\n{result.run} | {result.flavor}")
-            rows = [["query", "value", "dcg", "idcg", "status"]]
-            rows += [[r["query"], _fmt(r["value"]), _fmt(r["dcg"]), _fmt(r["idcg"]), r["status"]]
+            parts = list(result.queries.parts)
+            rows = [["query", "value", *parts, "status"]]
+            rows += [[r["query"], fmt(r["value"]), *(fmt(r[p]) for p in parts), r["status"]]
                      for r in result.per_query()]
-            for line in _columns(rows):
+            for line in text_columns(rows):
                 print(line)
 
 
@@ -66,25 +68,47 @@ def _table(title: str, header: list[str], rows: list[list[str]]) -> None:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
 
 
+DIGITS = {"grade": 3, "gain": 4}  # decimals a record's column is printed with (others: 6)
+
+
+def _cell(name: str, value: Any) -> str:
+    return fmt(value, DIGITS.get(name, 6))
+
+
+def _universe_example(record) -> dict[str, Any]:
+    """A row of the record's judged universe (the metric's columns when the universe is empty)."""
+    if record.universe:
+        return record.universe[0]
+    from rankflavor.metrics import registry
+
+    return registry.get(record.flavor.split()[0].split("@")[0]).universe_columns(False, 0.0)
+
+
 def print_record(record) -> None:
-    """The record behind one score: the judged universe, the ranked list, what was removed, the ideal list."""
+    """The record behind one score: the judged universe, the ranked list, what was removed, the metric's
+    lists (ndcg: the ideal list)."""
     print(f"run {record.run}  query {record.query}")
     print(f"flavor {record.flavor}")
-    print(f"status {record.status}  value {_fmt(record.value, 9)}  DCG {_fmt(record.dcg, 9)}  IDCG {_fmt(record.idcg, 9)}")
+    parts = "".join(f"  {name.upper()} {fmt(value, 9)}" for name, value in record.parts.items())
+    print(f"status {record.status}  value {fmt(record.value, 9)}{parts}")
     print(f"why: {record.reason}")
-    _table("judged universe", ["doc", "grade", "judged", "gain"],
-           [[u["doc"], _fmt(u["grade"], 3), str(u["judged"]), _fmt(u["gain"], 4)] for u in record.universe])
+    extra = [k for k in _universe_example(record) if k not in ("doc", "grade", "judged")]
+    _table("judged universe", ["doc", "grade", "judged", *extra],
+           [[u["doc"], fmt(u["grade"], 3), str(u["judged"]), *(_cell(k, u[k]) for k in extra)]
+            for u in record.universe])
     if record.ranked:
-        _table("ranked list", ["rank", "doc", "score", "grade", "gain", "discount", "contribution", "tie group"],
-               [[str(r["rank"]), r["doc"], repr(r["score"]), _fmt(r["grade"], 3) if r["judged"] else "unjudged",
-                 _fmt(r["gain"], 4), _fmt(r["discount"], 6), _fmt(r["contribution"], 6), str(r["tie_group"])]
+        columns = [k for k in record.ranked[0] if k not in ("rank", "doc", "score", "grade", "judged", "tie_group")]
+        _table("ranked list", ["rank", "doc", "score", "grade", *columns, "tie group"],
+               [[str(r["rank"]), r["doc"], repr(r["score"]), fmt(r["grade"], 3) if r["judged"] else "unjudged",
+                 *(_cell(k, r[k]) for k in columns), str(r["tie_group"])]
                 for r in record.ranked])
     if record.dropped:
         _table("removed before scoring", ["doc", "reason"], [[r["doc"], r["reason"]] for r in record.dropped])
-    if record.ideal:
-        _table("ideal list", ["rank", "doc", "grade", "gain", "discount", "contribution"],
-               [[str(r["rank"]), r["doc"], _fmt(r["grade"], 3), _fmt(r["gain"], 4), _fmt(r["discount"], 6),
-                 _fmt(r["contribution"], 6)] for r in record.ideal])
+    for name, rows in record.lists.items():
+        if rows:
+            columns = [k for k in rows[0] if k not in ("rank", "doc")]
+            _table(f"{name} list", ["rank", "doc", *columns],
+                   [[str(r["rank"]), r["doc"], *(_cell(k, r[k]) for k in columns)] for r in rows])
 
 
 def print_presets(rows: list[dict[str, str]]) -> None:
@@ -96,12 +120,13 @@ def print_presets(rows: list[dict[str, str]]) -> None:
     for row in rows:
         table.add_row(row["preset"], row["peer"], row["default_cutoffs"], row["flavor"],
                       row["source"] + (f" ({row['note']})" if row["note"] else ""))
-    _console().print(table)
+    console().print(table)
 
 
 def write_csv(report, stream: IO[str]) -> None:
     """Tidy CSV: one row per run x flavor x query, plus the mean with query `all`."""
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(["run", "flavor", "query", "value", "dcg", "idcg", "status"])
-    for row in report.to_frame().itertuples(index=False):
+    frame = report.to_frame()
+    writer.writerow(list(frame.columns))
+    for row in frame.itertuples(index=False):
         writer.writerow(["" if (isinstance(v, float) and v != v) or v is None else v for v in row])

@@ -254,9 +254,9 @@ def diff(qrels: Any, runs: Any, flavor_a: str | Flavor, flavor_b: str | Flavor, 
     with shapley=True also `shapley`, the order-free split (all 2^m intermediate flavors are evaluated).
     on_duplicate: as for `evaluate`.
     """
-    scores = Scores.load(qrels, runs, on_duplicate)
-    fa = flavor_a if isinstance(flavor_a, Flavor) else Flavor.parse(flavor_a)
+    fa = flavor_a if isinstance(flavor_a, Flavor) else Flavor.parse(flavor_a)  # (before any input is read)
     fb = flavor_b if isinstance(flavor_b, Flavor) else Flavor.parse(flavor_b)
+    scores = Scores.load(qrels, runs, on_duplicate)
     if len(scores.runs) > 2:
         raise CompareError(f"diff takes one run or two, got {len(scores.runs)}")
     return attribute(scores, fa, fb, order=order, top=top, with_shapley=shapley)

@@ -280,7 +280,7 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
         raise CompareError("give flavors or a grid, not both")
     if isinstance(flavors, (str, Flavor)):
         flavors = [flavors]
+    chosen, skipped = build_grid(flavors if flavors is not None else grid, cutoffs, base)  # (before any input)
     scores = Scores.load(qrels, runs, on_duplicate)
-    chosen, skipped = build_grid(flavors if flavors is not None else grid, cutoffs, base)
     return compare_scores(scores, chosen, baseline=baseline, test=test, n_resamples=n_resamples, seed=seed,
                           confidence=confidence, alpha=alpha, skipped=skipped)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rankflavor.errors import SpecError
 from rankflavor.flavor import AXIS_NAMES, PRESETS, Flavor, parse_spec
+from rankflavor.flavor.axes import parse_value, sweep_tokens
 
 
 @dataclass(frozen=True)
@@ -24,18 +25,21 @@ class Grid:
     axes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     specs: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        for axis, values in self.axes.items():  # every value is one the axis registry knows
+            object.__setattr__(self, "axes", {**self.axes, axis: tuple(str(parse_value(axis, v)) for v in values)})
+
 
 GRIDS: dict[str, Grid] = {
     g.name: g
     for g in [
         Grid("default", "gain x ideal x ties, the axes that most often reverse a comparison",
              {"gain": ("linear", "exp2"), "ideal": ("global", "local"), "ties": ("docid_desc", "average")}),
-        Grid("gain", "linear vs exp2 gain", {"gain": ("linear", "exp2")}),
-        Grid("ties", "every deterministic tie order and the tie-averaged expectation",
-             {"ties": ("docid_desc", "docid_asc", "average", "pessimistic", "optimistic")}),
+        Grid("gain", "linear vs exp2 gain", {"gain": sweep_tokens("gain")}),
+        Grid("ties", "every deterministic tie order and the tie-averaged expectation", {"ties": sweep_tokens("ties")}),
         Grid("judged", "unjudged docs as grade 0 or skipped, ideal over all judged docs or the returned ones",
              {"unjudged": ("zero", "skip"), "ideal": ("global", "local")}),
-        Grid("discount", "the discount curves", {"discount": ("log2", "jarvelin(2)", "reciprocal", "none")}),
+        Grid("discount", "the discount curves", {"discount": sweep_tokens("discount")}),
         Grid("wide", "gain x discount x ideal x ties x unjudged x missing (64 flavors per cutoff)",
              {"gain": ("linear", "exp2"), "discount": ("log2", "reciprocal"), "ideal": ("global", "local"),
               "ties": ("docid_desc", "average"), "unjudged": ("zero", "skip"), "missing": ("skip", "zero")}),

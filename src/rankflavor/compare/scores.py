@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from rankflavor.data import Dataset
-from rankflavor.engine import evaluate_run
+from rankflavor.engine import Engine
 from rankflavor.flavor import Flavor
-from rankflavor.report.report import Result
-from rankflavor.report.warnings import FlavorWarning, mean_of, warnings_for
+from rankflavor.inputs.intern import Dataset
+from rankflavor.report.numbers import mean_of
+from rankflavor.report.result import Result
+from rankflavor.report.warnings import FlavorWarning, warnings_for
 
 
 class Scores:
@@ -19,6 +20,7 @@ class Scores:
 
     def __init__(self, dataset: Dataset, provenance: dict[str, Any] | None = None) -> None:
         self.dataset = dataset
+        self.engine = Engine(dataset)
         self.provenance = provenance or {}
         self._results: dict[tuple[str, Flavor], Result] = {}
         self._warned: set[tuple[str, Flavor]] = set()
@@ -26,7 +28,7 @@ class Scores:
 
     @classmethod
     def load(cls, qrels: Any, runs: Any, on_duplicate: str = "error") -> Scores:
-        from rankflavor.pipeline import prepare
+        from rankflavor.inputs.pipeline import prepare
 
         return cls(*prepare(qrels, runs, on_duplicate))
 
@@ -38,7 +40,7 @@ class Scores:
         key = (run, flavor)
         if key not in self._results:
             interned = self.dataset.run(run)
-            res, _ = evaluate_run(self.dataset, interned, flavor)
+            res = self.engine.evaluate(interned, [flavor])[0].results
             unjudged = int((interned.present & ~self.dataset.judged).sum())
             self._results[key] = Result(run, flavor, res, self.dataset.query_ids, unjudged)
             self._values[key] = res.raw_value
@@ -47,7 +49,7 @@ class Scores:
     def warnings(self, run: str, flavor: Flavor) -> list[FlavorWarning]:
         result = self.result(run, flavor)
         if (run, flavor) not in self._warned:
-            result.warnings = warnings_for(result, flavor, self.dataset, self.dataset.run(run), self._values)
+            result.warnings = warnings_for(result, flavor, self.engine, self.dataset.run(run), self._values)  # type: ignore[assignment]
             self._warned.add((run, flavor))
         return result.warnings  # type: ignore[return-value]
 
@@ -56,7 +58,7 @@ class Scores:
         return self.result(run, flavor).queries.raw_value
 
     def mean(self, run: str, flavor: Flavor) -> float | None:
-        return mean_of(self.values(run, flavor), flavor)
+        return mean_of(self.values(run, flavor), flavor.round)
 
     @property
     def query_ids(self) -> np.ndarray:

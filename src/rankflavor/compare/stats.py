@@ -42,7 +42,7 @@ def _chunks(total: int, width: int) -> list[tuple[int, int]]:
     return [(i, min(total, i + step)) for i in range(0, total, step)]
 
 
-def _columns(d: np.ndarray) -> np.ndarray:
+def _as_columns(d: np.ndarray) -> np.ndarray:
     d = np.asarray(d, dtype=np.float64)
     return d[:, None] if d.ndim == 1 else d
 
@@ -60,7 +60,7 @@ def randomization_test(d: np.ndarray, n_resamples: int = 10_000, seed: int | np.
     over each block of 8 queries is looked up in a 256-row table of that block's signed sums, so a
     resample costs n/8 look-ups instead of n multiply-adds.
     """
-    cols = _columns(d)
+    cols = _as_columns(d)
     n, width = cols.shape
     if n == 0:
         out = np.full(width, np.nan)
@@ -97,7 +97,7 @@ def randomization_test(d: np.ndarray, n_resamples: int = 10_000, seed: int | np.
 def bootstrap_means(d: np.ndarray, n_resamples: int = 10_000, seed: int | np.random.Generator = 0) -> np.ndarray:
     """Means of `n_resamples` resamples of the queries with replacement: (R,) for d (n,), (R, F) for d (n, F),
     every column resampled with the same query indices."""
-    cols = _columns(d)
+    cols = _as_columns(d)
     n, width = cols.shape
     rng = _rng(seed)
     out = np.empty((n_resamples, width))
@@ -112,7 +112,7 @@ def bootstrap_means(d: np.ndarray, n_resamples: int = 10_000, seed: int | np.ran
 def bootstrap_ci(d: np.ndarray, n_resamples: int = 10_000, seed: int | np.random.Generator = 0,
                  confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray] | tuple[float, float]:
     """Percentile bootstrap interval of mean(d), per column for d (n, F)."""
-    cols = _columns(d)
+    cols = _as_columns(d)
     n, width = cols.shape
     if n == 0:
         low = high = np.full(width, np.nan)

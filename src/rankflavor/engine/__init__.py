@@ -1,5 +1,16 @@
-"""The fast engine: vectorised kernels over all queries at once (inputs in, columnar results out)."""
+"""The engine: the front door (`Engine.evaluate`), the stages that make ranked lists, and what it returns."""
 
-from rankflavor.engine.kernel import MISSING, OK, STATUS_NAMES, ZERO_IDEAL, QueryResults, RankedRows, evaluate_run
+from rankflavor.engine.front import Engine
+from rankflavor.engine.results import (
+    MISSING,
+    OK,
+    STATUS_NAMES,
+    ZERO_IDEAL,
+    Aggregate,
+    Evaluation,
+    QueryResults,
+    RecordRows,
+)
 
-__all__ = ["MISSING", "OK", "STATUS_NAMES", "ZERO_IDEAL", "QueryResults", "RankedRows", "evaluate_run"]
+__all__ = ["MISSING", "OK", "STATUS_NAMES", "ZERO_IDEAL", "Aggregate", "Engine", "Evaluation", "QueryResults",
+           "RecordRows"]

@@ -1,11 +1,11 @@
-"""The general path a chunk of whole queries at a time, for large runs.
+"""The general way over a large run: a chunk of whole queries at a time.
 
 Every number of an evaluation is per query: a query's rows, its qrels and the flavor decide it, never
 another query's rows. So a large run can be evaluated over chunks of whole queries and the per-query
-results put together, which is exact. Why bother: the general path makes tens of temporaries per row
-(join, trec_eval's order, ranks, discounts, tie groups); over 7M rows each is a fresh 56 MB array whose
-pages the kernel must zero (on this 2-core VM that took more CPU than the arithmetic), while over a chunk
-of about CHUNK_ROWS rows they stay in the CPU cache and in memory the allocator reuses.
+results put together, which is exact. Why: ranking every row makes tens of temporaries per row (join,
+trec_eval's order, ranks, discounts, tie groups); over millions of rows each is a fresh array whose pages
+the kernel must zero, while over a chunk of about CHUNK_ROWS rows they stay in the CPU cache and in
+memory the allocator reuses.
 
 Chunks hold consecutive query codes, in ascending order, as the unchunked path ranks them. An error met
 in a chunk (unjudged=error, empty=error) is raised by evaluating the whole run again, so that its message
@@ -16,16 +16,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import fields, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rankflavor.data import Dataset, InternedRun
+from rankflavor.engine.results import QueryResults
 from rankflavor.errors import EvaluationError
-
-if TYPE_CHECKING:
-    from rankflavor.engine.kernel import QueryResults
+from rankflavor.inputs.intern import Dataset, InternedRun
 
 CHUNK_ROWS = 1 << 18  # rows per chunk: a chunk's int64 temporaries are 2 MB each
 ROWS_PER_QUERY = 2  # ... at least this many per query of the dataset: a chunk's results are per query code
@@ -41,9 +37,7 @@ def query_chunks(ds: Dataset, run: InternedRun, rows_per_chunk: int) -> tuple[np
     """(chunk of every query code, the layout segments of every chunk): whole queries in ascending code
     order, about `rows_per_chunk` rows a chunk. A query the run lists with no rows, or does not list, is in
     the first chunk (present there as in the run)."""
-    from rankflavor.engine.select import layout_of
-
-    layout = layout_of(ds, run)
+    layout = run.layout
     segments = np.argsort(layout.seg_q, kind="stable")
     ends = np.cumsum(layout.length[segments])
     cut = np.searchsorted(ends, np.arange(rows_per_chunk, int(ends[-1]), rows_per_chunk), side="right")
@@ -55,34 +49,38 @@ def query_chunks(ds: Dataset, run: InternedRun, rows_per_chunk: int) -> tuple[np
     return owner, parts
 
 
-def chunk_run(ds: Dataset, run: InternedRun, owner: np.ndarray, index: int, segments: np.ndarray) -> InternedRun:
+def chunk_run(run: InternedRun, owner: np.ndarray, index: int, segments: np.ndarray) -> InternedRun:
     """The sub-run of one chunk (its rows in query-major order, input order within a query)."""
-    from rankflavor.engine.select import layout_of
-
-    return run.subset(layout_of(ds, run).input_rows_of(segments), run.present & (owner == index))
+    return run.subset(run.layout.input_rows_of(segments), run.present & (owner == index))
 
 
-def evaluate_in_chunks(ds: Dataset, run: InternedRun, owner: np.ndarray, parts: list[np.ndarray],
+def evaluate_in_chunks(run: InternedRun, owner: np.ndarray, parts: list[np.ndarray],
                        evaluate: Callable[[InternedRun], QueryResults]) -> QueryResults:
     """`evaluate` over each chunk (built, evaluated and let go one at a time), put together: each query's
     numbers from its chunk, the row counts summed. On an EvaluationError, `evaluate(run)` raises it."""
-    merged: dict[str, np.ndarray] = {}
+    merged: QueryResults | None = None
     counts: dict[str, int] = {}
-    first: QueryResults | None = None
+    take = np.zeros(0, dtype=np.int64)
     try:
         for index, segs in enumerate(parts):  # (one chunk's results alive at a time: they are per query code)
-            part = evaluate(chunk_run(ds, run, owner, index, segs))
-            if first is None:
-                first, take = part, owner[part.query]
-                merged = {f.name: getattr(part, f.name) for f in fields(part) if f.name not in ("query", "row_counts")}
+            part = evaluate(chunk_run(run, owner, index, segs))
+            if merged is None:
+                merged, take = part, owner[part.query]
             else:
-                mine = take == index
-                for name, column in merged.items():
-                    column[mine] = getattr(part, name)[mine]
+                _take_rows(merged, part, take == index)
             for key, value in part.row_counts.items():
                 counts[key] = counts.get(key, 0) + int(value)
     except EvaluationError:
         evaluate(run)  # the whole run's message (its counts are over every query)
         raise
-    assert first is not None
-    return replace(first, row_counts=counts, **merged)
+    assert merged is not None
+    merged.row_counts = counts
+    return merged
+
+
+def _take_rows(into: QueryResults, part: QueryResults, mine: np.ndarray) -> None:
+    """Copy the queries where `mine` is set from `part` into `into` (both over the same query codes)."""
+    for name in ("value", "raw_value", "status", "ties_straddle", "ties_any", "judged_in_top", "unjudged_in_top"):
+        getattr(into, name)[mine] = getattr(part, name)[mine]
+    for name, column in into.parts.items():
+        column[mine] = part.parts[name][mine]

@@ -1,230 +1,217 @@
-"""The axes of an NDCG flavor: names, order, defaults, and the canonicalisation of each value.
+"""The axes of a flavor: names, order, defaults, parsers, and every value's one-line meaning and source.
 
-Every axis value is held as its canonical token (a string without spaces), so that two flavors are
-equal exactly when their canonical strings are equal. The engine reads the parsed meaning of a token
-through the `parse_*` helpers at the bottom of this module.
+This is the one place an axis value is described. The README's axis table (`docs_table`), the CLI's help
+on axes (`help_lines`), the compare grids (`sweep_tokens`) and the tests' strategies (`AxisDoc.examples`)
+are generated from it. `AXES` is in canonical order: a flavor prints its axes in this order.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rankflavor.errors import SpecError
-
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_CALL = re.compile(r"^([a-z_0-9]+)\((.*)\)$")
-
-
-def format_number(value: float) -> str:
-    """Print a number as Python prints it, with integral values printed as integers (3.0 -> 3)."""
-    if isinstance(value, bool):
-        raise SpecError(f"expected a number, got {value!r}")
-    if float(value).is_integer() and abs(value) < 2**63:
-        return str(int(value))
-    return repr(float(value))
-
-
-def _number(text: str, what: str) -> float:
-    if not re.fullmatch(_NUMBER, text.strip()):
-        raise SpecError(f"{what}: {text!r} is not a number")
-    value = float(text)
-    if not math.isfinite(value):
-        raise SpecError(f"{what}: {text!r} is not a finite number")
-    return value
+from rankflavor.flavor.values import (
+    AxisValue,
+    choice_parser,
+    discount_value,
+    gain_value,
+    ideal_value,
+    min_grade_value,
+    round_value,
+    run_depth_value,
+    ties_value,
+    token_of,
+)
 
 
-def _choice(axis: str, options: tuple[str, ...], extra: str = "") -> Callable[[str], str]:
-    def canon(raw: str) -> str:
-        if raw in options:
-            return raw
-        valid = ", ".join(options) + (f", {extra}" if extra else "")
-        raise SpecError(f"unknown value {raw!r} for {axis}; valid values: {valid}")
+@dataclass(frozen=True)
+class ValueDoc:
+    """One value (or family of values, `pattern` with its parameter) of an axis."""
 
-    return canon
-
-
-def _canon_gain(raw: str) -> str:
-    if raw in ("linear", "exp2"):
-        return raw
-    if raw.startswith("{") and raw.endswith("}"):
-        body = raw[1:-1].strip()
-        if not body:
-            raise SpecError("gain table is empty; give grade:gain pairs, e.g. gain={0:0,1:1,2:3,3:7}")
-        table: dict[float, float] = {}
-        for item in body.split(","):
-            if item.count(":") != 1:
-                raise SpecError(f"gain table entry {item.strip()!r} is not grade:gain, e.g. gain={{0:0,1:1,2:3}}")
-            key_text, value_text = item.split(":")
-            key = _number(key_text, "gain table grade")
-            if key in table:
-                raise SpecError(f"gain table lists grade {format_number(key)} twice")
-            table[key] = _number(value_text, "gain table value")
-        pairs = sorted(table.items())
-        return "{" + ",".join(f"{format_number(k)}:{format_number(v)}" for k, v in pairs) + "}"
-    raise SpecError(f"unknown value {raw!r} for gain; valid values: linear, exp2, a table like {{0:0,1:1,2:3,3:7}}")
-
-
-def _canon_base(text: str, what: str) -> str:
-    if text.strip() == "e":
-        return "e"
-    base = _number(text, what)
-    if base <= 1:
-        raise SpecError(f"{what}: base must be greater than 1, got {text!r}")
-    return format_number(base)
-
-
-def _canon_discount(raw: str) -> str:
-    if raw in ("log2", "reciprocal", "none"):
-        return raw
-    match = _CALL.match(raw)
-    if match and match.group(1) == "log":
-        return f"log({_canon_base(match.group(2), 'discount log(b)')})"
-    if match and match.group(1) == "jarvelin":
-        base = _canon_base(match.group(2), "discount jarvelin(b)")
-        if base == "e":
-            base = format_number(math.e)
-        return f"jarvelin({base})"
-    raise SpecError(
-        f"unknown value {raw!r} for discount; valid values: log2, jarvelin(b), log(b) (log(e) natural), reciprocal, none"
-    )
-
-
-def _positive_int(text: str, what: str) -> int:
-    if not re.fullmatch(r"\d+", text.strip()) or int(text) < 1:
-        raise SpecError(f"{what}: {text!r} is not a positive integer")
-    return int(text)
-
-
-def _canon_ideal(raw: str) -> str:
-    if raw in ("global", "local", "max"):
-        return raw
-    match = _CALL.match(raw)
-    if match and match.group(1) == "recall":
-        return f"recall({_positive_int(match.group(2), 'ideal recall(K)')})"
-    raise SpecError(f"unknown value {raw!r} for ideal; valid values: global, local, recall(K), max")
-
-
-def _canon_ties(raw: str) -> str:
-    simple = ("docid_desc", "docid_asc", "input", "average", "pessimistic", "optimistic")
-    if raw in simple:
-        return raw
-    match = _CALL.match(raw)
-    if match and match.group(1) == "random":
-        seed = match.group(2).strip()
-        if not re.fullmatch(r"\d+", seed):
-            raise SpecError(f"ties random(seed): {seed!r} is not a non-negative integer")
-        return f"random({int(seed)})"
-    raise SpecError(f"unknown value {raw!r} for ties; valid values: {', '.join(simple)}, random(seed)")
-
-
-def _canon_min_grade(raw: str) -> str:
-    if raw == "none":
-        return raw
-    return format_number(_number(raw, "min_grade"))
-
-
-def _canon_run_depth(raw: str) -> str:
-    if raw == "all":
-        return raw
-    return str(_positive_int(raw, "run_depth"))
-
-
-def _canon_round(raw: str) -> str:
-    if raw == "none":
-        return raw
-    if not re.fullmatch(r"\d+", raw) or int(raw) > 15:
-        raise SpecError(f"round: {raw!r} is not none or a number of decimals from 0 to 15")
-    return str(int(raw))
+    pattern: str  # as written: `log(b)`, `recall(K)`, `exp2`
+    short: str  # the formula or a few words, for tables
+    meaning: str  # one line
+    source: str  # where the definition comes from (paper, tool and file)
+    examples: tuple[str, ...]  # concrete tokens (the tests draw from them); the first is swept by grids
+    sweep: bool = True  # a grid that sweeps this axis includes examples[0]
 
 
 @dataclass(frozen=True)
 class Axis:
     name: str
     default: str
-    canon: Callable[[str], str]
+    parse: Callable[[str], AxisValue]
     meaning: str
-    ndcg_only: bool = False
+    values: tuple[ValueDoc, ...]
 
+    def tokens(self) -> list[str]:
+        """Every example token of every value, in order."""
+        return [token for value in self.values for token in value.examples]
+
+
+def _words(axis: str, docs: tuple[ValueDoc, ...]) -> Callable[[str], AxisValue]:
+    return choice_parser(axis, tuple(doc.pattern for doc in docs))
+
+
+V = ValueDoc
+_TREC = "trec_eval (usnistgov/trec_eval)"
+_GAIN = (
+    V("linear", "g", "the grade is the gain", "Järvelin & Kekäläinen 2002; trec_eval m_ndcg_cut.c", ("linear",)),
+    V("exp2", "2^g - 1", "exponential gain, top grades weigh more", "Burges et al. 2005; LightGBM, XGBoost", ("exp2",)),
+    V("{g:gain,...}", "a table", "each grade's gain listed; a grade missing from the table is an error",
+      "the user's own mapping, e.g. {0:0,1:1,2:3,3:7} (2^g - 1 written out)",
+      ("{-1:-2,0:0,0.5:0.25,1:1,2:4,3:5}", "{0:0,1:1,2:3,3:7}"),
+      sweep=False),
+)
+_DISCOUNT = (
+    V("log2", "1/log2(i+1)", "the usual NDCG discount", "Järvelin & Kekäläinen 2002 as used by trec_eval ndcg_cut",
+      ("log2",)),
+    V("jarvelin(b)", "1 for i<b, else 1/log_b(i)", "the original 2002 discount: the first b-1 ranks undiscounted",
+      "Järvelin & Kekäläinen 2002; trec_eval m_ndcg_p.c with b=2", ("jarvelin(2)", "jarvelin(3)")),
+    V("log(b)", "1/log_b(i+1)", "log2 in another base (log(e): natural); the base cancels in NDCG, not in DCG",
+      "gdeval.pl and Spark RankingMetrics (natural log)", ("log(e)", "log(10)"), sweep=False),
+    V("reciprocal", "1/i", "reciprocal rank discount", "Chapelle et al. 2009 (ERR's discount)", ("reciprocal",)),
+    V("none", "1", "no discount: cumulative gain", "Järvelin & Kekäläinen 2002 (CG)", ("none",)),
+)
+_IDEAL = (
+    V("global", "every judged doc", "IDCG from every judged doc of the query", f"{_TREC} m_ndcg_cut.c", ("global",)),
+    V("local", "the docs the run returned (before any cutoff)", "IDCG from the run's own list (before any cutoff)",
+      "scikit-learn ndcg_score, LightGBM, XGBoost", ("local",)),
+    V("recall(K)", "judged docs in the run's top K", "IDCG from the judged docs among the run's top K (K >= k)",
+      "rankflavor: normalized by what the run's top K could show", ("recall(3)", "recall(6)"), sweep=False),
+    V("max", "top grade everywhere", "the highest grade in the whole qrels at every position (needs @k)",
+      "rankflavor: one absolute scale for every query", ("max",), sweep=False),
+)
+_IDEAL_DEPTH = (
+    V("k", "cut at k", "IDCG cut at the cutoff", f"{_TREC} m_ndcg_cut.c", ("k",)),
+    V("all", "uncut", "IDCG over the whole ideal list", "Quepid nDCG@10 (db/scorers/ndcg@10.js)", ("all",)),
+    V("returned", "min(k, docs returned) (Elasticsearch)", "IDCG cut at min(k, number of docs returned)",
+      "Elasticsearch rank_eval DiscountedCumulativeGain.java", ("returned",)),
+)
+_TIES = (
+    V("docid_desc", "doc id descending (trec_eval)", "tied docs in descending doc id (strcmp)", f"{_TREC} form_res_rels.c",
+      ("docid_desc",)),
+    V("docid_asc", "doc id ascending", "tied docs in ascending doc id", "trectools trec_run.py", ("docid_asc",)),
+    V("input", "input order (stable sorts)", "tied docs in the order the input lists them (a stable sort)",
+      "LightGBM, XGBoost, RankLib (stable sorts)", ("input",), sweep=False),
+    V("average", "the exact expectation over tie orders", "DCG averaged over every order of each tie group (exact)",
+      "McSherry & Najork 2008; scikit-learn _tie_averaged_dcg", ("average",)),
+    V("pessimistic", "lower gain first", "tied docs with the lower gain first", "CatBoost doc_comparator.h",
+      ("pessimistic",)),
+    V("optimistic", "higher gain first", "tied docs with the higher gain first", "the bound opposite pessimistic",
+      ("optimistic",)),
+    V("random(seed)", "BLAKE2b of (seed, query, doc)",
+      "tied docs by BLAKE2b of (seed, query, doc): a reproducible random order",
+      "TF-Ranking shuffle_ties (one draw)", ("random(7)", "random(0)"), sweep=False),
+)
+_UNJUDGED = (
+    V("zero", "grade 0", "a run doc absent from the qrels counts as grade 0", f"{_TREC} (default)", ("zero",)),
+    V("skip", "removed, ranks renumbered (trec_eval -J)", "unjudged docs removed and the list condensed, ranks renumbered",
+      "trec_eval -J; Sakai 2007 (condensed lists)", ("skip",)),
+    V("error", "an error", "an unjudged doc in a ranked list is an error", "rankflavor", ("error",)),
+)
+_NEGATIVE = (
+    V("unjudged", "as unjudged (trec_eval)", "a negative grade means judged-as-unusable: gain 0, out of the ideal",
+      f"{_TREC} form_res_rels.c (rel < 0: in pool, unjudged)", ("unjudged",)),
+    V("zero", "gain 0", "judged, gain 0", "ranx (clean_qrels)", ("zero",)),
+    V("keep", "negative gain", "judged, the grade's (negative) gain counts", "CatBoost, Elasticsearch, Quepid",
+      ("keep",)),
+    V("error", "an error", "any negative grade in the qrels is an error", "scikit-learn ndcg_score (ValueError)",
+      ("error",)),
+    V("drop", "removed from the list and the ideal (TF-Ranking)",
+      "removed from the run's list before ranking and from the ideal",
+      "TF-Ranking metrics_impl.py (labels < 0 are masked padding)", ("drop",)),
+)
+_MIN_GRADE = (
+    V("none", "no threshold", "every judged grade keeps its gain", "trec_eval", ("none",)),
+    V("N", "judged grades below N: gain 0", "judged grades below N get gain 0", "ranx rel_lvl", ("1", "0.5")),
+)
+_EMPTY = (
+    V("skip", "null, out of the mean", "left out of the mean",
+      "gdeval.pl (topics without a relevant doc are not printed)", ("skip",)),
+    V("zero", "0", "scored 0", f"{_TREC} m_ndcg_cut.c", ("zero",)),
+    V("one", "1", "scored 1", "LightGBM rank_metric.hpp, XGBoost, CatBoost", ("one",)),
+    V("error", "an error", "a query whose ideal is 0 is an error", "rankflavor", ("error",)),
+)
+_MISSING = (
+    V("skip", "left out of the mean", "a judged query absent from the run is left out of the mean", f"{_TREC} (default)",
+      ("skip",)),
+    V("zero", "0", "a judged query absent from the run scores 0", "trec_eval -c; ir_measures", ("zero",)),
+)
+_PRECISION = (
+    V("f64", "float64", "scores compared as float64", "trec_eval 10 (trec_format.h: sim is double)", ("f64",)),
+    V("f32", "rounded to float32 before ranking", "scores rounded to float32 before ranking (equal in float32: tied)",
+      "pytrec_eval (trec_eval 9 C code), XGBoost", ("f32",)),
+)
+_RUN_DEPTH = (
+    V("all", "whole list", "every ranked doc is read", "trec_eval (default)", ("all",)),
+    V("N", "only the first N ranked docs (trec_eval -M)", "only the first N ranked docs of each query are read",
+      "trec_eval -M", ("2", "4")),
+)
+_SELF_DOCS = (
+    V("keep", "kept", "a doc whose id equals the query id is kept", "trec_eval", ("keep",)),
+    V("drop", "removed (BEIR)", "run docs whose id equals the query id are removed",
+      "BEIR evaluation.py (ignore_identical_ids=True)", ("drop",)),
+)
+_ROUND = (
+    V("none", "unrounded", "values reported unrounded", "trec_eval", ("none",)),
+    V("N", "N decimals, the mean from unrounded values",
+      "values rounded to N decimals; the mean is taken over unrounded values, then rounded",
+      "BEIR round(mean, 5); gdeval.pl %.5f", ("3", "5")),
+)
 
 AXES: tuple[Axis, ...] = (
-    Axis("gain", "linear", _canon_gain, "grade -> gain: linear g, exp2 2^g-1, or a table {grade:gain}"),
-    Axis(
-        "discount",
-        "log2",
-        _canon_discount,
-        "rank i -> discount: log2 1/log2(i+1); jarvelin(b) 1 for i<b else 1/log_b(i); log(b) 1/log_b(i+1); "
-        "reciprocal 1/i; none 1",
-    ),
-    Axis(
-        "ideal",
-        "global",
-        _canon_ideal,
-        "what IDCG is built from: global (all judged docs), local (the docs the run returned), "
-        "recall(K) (judged docs in the run's top K), max (the highest grade in the qrels at every position)",
-        ndcg_only=True,
-    ),
-    Axis(
-        "ideal_depth",
-        "k",
-        _choice("ideal_depth", ("k", "all", "returned")),
-        "IDCG cut at k, uncut (all), or at min(k, docs returned) (returned)",
-        ndcg_only=True,
-    ),
-    Axis("ties", "docid_desc", _canon_ties, "order of documents with equal scores"),
-    Axis("unjudged", "zero", _choice("unjudged", ("zero", "skip", "error")), "run docs absent from the qrels"),
-    Axis(
-        "negative",
-        "unjudged",
-        _choice("negative", ("unjudged", "zero", "keep", "error", "drop")),
-        "negative grades: treated as unjudged, judged with gain 0, kept (negative gain), an error, or dropped "
-        "(removed from the run's list before ranking and from the ideal: TF-Ranking's label < 0 mask)",
-    ),
-    Axis("min_grade", "none", _canon_min_grade, "judged grades below it get gain 0"),
-    Axis(
-        "empty",
-        "zero",
-        _choice("empty", ("skip", "zero", "one", "error")),
-        "value of a query whose IDCG is 0 (status zero_ideal)",
-        ndcg_only=True,
-    ),
-    Axis("missing", "skip", _choice("missing", ("skip", "zero")), "a judged query absent from the run"),
-    Axis("precision", "f64", _choice("precision", ("f64", "f32")), "f32 rounds scores to float32 before ranking"),
-    Axis("run_depth", "all", _canon_run_depth, "only the first N ranked docs of each query are read (trec_eval -M)"),
-    Axis(
-        "self_docs",
-        "keep",
-        _choice("self_docs", ("keep", "drop")),
-        "drop removes run docs whose id equals the query id (BEIR)",
-    ),
-    Axis("round", "none", _canon_round, "reported values rounded to N decimals (the mean from unrounded values)"),
+    Axis("gain", "linear", gain_value, "grade -> gain", _GAIN),
+    Axis("discount", "log2", discount_value, "rank i -> discount", _DISCOUNT),
+    Axis("ideal", "global", ideal_value, "what the ideal list is built from", _IDEAL),
+    Axis("ideal_depth", "k", _words("ideal_depth", _IDEAL_DEPTH), "where the ideal list is cut", _IDEAL_DEPTH),
+    Axis("ties", "docid_desc", ties_value, "the order of documents with equal scores", _TIES),
+    Axis("unjudged", "zero", _words("unjudged", _UNJUDGED), "run docs absent from the qrels", _UNJUDGED),
+    Axis("negative", "unjudged", _words("negative", _NEGATIVE), "negative grades", _NEGATIVE),
+    Axis("min_grade", "none", min_grade_value, "a grade threshold for gain", _MIN_GRADE),
+    Axis("empty", "zero", _words("empty", _EMPTY), "the value of a query whose ideal is 0 (status zero_ideal)", _EMPTY),
+    Axis("missing", "skip", _words("missing", _MISSING), "a judged query absent from the run", _MISSING),
+    Axis("precision", "f64", _words("precision", _PRECISION), "the precision scores are ranked in", _PRECISION),
+    Axis("run_depth", "all", run_depth_value, "how deep each ranked list is read", _RUN_DEPTH),
+    Axis("self_docs", "keep", _words("self_docs", _SELF_DOCS), "docs whose id equals the query id", _SELF_DOCS),
+    Axis("round", "none", round_value, "the reported precision of values", _ROUND),
 )
 AXIS_BY_NAME = {axis.name: axis for axis in AXES}
 AXIS_NAMES = tuple(axis.name for axis in AXES)
-METRICS = ("ndcg", "dcg")
 
 
-# ---- parsed meaning of tokens, for the engine and the reference -------------------------------------------
+def parse_value(axis: str, raw: object) -> AxisValue:
+    """The typed value of `raw` on `axis`: a token (spaces ignored), a number, a {grade: gain} dict, or a
+    value already typed for this axis (kept)."""
+    if isinstance(raw, AxisValue) and raw.axis == axis:
+        return raw
+    return AXIS_BY_NAME[axis].parse(token_of(axis, raw))
 
 
-def parse_gain(token: str) -> str | dict[float, float]:
-    """'linear', 'exp2', or the grade->gain table as a dict."""
-    if token in ("linear", "exp2"):
-        return token
-    pairs = (item.split(":") for item in token[1:-1].split(","))
-    return {float(k): float(v) for k, v in pairs}
+def sweep_tokens(axis: str) -> tuple[str, ...]:
+    """The values a compare grid sweeps on `axis`: the first example of every value marked `sweep`."""
+    return tuple(value.examples[0] for value in AXIS_BY_NAME[axis].values if value.sweep)
 
 
-def parse_call(token: str) -> tuple[str, str | None]:
-    """Split 'jarvelin(2)' into ('jarvelin', '2'); a plain token gives (token, None)."""
-    match = _CALL.match(token)
-    if match:
-        return match.group(1), match.group(2)
-    return token, None
+def docs_table() -> str:
+    """The README's axis table (Markdown), one row per axis: what it decides, its values, its default."""
+    rows = ["| axis | decides | values | default |", "|---|---|---|---|"]
+    for axis in AXES:
+        values = ", ".join(f"`{v.pattern}` {v.short}" for v in axis.values)
+        rows.append(f"| {axis.name} | {axis.meaning} | {values} | `{axis.default}` |")
+    return "\n".join(rows)
 
 
-def parse_base(text: str) -> float:
-    return math.e if text == "e" else float(text)
+def values_table() -> str:
+    """Every value of every axis with its meaning and source (Markdown): docs/axes.md."""
+    rows = ["| axis | value | meaning | source |", "|---|---|---|---|"]
+    for axis in AXES:
+        rows += [f"| {axis.name} | `{v.pattern}` | {v.meaning} | {v.source} |" for v in axis.values]
+    return "\n".join(rows)
 
+
+def help_lines() -> list[str]:
+    """The CLI's help on axes: one line per axis, its values and default."""
+    width = max(len(axis.name) for axis in AXES)
+    return [f"  {axis.name:<{width}}  {' | '.join(v.pattern for v in axis.values)}  (default {axis.default})"
+            for axis in AXES]

@@ -1,82 +1,62 @@
-"""The immutable Flavor value and its canonical string.
+"""The immutable Flavor value, its canonical string, and the resolution of specs into flavors.
 
-`str(flavor)` is `metric@k` (or `metric`) followed by `key=value` for every axis that can change that
-metric's value, keys in the order of `AXES`, e.g.
-`ndcg@10 gain=linear discount=log2 ideal=global ideal_depth=k ties=docid_desc unjudged=zero
-negative=unjudged min_grade=none empty=zero missing=skip precision=f64 run_depth=all self_docs=keep round=none`.
-`Flavor.parse(str(flavor)) == flavor` always holds.
+`str(flavor)` is `metric@k` (or `metric`) followed by `key=value` for every axis its metric reads, keys in
+the order of `AXES`, e.g. `ndcg@10 gain=linear discount=log2 ideal=global ideal_depth=k ties=docid_desc
+unjudged=zero negative=unjudged min_grade=none empty=zero missing=skip precision=f64 run_depth=all
+self_docs=keep round=none`. `Flavor.parse(str(flavor)) == flavor` always holds. Each axis holds a typed
+value (rankflavor.flavor.values) that is also its canonical token.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from rankflavor.errors import SpecError
-from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, METRICS, format_number, parse_call
+from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, parse_value
+from rankflavor.flavor.presets import PRESETS
+from rankflavor.flavor.spec import split_spec
+from rankflavor.flavor.values import Choice, Discount, Gain, Ideal, MinGrade, Round, RunDepth, Ties
+from rankflavor.metrics import registry
 
 
 @dataclass(frozen=True)
 class Flavor:
-    """One fully declared NDCG/DCG flavor. Axis values are canonical tokens (see `rankflavor.flavor.axes`)."""
+    """One fully declared flavor of a metric. Axis values are typed (see `rankflavor.flavor.values`); a token,
+    a number or a {grade: gain} dict given for an axis is parsed once, here."""
 
     metric: str = "ndcg"
     cutoff: int | None = None
-    gain: str = "linear"
-    discount: str = "log2"
-    ideal: str = "global"
-    ideal_depth: str = "k"
-    ties: str = "docid_desc"
-    unjudged: str = "zero"
-    negative: str = "unjudged"
-    min_grade: str = "none"
-    empty: str = "zero"
-    missing: str = "skip"
-    precision: str = "f64"
-    run_depth: str = "all"
-    self_docs: str = "keep"
-    round: str = "none"
+    gain: Gain = "linear"  # type: ignore[assignment]
+    discount: Discount = "log2"  # type: ignore[assignment]
+    ideal: Ideal = "global"  # type: ignore[assignment]
+    ideal_depth: Choice = "k"  # type: ignore[assignment]
+    ties: Ties = "docid_desc"  # type: ignore[assignment]
+    unjudged: Choice = "zero"  # type: ignore[assignment]
+    negative: Choice = "unjudged"  # type: ignore[assignment]
+    min_grade: MinGrade = "none"  # type: ignore[assignment]
+    empty: Choice = "zero"  # type: ignore[assignment]
+    missing: Choice = "skip"  # type: ignore[assignment]
+    precision: Choice = "f64"  # type: ignore[assignment]
+    run_depth: RunDepth = "all"  # type: ignore[assignment]
+    self_docs: Choice = "keep"  # type: ignore[assignment]
+    round: Round = "none"  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
-        if self.metric not in METRICS:
-            raise SpecError(f"unknown metric {self.metric!r}; valid metrics: {', '.join(METRICS)}")
+        metric = registry.get(self.metric)
         if self.cutoff is not None:
             if isinstance(self.cutoff, bool) or not isinstance(self.cutoff, int) or self.cutoff < 1:
                 raise SpecError(f"cutoff must be a positive integer, got {self.cutoff!r}")
         for axis in AXES:
-            raw = getattr(self, axis.name)
-            if isinstance(raw, dict):
-                raw = "{" + ",".join(f"{format_number(k)}:{format_number(v)}" for k, v in raw.items()) + "}"
-            elif isinstance(raw, (int, float)) and not isinstance(raw, bool):
-                raw = format_number(raw)
-            elif not isinstance(raw, str):
-                raise SpecError(f"{axis.name}: expected a string token, got {raw!r}")
-            object.__setattr__(self, axis.name, axis.canon(raw.replace(" ", "")))
-        self._check_consistency()
-
-    def _check_consistency(self) -> None:
-        kind, arg = parse_call(self.ideal)
-        if self.metric != "ndcg":
-            for axis in AXES:
-                if axis.ndcg_only and getattr(self, axis.name) != axis.default:
-                    raise SpecError(f"{axis.name} does not apply to {self.metric} (it has no ideal); drop "
-                                    f"{axis.name}={getattr(self, axis.name)} or use ndcg")
-            return
-        if kind == "recall":
-            if self.cutoff is None:
-                raise SpecError(f"ideal={self.ideal} needs a cutoff @k with k <= {arg}")
-            if self.cutoff > int(arg or 0):
-                raise SpecError(f"ideal={self.ideal} needs K >= k, but k = {self.cutoff}; use recall({self.cutoff}) or more")
-            if self.ties == "average":
-                raise SpecError(
-                    "ties=average with ideal=recall(K) is rejected: the docs in the top K, and so the ideal, "
-                    "would depend on the tie order; pick another tie policy or another ideal"
-                )
-        if kind == "max":
-            if self.cutoff is None:
-                raise SpecError("ideal=max needs a cutoff @k (the ideal puts the top grade at every position)")
-            if self.ideal_depth == "all":
-                raise SpecError("ideal=max with ideal_depth=all is unbounded; use ideal_depth=k or returned")
+            object.__setattr__(self, axis.name, parse_value(axis.name, getattr(self, axis.name)))
+        for axis in AXES:
+            value = getattr(self, axis.name)
+            if axis.name not in metric.reads and value != axis.default:
+                instead = f" or use {metric.instead}" if metric.instead else ""
+                raise SpecError(f"{axis.name} does not apply to {self.metric} ({metric.not_read}); drop "
+                                f"{axis.name}={value}{instead}")
+        metric.validate(self)
 
     # ---- canonical string ---------------------------------------------------------------------------
     @property
@@ -84,12 +64,9 @@ class Flavor:
         return self.metric if self.cutoff is None else f"{self.metric}@{self.cutoff}"
 
     def axis_items(self) -> list[tuple[str, str]]:
-        """(key, token) for every axis that can change this metric's value, in canonical order."""
-        return [
-            (axis.name, getattr(self, axis.name))
-            for axis in AXES
-            if not (axis.ndcg_only and self.metric != "ndcg")
-        ]
+        """(key, token) for every axis its metric reads, in canonical order."""
+        reads = registry.get(self.metric).reads
+        return [(axis.name, getattr(self, axis.name)) for axis in AXES if axis.name in reads]
 
     def __str__(self) -> str:
         return " ".join([self.head, *(f"{k}={v}" for k, v in self.axis_items())])
@@ -101,8 +78,6 @@ class Flavor:
     @classmethod
     def parse(cls, spec: str) -> Flavor:
         """Parse one flavor. A preset head without @k that expands to several cutoffs is an error here."""
-        from rankflavor.flavor.spec import parse_spec
-
         flavors = parse_spec(spec)
         if len(flavors) != 1:
             raise SpecError(
@@ -130,3 +105,36 @@ class Flavor:
             if mine != theirs:
                 diffs.append((axis.name, mine, theirs))
         return diffs
+
+
+def parse_spec(spec: str) -> list[Flavor]:
+    """All flavors a spec stands for: one, or one per default cutoff of a preset written without @k."""
+    metric_names = registry.names()
+    text = split_spec(spec, metric_names)
+    if registry.find(text.name) is not None:
+        return [Flavor(metric=text.name, cutoff=text.cutoff, **text.overrides)]
+    preset = PRESETS.get(text.name)
+    if preset is None:
+        raise SpecError(
+            f"unknown metric or preset {text.name!r}; metrics: {', '.join(metric_names)}; presets: {', '.join(PRESETS)}"
+        )
+    if text.cutoff is not None:
+        cutoffs: tuple[int | None, ...] = (text.cutoff,)
+    elif preset.needs_cutoff:
+        raise SpecError(f"preset {text.name} needs a cutoff: write {text.name}@k, e.g. {text.name}@10")
+    else:
+        cutoffs = preset.cutoffs
+    return [Flavor(metric=preset.metric, cutoff=k, **{**preset.axes, **text.overrides}) for k in cutoffs]
+
+
+def parse_specs(specs: Sequence[str | Flavor] | str | Flavor) -> list[Flavor]:
+    """Flavors for a spec, a Flavor, or a list of either, in order, without duplicates."""
+    items = [specs] if isinstance(specs, (str, Flavor)) else list(specs)
+    flavors: list[Flavor] = []
+    for item in items:
+        for flavor in [item] if isinstance(item, Flavor) else parse_spec(item):
+            if flavor not in flavors:
+                flavors.append(flavor)
+    if not flavors:
+        raise SpecError("no flavor given; pass at least one spec such as ndcg@10")
+    return flavors

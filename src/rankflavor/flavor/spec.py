@@ -1,19 +1,30 @@
-"""Parse flavor specs: `ndcg@10`, `dcg`, `ndcg@10 gain=exp2 ties=average`, `lightgbm@5 empty=zero`, `trec_eval`.
+"""The grammar of a flavor spec: `ndcg@10`, `dcg`, `ndcg@10 gain=exp2 ties=average`, `lightgbm@5 empty=zero`.
 
-Grammar: HEAD [key=value ...], HEAD = (metric | preset)[@k]. Keys are axis names (any subset, any order,
-each at most once); metric and cutoff live in the head only. Whitespace inside {...} and (...) is ignored.
+    SPEC = HEAD [key=value ...]      HEAD = name[@k]      (name: a metric or a preset)
+
+Keys are axis names (any subset, any order, each at most once); metric and cutoff live in the head only.
+Whitespace inside {...} and (...) is ignored. This module splits the text; `rankflavor.flavor.flavor`
+resolves the parts into Flavors.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from rankflavor.errors import SpecError
-from rankflavor.flavor.axes import AXIS_BY_NAME, AXIS_NAMES, METRICS
-from rankflavor.flavor.flavor import Flavor
-from rankflavor.flavor.presets import PRESETS
+from rankflavor.flavor.axes import AXIS_BY_NAME, AXIS_NAMES
 
 _HEAD = re.compile(r"^([A-Za-z_][A-Za-z_0-9.]*)(?:@(\S+))?$")
+
+
+@dataclass(frozen=True)
+class SpecText:
+    """A spec split into its head name, its cutoff (None when absent) and its key=value overrides."""
+
+    name: str
+    cutoff: int | None
+    overrides: dict[str, str]
 
 
 def _tokens(spec: str) -> list[str]:
@@ -44,14 +55,14 @@ def _cutoff(text: str, spec: str) -> int:
     return int(text)
 
 
-def parse_spec(spec: str) -> list[Flavor]:
-    """All flavors a spec stands for: one, or one per default cutoff of a preset written without @k."""
+def split_spec(spec: str, metric_names: tuple[str, ...]) -> SpecText:
+    """The parts of one spec (metric_names only words the error messages)."""
     tokens = _tokens(spec)
     if not tokens:
         raise SpecError("empty flavor spec; write e.g. ndcg@10, or a preset name like trec_eval@10")
     match = _HEAD.match(tokens[0])
     if not match or "=" in tokens[0]:
-        raise SpecError(f"flavor spec {spec!r} must start with a metric ({', '.join(METRICS)}) or a preset name, "
+        raise SpecError(f"flavor spec {spec!r} must start with a metric ({', '.join(metric_names)}) or a preset name, "
                         f"optionally with @k, e.g. ndcg@10")
     name, cut_text = match.group(1), match.group(2)
     cutoff = _cutoff(cut_text, spec) if cut_text is not None else None
@@ -68,31 +79,4 @@ def parse_spec(spec: str) -> list[Flavor]:
         if key in overrides:
             raise SpecError(f"key {key!r} given twice in {spec!r}")
         overrides[key] = value
-
-    if name in METRICS:
-        return [Flavor(metric=name, cutoff=cutoff, **overrides)]
-    preset = PRESETS.get(name)
-    if preset is None:
-        raise SpecError(
-            f"unknown metric or preset {name!r}; metrics: {', '.join(METRICS)}; presets: {', '.join(PRESETS)}"
-        )
-    if cutoff is not None:
-        cutoffs: tuple[int | None, ...] = (cutoff,)
-    elif preset.needs_cutoff:
-        raise SpecError(f"preset {name} needs a cutoff: write {name}@k, e.g. {name}@10")
-    else:
-        cutoffs = preset.cutoffs
-    return [Flavor(metric=preset.metric, cutoff=k, **{**preset.axes, **overrides}) for k in cutoffs]
-
-
-def parse_specs(specs: list[str] | tuple[str, ...] | str | Flavor | list[Flavor]) -> list[Flavor]:
-    """Flavors for a spec, a Flavor, or a list of either, in order, without duplicates."""
-    items = [specs] if isinstance(specs, (str, Flavor)) else list(specs)
-    flavors: list[Flavor] = []
-    for item in items:
-        for flavor in [item] if isinstance(item, Flavor) else parse_spec(item):
-            if flavor not in flavors:
-                flavors.append(flavor)
-    if not flavors:
-        raise SpecError("no flavor given; pass at least one spec such as ndcg@10")
-    return flavors
+    return SpecText(name, cutoff, overrides)

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from rankflavor.io import load_qrels, load_run
+from rankflavor.inputs import load_qrels, load_run
 
 
 @dataclass(frozen=True)

@@ -2,86 +2,94 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from rankflavor.data import Dataset
-from rankflavor.engine import STATUS_NAMES, QueryResults, RankedRows
+from rankflavor.engine import STATUS_NAMES, QueryResults, RecordRows
 from rankflavor.flavor import Flavor
+from rankflavor.inputs.intern import Dataset
+from rankflavor.metrics import registry
+from rankflavor.report.numbers import plain
 
 
 @dataclass
 class Record:
-    """Per query: the judged universe, the ranked list, the ideal list, DCG, IDCG, value, status, reason."""
+    """Per query: the judged universe, the ranked list, what was removed, the metric's parts (ndcg: DCG,
+    IDCG) and lists (ndcg: the ideal list), the value, its status and why. `record.dcg`, `record.ideal`:
+    a part or a list by name."""
 
     run: str
     query: str
     flavor: str
     status: str
     value: float | None
-    dcg: float | None
-    idcg: float | None
+    parts: dict[str, float | None]
     reason: str
     universe: list[dict[str, Any]] = field(default_factory=list)
     ranked: list[dict[str, Any]] = field(default_factory=list)
     dropped: list[dict[str, Any]] = field(default_factory=list)
-    ideal: list[dict[str, Any]] = field(default_factory=list)
+    lists: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        for store in ("parts", "lists"):
+            values = self.__dict__.get(store, {})
+            if name in values:
+                return values[name]
+        raise AttributeError(f"a record has no part or list {name!r}")
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def _num(x: float) -> float | None:
-    return None if x is None or (isinstance(x, float) and np.isnan(x)) else float(x)
+        return {"run": self.run, "query": self.query, "flavor": self.flavor, "status": self.status,
+                "value": self.value, **self.parts, "reason": self.reason, "universe": self.universe,
+                "ranked": self.ranked, "dropped": self.dropped, **self.lists}
 
 
 def reason_of(flavor: Flavor, status: str, value: float | None) -> str:
     if status == "missing":
         return (f"the query is judged but absent from the run; missing={flavor.missing} "
                 + ("scores it 0" if flavor.missing == "zero" else "leaves it out of the mean"))
-    if status == "zero_ideal":
-        shown = "null, left out of the mean" if value is None else f"{value:g}"
-        return f"IDCG is 0 (no positive gain in the ideal {flavor.ideal}); empty={flavor.empty} gives {shown}"
-    if flavor.metric == "dcg":
-        return "DCG = sum of contributions"
-    return "NDCG = DCG / IDCG"
+    return registry.get(flavor.metric).reason(flavor, status, value)
 
 
-def build_record(ds: Dataset, run_name: str, flavor: Flavor, res: QueryResults, rows: RankedRows,
-                 q_judged: np.ndarray, q_gain: np.ndarray, code: int) -> Record:
-    """Assemble the record of query `code` from the engine's row-level output (already restricted or not)."""
+def build_record(ds: Dataset, run_name: str, flavor: Flavor, res: QueryResults, rows: RecordRows, code: int,
+                 ) -> Record:
+    """Assemble the record of query `code` from the engine's row-level output."""
+    metric = registry.get(flavor.metric)
     pos = int(np.flatnonzero(res.query == code)[0])
     status = STATUS_NAMES[int(res.status[pos])]
-    value = _num(res.value[pos])
-    record = Record(
-        run=run_name, query=str(ds.query_ids[code]), flavor=str(flavor), status=status, value=value,
-        dcg=_num(res.dcg[pos]), idcg=_num(res.idcg[pos]), reason=reason_of(flavor, status, value),
-    )
+    value = plain(res.value[pos])
+    record = Record(run=run_name, query=str(ds.query_ids[code]), flavor=str(flavor), status=status, value=value,
+                    parts={name: plain(part[pos]) for name, part in res.parts.items()},
+                    reason=reason_of(flavor, status, value))
     sel = ds.qrels.q == code
-    for d, grade, judged, g in zip(ds.qrels.d[sel], ds.qrels.grade[sel], q_judged[sel], q_gain[sel], strict=True):
+    for d, grade, judged, g in zip(ds.qrels.d[sel], ds.qrels.grade[sel], rows.qrels_judged[sel], rows.qrels_gain[sel],
+                                   strict=True):
         record.universe.append({"doc": str(ds.doc_ids[d]), "grade": float(grade), "judged": bool(judged),
-                                "gain": float(g) if judged else None})
+                                **metric.universe_columns(bool(judged), float(g))})
+    record.lists = {name: [] for name in metric.lists}
     if status == "missing":
         return record
-    m = rows.q == code
-    for i in np.flatnonzero(m):
+    for i in np.flatnonzero(rows.q == code):
         record.ranked.append({
             "rank": int(rows.rank[i]), "doc": str(ds.doc_ids[rows.d[i]]), "score": float(rows.score[i]),
-            "grade": _num(rows.grade[i]), "judged": bool(rows.judged[i]), "gain": float(rows.gain[i]),
-            "discount": float(rows.discount[i]), "contribution": float(rows.contribution[i]),
+            "grade": plain(rows.grade[i]), "judged": bool(rows.judged[i]),
+            **{name: float(column[i]) for name, column in rows.columns.items()},
             "tie_group": int(rows.tie_group[i]),
         })
     for d, reason in zip(rows.dropped_d[rows.dropped_q == code], rows.dropped_reason[rows.dropped_q == code],
                          strict=True):
         record.dropped.append({"doc": str(ds.doc_ids[d]), "reason": str(reason)})
-    if flavor.metric == "ndcg":
-        for i in np.flatnonzero(rows.ideal_q == code):
-            d = rows.ideal_d[i]
-            record.ideal.append({
-                "rank": int(rows.ideal_rank[i]), "doc": "(top grade)" if d < 0 else str(ds.doc_ids[d]),
-                "grade": _num(rows.ideal_grade[i]), "gain": float(rows.ideal_gain[i]),
-                "discount": float(rows.ideal_discount[i]), "contribution": float(rows.ideal_contribution[i]),
-            })
+    for name, columns in rows.lists.items():
+        record.lists[name] = [_list_row(ds, columns, i) for i in np.flatnonzero(columns["q"] == code)]
     return record
+
+
+def _list_row(ds: Dataset, columns: dict[str, np.ndarray], i: int) -> dict[str, Any]:
+    """One row of a metric's list: rank, doc ('(top grade)' for a position of ideal=max), then the rest."""
+    d = int(columns["d"][i])
+    row: dict[str, Any] = {"rank": int(columns["rank"][i]), "doc": "(top grade)" if d < 0 else str(ds.doc_ids[d])}
+    for name, column in columns.items():
+        if name not in ("q", "d", "rank"):
+            row[name] = plain(column[i]) if name == "grade" else float(column[i])
+    return row

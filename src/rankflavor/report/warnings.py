@@ -25,11 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankflavor.engine import MISSING, ZERO_IDEAL
+from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
+from rankflavor.report.numbers import mean_of
+from rankflavor.report.result import Result
 
 if TYPE_CHECKING:
-    from rankflavor.data import Dataset, InternedRun
-    from rankflavor.report.report import Result
+    from rankflavor.engine import Engine
+    from rankflavor.inputs.intern import InternedRun
 
 WIDTH = 1e-12  # a range narrower than this is no range
 
@@ -54,40 +58,27 @@ class FlavorWarning(str):
         return {"code": self.code, "message": self.message, **self.numbers}
 
 
-def mean_of(raw: np.ndarray, flavor: Flavor) -> float | None:
-    """The mean as `Result.mean` computes it: over non-null values, rounded after averaging."""
-    ok = ~np.isnan(raw)
-    if not ok.any():
-        return None
-    mean = float(raw[ok].mean())
-    return mean if flavor.round == "none" else round(mean, int(flavor.round))
-
-
 Cache = dict[tuple[str, Flavor], np.ndarray]
 
 
-def values_under(ds: Dataset, run: InternedRun, flavor: Flavor, cache: Cache | None = None) -> np.ndarray:
+def values_under(engine: Engine, run: InternedRun, flavor: Flavor, cache: Cache | None = None) -> np.ndarray:
     """Raw per-query values of the run under `flavor` (one full evaluation: the engine shares the run's
-    layout across flavors), kept in `cache` under (run name, flavor) when one is given."""
-    from rankflavor.engine import evaluate_run
-
+    stages across flavors), kept in `cache` under (run name, flavor) when one is given."""
     key = (run.name, flavor)
     if cache is not None and key in cache:
         return cache[key]
-    out = evaluate_run(ds, run, flavor)[0].raw_value
+    out = engine.evaluate(run, [flavor])[0].results.raw_value
     if cache is not None:
         cache[key] = out
     return out
 
 
-def _tie_range(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None,
+def _tie_range(result: Result, flavor: Flavor, engine: Engine, run: InternedRun, cache: Cache | None,
                ) -> tuple[float | None, float | None]:
     """The means under ties=pessimistic and ties=optimistic (None when the data refuses that flavor).
 
     Only the queries whose ranked rows hold a tie can change with the tie policy (every value is per
-    query): they are evaluated again, from a run of their rows alone; the others keep their values."""
-    from rankflavor.errors import EvaluationError
-
+    query): they are evaluated again, from their rows alone; the others keep their values."""
     tied = result.queries.ties_any
     out = []
     for ties in ("pessimistic", "optimistic"):
@@ -99,110 +90,58 @@ def _tie_range(result: Result, flavor: Flavor, ds: Dataset, run: InternedRun, ca
             else:
                 codes = result.queries.query[tied]
                 raw = result.queries.raw_value.copy()
-                if len(codes) > len(tied) // 4:  # many: the whole run, whose layout and selections are cached
-                    raw = values_under(ds, run, other)
+                if len(codes) > len(tied) // 4:  # many: the whole run, whose stages are kept
+                    raw = values_under(engine, run, other)
                 elif len(codes):
-                    sub = evaluate_run_of(ds, run, codes, other)
-                    raw[tied] = sub[tied]
+                    raw[tied] = engine.evaluate(run, [other], queries=codes)[0].results.raw_value
                 if cache is not None:
                     cache[key] = raw
-            out.append(mean_of(raw, flavor))
+            out.append(mean_of(raw, flavor.round))
         except EvaluationError:  # e.g. empty=error meets a zero ideal only under the other order
             out.append(None)
     return out[0], out[1]
 
 
-def evaluate_run_of(ds: Dataset, run: InternedRun, codes: np.ndarray, flavor: Flavor) -> np.ndarray:
-    """Raw values under `flavor` of the queries `codes`, from a run of their rows alone (the other judged
-    queries come out absent: their values are not these queries' business). The sub-run is kept on the
-    run, so that the flavors that ask about the same queries share its layout, selections and joins."""
-    from rankflavor.engine import evaluate_run
-
-    key = ("warnings.sub_run", codes.tobytes())
-    store = getattr(run, "cache", None)
-    sub = store.get(key) if store is not None else None
-    if sub is None:
-        sub = _sub_run(ds, run, codes)
-        if store is not None:
-            store[key] = sub
-    return evaluate_run(ds, sub, flavor)[0].raw_value
-
-
-def _sub_run(ds: Dataset, run: InternedRun, codes: np.ndarray) -> InternedRun:
-    from rankflavor.engine.select import layout_of
-
-    wanted = np.zeros(ds.n_queries, dtype=bool)
-    wanted[codes] = True
-    layout = layout_of(ds, run)
-    return run.subset(layout.input_rows_of(np.flatnonzero(wanted[layout.seg_q])), run.present & wanted)
-
-
-def judged_only(ds: Dataset, run: InternedRun, flavor: Flavor) -> InternedRun:
-    """The run without the docs that are unjudged under the flavor's `negative` policy (cached on the run).
-
-    With run_depth=all, evaluating it under unjudged=zero gives the values of the whole run under
-    unjudged=skip (the skipped docs are gone, the rest keep their order), on the engine's fast path."""
-    from rankflavor.engine.kernel import qrels_gains
-
-    key = ("warnings.judged_only", flavor.negative)
-    store = getattr(run, "cache", None)  # the engine's per-run cache, when the engine keeps one
-    if store is None:
-        store = {}
-    if key not in store:
-        from rankflavor.engine.select import judged_hits  # the engine's join, cached on the run
-
-        q_judged, _ = qrels_gains(ds, flavor)
-        rows, index = judged_hits(ds, run)
-        rows = rows[q_judged[index]]  # (in input order: the join keeps it)
-        store[key] = run.subset(rows, run.present)
-    return store[key]
-
-
-def _skip_mean(flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None) -> float | None:
+def _skip_mean(flavor: Flavor, engine: Engine, run: InternedRun, cache: Cache | None) -> float | None:
     """The mean with unjudged=skip (None when the data refuses that flavor, e.g. empty=error)."""
-    from rankflavor.errors import EvaluationError
-
     try:
-        return _skip_mean_unchecked(flavor, ds, run, cache)
+        return _skip_mean_unchecked(flavor, engine, run, cache)
     except EvaluationError:
         return None
 
 
-def _skip_mean_unchecked(flavor: Flavor, ds: Dataset, run: InternedRun, cache: Cache | None) -> float | None:
+def _skip_mean_unchecked(flavor: Flavor, engine: Engine, run: InternedRun, cache: Cache | None) -> float | None:
     skip = flavor.with_(unjudged="skip")
-    if flavor.run_depth != "all" or (cache is not None and (run.name, skip) in cache):
-        return mean_of(values_under(ds, run, skip, cache), flavor)  # run_depth cuts before unjudged docs go
-    from rankflavor.engine import evaluate_run
-
-    values = evaluate_run(ds, judged_only(ds, run, flavor), flavor.with_(unjudged="zero"))[0].raw_value
+    if flavor.run_depth.limit is not None or (cache is not None and (run.name, skip) in cache):
+        return mean_of(values_under(engine, run, skip, cache), flavor.round)  # run_depth cuts before unjudged docs go
+    # the run without its unjudged docs under unjudged=zero: the values of unjudged=skip, from fewer rows
+    values = engine.evaluate(run, [flavor.with_(unjudged="zero")], rows="judged")[0].results.raw_value
     if cache is not None:
         cache[(run.name, skip)] = values
-    return mean_of(values, flavor)
+    return mean_of(values, flavor.round)
 
 
 def _fmt(x: float | None) -> str:
     return "null" if x is None else f"{x:.6f}"
 
 
-def warnings_for(result: Result, flavor: Flavor, dataset: Dataset | None = None,
+def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
                  run: InternedRun | None = None, cache: Cache | None = None) -> list[FlavorWarning]:
-    """The warnings of one result. With the dataset and the run, also the numbers that need extra
+    """The warnings of one result. With the engine and the run, also the numbers that need extra
     evaluations (the tie range, the mean with unjudged=skip); without them, only the counts.
     cache: (run name, flavor) -> raw values, shared across calls (several flavors share a pessimistic one)."""
-    from rankflavor.engine import MISSING, ZERO_IDEAL
-
     c = result.counts
     q = result.queries
     raw = q.raw_value
     k = "" if flavor.cutoff is None else f"@{flavor.cutoff}"
-    can_evaluate = dataset is not None and run is not None
+    can_evaluate = engine is not None and run is not None
     out: list[FlavorWarning] = []
 
     if c["ties_across_cutoff"]:
         n = c["ties_across_cutoff"]
         text = f"{n} queries have tied scores across the cutoff {k}: ties={flavor.ties} decides which docs are scored"
         if can_evaluate:
-            lo, hi = _tie_range(result, flavor, dataset, run, cache)
+            lo, hi = _tie_range(result, flavor, engine, run, cache)
             if not (lo is not None and hi is not None and abs(hi - lo) <= WIDTH):
                 out.append(FlavorWarning(
                     "ties_across_cutoff",
@@ -221,7 +160,7 @@ def warnings_for(result: Result, flavor: Flavor, dataset: Dataset | None = None,
                 f"(unjudged=zero); judged{k} = " + ("null" if judged_at_k is None else f"{judged_at_k:.3f}"))
         numbers: dict[str, Any] = {"unjudged_docs": n_docs, "queries": n_queries, "judged_at_k": judged_at_k}
         if can_evaluate:
-            skip = _skip_mean(flavor, dataset, run, cache)
+            skip = _skip_mean(flavor, engine, run, cache)
             text += f"; the mean is {_fmt(result.mean)}, {_fmt(skip)} with unjudged=skip"
             numbers.update(mean=result.mean, mean_unjudged_skip=skip)
         out.append(FlavorWarning("unjudged_in_top", text, **numbers))
@@ -230,26 +169,26 @@ def warnings_for(result: Result, flavor: Flavor, dataset: Dataset | None = None,
         n = c["zero_ideal"]
         did = {"skip": "leaves them out of the mean", "zero": "scores them 0", "one": "scores them 1"}.get(
             flavor.empty, f"empty={flavor.empty}")
-        without = mean_of(np.where(q.status == ZERO_IDEAL, np.nan, raw), flavor)
+        without = mean_of(np.where(q.status == ZERO_IDEAL, np.nan, raw), flavor.round)
         text = f"{n} queries have IDCG 0 (nothing relevant in the ideal); empty={flavor.empty} {did}"
         if flavor.empty != "skip":
             text += f"; the mean is {_fmt(result.mean)}, {_fmt(without)} without them"
-        out.append(FlavorWarning("zero_ideal", text, queries=n, empty=flavor.empty, mean=result.mean,
+        out.append(FlavorWarning("zero_ideal", text, queries=n, empty=str(flavor.empty), mean=result.mean,
                                  mean_without=without))
 
     if c["missing"]:
         n = c["missing"]
         missing = q.status == MISSING
         if flavor.missing == "skip":
-            other, did = mean_of(np.where(missing, 0.0, raw), flavor), "leaves them out of the mean"
+            other, did = mean_of(np.where(missing, 0.0, raw), flavor.round), "leaves them out of the mean"
         else:
-            other, did = mean_of(np.where(missing, np.nan, raw), flavor), "scores them 0"
+            other, did = mean_of(np.where(missing, np.nan, raw), flavor.round), "scores them 0"
         alt = "zero" if flavor.missing == "skip" else "skip"
         out.append(FlavorWarning(
             "missing",
             f"{n} judged queries are absent from the run; missing={flavor.missing} {did}; the mean is "
             f"{_fmt(result.mean)}, {_fmt(other)} with missing={alt}",
-            queries=n, missing=flavor.missing, mean=result.mean, **{f"mean_missing_{alt}": other}))
+            queries=n, missing=str(flavor.missing), mean=result.mean, **{f"mean_missing_{alt}": other}))
 
     if c["unjudged_queries"]:
         n = c["unjudged_queries"]

@@ -16,12 +16,12 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rankflavor.io.arrow_csv import RUN_COLUMNS, parse_columns, speculative_columns
+from rankflavor.inputs.arrow_csv import RUN_COLUMNS, parse_columns, speculative_columns
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from rankflavor.io.tables import RunTable
+    from rankflavor.inputs.tables import RunTable
 
 
 class Prefetched:
@@ -41,7 +41,7 @@ class Prefetched:
 
     def table(self, defer_scan: bool) -> RunTable:
         """The run, from the prefetched columns when read speculatively (once); else read from the path."""
-        from rankflavor.io.trec import read_trec_run
+        from rankflavor.inputs.trec import read_trec_run
 
         if not defer_scan or self._taken:
             return read_trec_run(self.path)

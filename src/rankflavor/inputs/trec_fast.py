@@ -26,8 +26,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from rankflavor.arrow_numpy import array_to_numpy
-from rankflavor.io.arrow_csv import arrow_pool, parse_columns, speculative_columns
+from rankflavor.inputs.arrow_csv import arrow_pool, parse_columns, speculative_columns
+from rankflavor.inputs.arrow_numpy import array_to_numpy
 
 SCAN_STEP = 1 << 20  # bytes per block of the hash-and-scan pass (in the CPU cache across its numpy passes)
 _BAD_TEXT = r"[\x00-\x1f\x7f\x{FEFF}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]"

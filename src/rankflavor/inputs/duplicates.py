@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from rankflavor.errors import InputError
-from rankflavor.io.tables import QrelsTable, RunTable
-from rankflavor.io.trec import line_of
-from rankflavor.io.trec_lines import line_text
+from rankflavor.inputs.tables import QrelsTable, RunTable
+from rankflavor.inputs.trec import line_of
+from rankflavor.inputs.trec_lines import line_text
 
 POLICIES = ("error", "first", "max")
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from rankflavor.arrow_numpy import array_to_numpy
-from rankflavor.io.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS, arrow_pool
-from rankflavor.io.tables import QrelsTable, RunTable, Source
-from rankflavor.io.trec_fast import read_fast
-from rankflavor.io.trec_lines import is_regular_file, read_lines, read_raw
+from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS, arrow_pool
+from rankflavor.inputs.arrow_numpy import array_to_numpy
+from rankflavor.inputs.tables import QrelsTable, RunTable, Source
+from rankflavor.inputs.trec_fast import read_fast
+from rankflavor.inputs.trec_lines import is_regular_file, read_lines, read_raw
 
 
 def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer_scan: bool,

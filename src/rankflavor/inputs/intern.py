@@ -1,4 +1,4 @@
-"""Intern ids once and join nothing yet: the columnar form every engine kernel reads.
+"""Intern ids once and join nothing yet: the columnar form the engine reads.
 
 Query and doc ids become int64 codes into sorted dictionaries (sorted bytewise, as strcmp sorts), so
 comparing codes compares ids: `ties=docid_desc` is a sort on the negated doc code. One dictionary serves
@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from rankflavor.arrow_numpy import array_to_numpy
-from rankflavor.io.duplicates import resolve_duplicates
-from rankflavor.io.tables import QrelsTable, RunTable
-
-if TYPE_CHECKING:
-    from rankflavor.engine.layout import RunLayout
+from rankflavor.inputs.arrow_numpy import array_to_numpy
+from rankflavor.inputs.duplicates import resolve_duplicates
+from rankflavor.inputs.layout import RunLayout, build_layout, has_duplicates
+from rankflavor.inputs.tables import QrelsTable, RunTable
 
 
 @dataclass
@@ -95,8 +92,6 @@ class DuplicateCheck(threading.Thread):
         self.start()
 
     def run(self) -> None:
-        from rankflavor.engine.layout import has_duplicates
-
         self._found = has_duplicates(self.layout, self.d)
 
     def found(self) -> bool:
@@ -105,28 +100,44 @@ class DuplicateCheck(threading.Thread):
         return self._found is not False
 
 
-@dataclass
+@dataclass(eq=False)
 class InternedRun:
+    """A run as dataset codes (compared by identity: the engine keys its caches by the run)."""
+
     table: RunTable
     name: str
     q_codes: Codes
     d_codes: Codes
     score: np.ndarray
     present: np.ndarray  # bool per query code: the run has the query (possibly with an empty list)
-    # what the engine derives from the run once and shares across flavors (layout, joins, selections)
-    cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-    pending_check: DuplicateCheck | None = field(default=None, init=False, repr=False, compare=False)
+    n_query_codes: int  # the dataset's number of query codes
+    pending_check: DuplicateCheck | None = field(default=None, init=False, repr=False)
+    _layout: RunLayout | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def of_codes(cls, table: RunTable, name: str, q: np.ndarray, d: np.ndarray, score: np.ndarray,
                  present: np.ndarray) -> InternedRun:
         """A run from int64 dataset codes per row."""
-        return cls(table, name, Codes(q), Codes(d), score, present)
+        return cls(table, name, Codes(q), Codes(d), score, present, len(present))
 
     def subset(self, rows: np.ndarray, present: np.ndarray) -> InternedRun:
         """The run of these rows only (input order kept), its queries present per `present`."""
         return InternedRun.of_codes(self.table, self.name, self.q_codes.at(rows), self.d_codes.at(rows),
                                     self.score[rows], present)
+
+    @property
+    def layout(self) -> RunLayout:
+        """The query-major layout of the rows (inputs/layout.py), built on first use and kept."""
+        if self._layout is None:
+            codes = self.q_codes
+            n = self.n_query_codes if codes.table is None else len(codes.table)
+            self._layout = build_layout(codes.local, n, table=codes.table)
+        return self._layout
+
+    def rows_of_queries(self, wanted: np.ndarray) -> np.ndarray:
+        """Input rows of the queries whose code is set in `wanted` (bool per query code), query by query."""
+        layout = self.layout
+        return layout.input_rows_of(np.flatnonzero(wanted[layout.seg_q]))
 
     @property
     def q(self) -> np.ndarray:
@@ -147,14 +158,13 @@ class InternedRun:
         return np.arange(self.n_rows, dtype=np.int64)
 
 
-@dataclass
+@dataclass(eq=False)
 class Dataset:
     query_ids: np.ndarray  # object array of str, sorted
     doc_ids: np.ndarray
     qrels: InternedQrels
     runs: list[InternedRun]
     judged: np.ndarray  # bool per query code: the query is in the qrels
-    cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def n_docs(self) -> int:
@@ -224,8 +234,6 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
     if qrels.queries is not None:
         judged[_codes(qrels.queries, queries).full()] = True
 
-    from rankflavor.engine.layout import build_layout, has_duplicates  # engine imports this module
-
     interned_runs = []
     for run, name in zip(runs, names, strict=True):
         rq, rd = _codes(run.query, queries), _codes(run.doc, docs)
@@ -248,10 +256,9 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
         present[rq.full() if layout is None else layout.seg_q] = True
         if run.queries is not None:
             present[_codes(run.queries, queries).full()] = True
-        interned = InternedRun(run, name, rq, rd, score, present)
+        interned = InternedRun(run, name, rq, rd, score, present, len(queries))
         interned.pending_check = pending
-        if layout is not None:
-            interned.cache["layout"] = layout
+        interned._layout = layout
         interned_runs.append(interned)
 
     return Dataset(

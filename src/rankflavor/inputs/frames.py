@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from rankflavor.errors import InputError
-from rankflavor.io.tables import QrelsTable, RunTable, Source
+from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 
 QUERY_COLUMNS = ("query", "qid", "query_id", "topic")
 DOC_COLUMNS = ("doc", "docid", "doc_id", "docno")

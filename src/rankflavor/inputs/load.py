@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rankflavor.io.frames import qrels_from_python, run_from_python
-from rankflavor.io.prefetch import Prefetched
-from rankflavor.io.tables import QrelsTable, RunTable
-from rankflavor.io.trec import read_trec_qrels, read_trec_run
+from rankflavor.inputs.frames import qrels_from_python, run_from_python
+from rankflavor.inputs.prefetch import Prefetched
+from rankflavor.inputs.tables import QrelsTable, RunTable
+from rankflavor.inputs.trec import read_trec_qrels, read_trec_run
 
 
 def load_qrels(data: Any, name: str | None = None, defer_scan: bool = False) -> QrelsTable:

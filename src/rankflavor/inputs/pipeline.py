@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
-from rankflavor.data import Dataset, intern
-from rankflavor.engine.select import layout_of
 from rankflavor.errors import InputError, RankflavorError, SpecError
-from rankflavor.io import QrelsTable, RunTable, load_qrels, load_run, settle
-from rankflavor.io.duplicates import POLICIES
-from rankflavor.io.prefetch import Prefetched
+from rankflavor.inputs.duplicates import POLICIES
+from rankflavor.inputs.intern import Dataset, intern
+from rankflavor.inputs.load import load_qrels, load_run
+from rankflavor.inputs.prefetch import Prefetched
+from rankflavor.inputs.tables import QrelsTable, RunTable
+from rankflavor.inputs.trec import settle
+
+T = TypeVar("T")
 
 
 def _is_single_run(runs: Any) -> bool:
@@ -119,7 +122,7 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
     per_run = []
     for run in ds.runs:
         unjudged = run.present & ~ds.judged
-        layout = layout_of(ds, run)  # (built at interning: rows per query without a pass over the rows)
+        layout = run.layout  # (built at interning: rows per query without a pass over the rows)
         counts = {"run": run.name, "rows": run.n_rows, "queries": int(run.present.sum()),
                   "queries_in_common": int((run.present & ds.judged).sum()),
                   "queries_not_in_qrels": int(unjudged.sum()),
@@ -221,3 +224,21 @@ def settle_inputs(dataset: Dataset, provenance: dict[str, Any]) -> bool:
     for item, source in zip(provenance["inputs"], sources, strict=True):
         item["sha256"] = source.sha256
     return plain
+
+
+def speculatively(qrels: Any, runs: Any, on_duplicate: str, work: Callable[[Dataset, dict[str, Any]], T]) -> T:
+    """work(dataset, provenance) on inputs read speculatively: TREC files' bytes are hashed and scanned, and
+    runs checked for duplicates, on the other core while `work` runs (`prepare(settle_now=False)`). A file
+    that turns out not plain, or a run with a duplicate, is read again strictly and `work` done again; an
+    error met on the speculative inputs is raised only once the settled inputs confirm it."""
+    dataset, provenance = prepare(qrels, runs, on_duplicate, settle_now=False)
+    try:
+        out = work(dataset, provenance)
+    except (RankflavorError, KeyError):
+        if settle_inputs(dataset, provenance):
+            raise
+    else:
+        if settle_inputs(dataset, provenance):
+            return out
+    dataset, provenance = prepare(qrels, runs, on_duplicate)
+    return work(dataset, provenance)

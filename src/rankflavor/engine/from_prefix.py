@@ -1,0 +1,84 @@
+"""The fast way to make a flavor's ranked lists: from the top rows of each list only (engine/select.py),
+with the whole-run counts the selection computed. The flavors that read the same prefix share its join,
+gains, tie groups and positions (stages of the run's scope keyed by the prefix)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rankflavor.engine.lists import (
+    ListSpec,
+    Positions,
+    RankedLists,
+    Rows,
+    Shape,
+    WholeList,
+    apply_ties,
+    condense,
+    cut_run_depth,
+    positions_at,
+    refuse_unjudged,
+    shape_of,
+    tied_queries,
+)
+from rankflavor.engine.order import tie_rows
+from rankflavor.engine.qrels import gain_levels, judgments
+from rankflavor.engine.scope import RunScope
+from rankflavor.engine.select import Prefix, TopRows
+from rankflavor.flavor.values import Choice, Gain, MinGrade
+
+
+def top_gains(scope: RunScope, top: TopRows, gain: Gain, negative: Choice, min_grade: MinGrade,
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """(judged, gain) of the prefix's rows."""
+    judged_gains = scope.shared(judgments, gain, negative, min_grade)
+    if not len(scope.dataset.qrels.key):
+        return top.found, np.zeros(len(top.found))
+    at = np.maximum(top.index, 0)
+    judged = top.found & judged_gains.judged[at]
+    return judged, np.where(judged, judged_gains.gain[at], 0.0)
+
+
+def top_ties(scope: RunScope, top: TopRows) -> tuple[np.ndarray, np.ndarray]:
+    """The prefix's rows in tie groups and their group ids (a tie policy moves only those)."""
+    return tie_rows(top.q, top.score)
+
+
+def top_shape(scope: RunScope, top: TopRows) -> Shape:
+    return shape_of(top.q, top.score)
+
+
+def top_positions(scope: RunScope, top: TopRows, cutoff: int | None) -> Positions:
+    return positions_at(scope.stage(top_shape, top), cutoff, scope.dataset.n_queries, shared=True)
+
+
+def lists_from_prefix(scope: RunScope, spec: ListSpec, prefix: Prefix) -> RankedLists:
+    """The ranked lists of every judged query, holding the top of each list (and its tie group)."""
+    nq = scope.dataset.n_queries
+    top = prefix.top
+    counts = {"rows_of_unjudged_queries": prefix.counts["rows_of_unjudged_queries"]}
+    for key in ("rows_dropped_self_docs", "rows_dropped_negative"):  # (left out of the prefix already)
+        if key in prefix.counts:
+            counts[key] = prefix.counts[key]
+    judged, gain = scope.stage(top_gains, top, spec.gain, spec.negative, spec.min_grade)
+    rows = Rows(top.q, top.d, top.score, top.rows, top.grade, judged, gain)
+    levels = scope.shared(gain_levels, spec.gain, spec.negative, spec.min_grade)
+    rows = apply_ties(scope, spec, rows, levels, lambda: scope.stage(top_ties, top))
+    tied = tied_queries(rows.q, scope.stage(top_ties, top)[0], nq)
+
+    limit = spec.run_depth.limit
+    if limit is not None:
+        rows, _ = cut_run_depth(rows, limit, None)
+        counts["rows_beyond_run_depth"] = prefix.counts["rows_beyond_run_depth"]
+    if spec.unjudged == "error":
+        refuse_unjudged(scope, rows)
+    if spec.unjudged == "skip":
+        rows, skipped = condense(rows, None)
+        counts["rows_unjudged_skipped"] = prefix.counts.get("rows_unjudged_skipped", skipped)
+    if limit is None and spec.unjudged != "skip":  # every flavor that ranks the whole prefix: shared positions
+        positions = scope.stage(top_positions, top, spec.cutoff)
+    else:
+        positions = positions_at(shape_of(rows.q, rows.score), spec.cutoff, nq)
+    returned = np.bincount(rows.q, minlength=nq) if prefix.returned is None else prefix.returned
+    whole = WholeList(spec.drops) if spec.whole_list else None
+    return RankedLists(scope, spec, rows, positions, returned, tied, counts, whole=whole)

@@ -1,0 +1,81 @@
+"""The general way to make a flavor's ranked lists: from every row of a run (or of a chunk of it, or of one
+query). Every step is columnar over all queries at once: join, drop, trec_eval's order, the tie policy,
+run_depth, condensation, positions."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rankflavor.engine.join import join_qrels, self_doc_codes
+from rankflavor.engine.lists import (
+    Dropped,
+    ListSpec,
+    RankedLists,
+    Rows,
+    apply_ties,
+    condense,
+    cut_run_depth,
+    positions_at,
+    refuse_unjudged,
+    shape_of,
+    tied_queries,
+)
+from rankflavor.engine.order import tie_rows, trec_order
+from rankflavor.engine.qrels import gain_levels, judgments
+from rankflavor.engine.scope import RunScope
+
+
+def joined_rows(scope: RunScope, spec: ListSpec) -> tuple[Rows, dict[str, int]]:
+    """The rows of the run's judged queries with their grades, judged flags and gains (input order)."""
+    ds, run = scope.dataset, scope.run
+    judged_gains = scope.shared(judgments, spec.gain, spec.negative, spec.min_grade)
+    q, d, score, order = run.q, run.d, run.score, run.order
+    eligible = ds.judged[q]  # queries absent from the qrels are never scored
+    counts = {"rows_of_unjudged_queries": int(len(eligible) - np.count_nonzero(eligible))}
+    if counts["rows_of_unjudged_queries"]:  # (else every row stays: no copies)
+        q, d, score, order = q[eligible], d[eligible], score[eligible], order[eligible]
+    index = join_qrels(scope.data, q, d)
+    found = index >= 0
+    at = np.maximum(index, 0)
+    has_qrels = len(ds.qrels.key) > 0
+    grade = np.where(found, ds.qrels.grade[at] if has_qrels else 0.0, np.nan)
+    judged = found & judged_gains.judged[at] if has_qrels else found
+    gain = np.where(judged, judged_gains.gain[at] if has_qrels else 0.0, 0.0)
+    if spec.precision == "f32":
+        score = score.astype(np.float32).astype(np.float64)
+    return Rows(q, d, score, order, grade, judged, gain), counts
+
+
+def lists_from_rows(scope: RunScope, spec: ListSpec, detail: bool = False) -> RankedLists:
+    """The ranked lists of every judged query of the run, every row ranked."""
+    nq = scope.dataset.n_queries
+    rows, counts = joined_rows(scope, spec)
+    dropped = Dropped() if detail else None
+    if spec.drops.self_docs == "drop":
+        same = rows.d == scope.shared(self_doc_codes)[rows.q]
+        if dropped is not None:
+            dropped.add(rows, same, "doc id equals the query id (self_docs=drop)")
+        counts["rows_dropped_self_docs"] = int(same.sum())
+        rows = rows.take(~same)
+    if spec.drops.negative_drop:  # TF-Ranking masks labels < 0 out of the list before sorting
+        negative = np.isfinite(rows.grade) & (rows.grade < 0)
+        if dropped is not None:
+            dropped.add(rows, negative, "negative grade (negative=drop)")
+        counts["rows_dropped_negative"] = int(negative.sum())
+        rows = rows.take(~negative)
+
+    rows = rows.take(trec_order(rows.q, rows.score, rows.d))
+    ties_found = tie_rows(rows.q, rows.score)
+    levels = scope.shared(gain_levels, spec.gain, spec.negative, spec.min_grade)
+    rows = apply_ties(scope, spec, rows, levels, lambda: ties_found)
+    tied = tied_queries(rows.q, ties_found[0], nq)  # (before any cut: a tie across run_depth changes what is kept)
+
+    if spec.run_depth.limit is not None:
+        rows, counts["rows_beyond_run_depth"] = cut_run_depth(rows, spec.run_depth.limit, dropped)
+    if spec.unjudged == "error":
+        refuse_unjudged(scope, rows)
+    if spec.unjudged == "skip":
+        rows, counts["rows_unjudged_skipped"] = condense(rows, dropped)
+    positions = positions_at(shape_of(rows.q, rows.score), spec.cutoff, nq)
+    returned = np.bincount(rows.q, minlength=nq)
+    return RankedLists(scope, spec, rows, positions, returned, tied, counts, dropped=dropped)

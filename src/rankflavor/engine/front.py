@@ -1,0 +1,165 @@
+"""The engine's front door: `Engine(dataset).evaluate(run, flavors, queries=None, detail=False)`.
+
+Everything above the engine (report, warnings, compare, the CLI) calls this and nothing below it. For each
+flavor it makes the run's ranked lists (engine/lists.py) in one of two ways, hands them to the flavor's
+metric (rankflavor.metrics), and finishes the per-query results (statuses, the `empty` and `missing`
+policies, rounding):
+
+- from the top of each list only (from_prefix.py), when the flavor reads a cutoff and the run's layout
+  allows it;
+- else from every row (from_rows.py), a chunk of whole queries at a time for a large run (chunks.py).
+
+The engine owns its stage memos (engine/scope.py): the flavors of one call, and of later calls on the same
+run, share every stage on whose parts they agree. `release(run)` lets a run's go. Another engine (Spark)
+implements the same `evaluate`, returning the same `Evaluation`s; its partial aggregates
+(`QueryResults.aggregate()`) merge exactly across partitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from rankflavor.engine.chunks import chunk_rows, evaluate_in_chunks, query_chunks
+from rankflavor.engine.from_prefix import lists_from_prefix
+from rankflavor.engine.from_rows import lists_from_rows
+from rankflavor.engine.join import judged_hits
+from rankflavor.engine.lists import ListSpec, RankedLists
+from rankflavor.engine.qrels import judged_mask, judgments
+from rankflavor.engine.results import MISSING, OK, ZERO_IDEAL, Evaluation, QueryResults, RecordRows
+from rankflavor.engine.scope import DatasetScope, RunScope
+from rankflavor.engine.select import select_prefix
+from rankflavor.errors import EvaluationError
+from rankflavor.flavor import Flavor
+from rankflavor.flavor.values import Choice
+from rankflavor.inputs.intern import Dataset, InternedRun
+from rankflavor.metrics import registry
+from rankflavor.metrics.base import Metric, MetricValues
+
+
+class Engine:
+    """The numpy engine over one interned dataset. `fast_path=False` ranks every row; `chunked=False` ranks
+    a large run whole (both for tests and timing)."""
+
+    def __init__(self, dataset: Dataset, fast_path: bool = True, chunked: bool = True) -> None:
+        self.dataset = dataset
+        self.fast_path = fast_path
+        self.chunked = chunked
+        self.data = DatasetScope(dataset)
+        self._scopes: dict[InternedRun, RunScope] = {}
+
+    # ---- the front door ---------------------------------------------------------------------------------
+    def evaluate(self, run: InternedRun, flavors: Sequence[Flavor], queries: np.ndarray | None = None,
+                 detail: bool = False, rows: str = "all") -> list[Evaluation]:
+        """Each flavor's results over the judged queries (or the judged ones among the query codes
+        `queries`, evaluated from their rows alone). detail: also the row-level records.
+        rows: "all", or "judged": the run without the docs that are unjudged under each flavor's
+        `negative` policy (its row counts then describe that run)."""
+        scope = self.scope(run)
+        out = []
+        for flavor in flavors:
+            target = scope
+            if rows == "judged":
+                target = scope.stage(_judged_only, flavor.negative)
+            if queries is not None:
+                target = target.stage(_only_queries, tuple(np.asarray(queries, dtype=np.int64).tolist()))
+            evaluation = self._evaluate(target, flavor, detail)
+            if queries is not None:
+                wanted = np.zeros(self.dataset.n_queries, dtype=bool)
+                wanted[np.asarray(queries, dtype=np.int64)] = True
+                evaluation.results = evaluation.results.where(wanted[evaluation.results.query])
+            out.append(evaluation)
+        return out
+
+    def scope(self, run: InternedRun) -> RunScope:
+        if run not in self._scopes:
+            self._scopes[run] = RunScope(self.data, run)
+        return self._scopes[run]
+
+    def release(self, run: InternedRun) -> None:
+        """Forget what was kept for this run (its stages, sub-runs and selections)."""
+        self._scopes.pop(run, None)
+
+    # ---- one flavor ---------------------------------------------------------------------------------------
+    def _evaluate(self, scope: RunScope, flavor: Flavor, detail: bool, split: bool = True) -> Evaluation:
+        metric = registry.get(flavor.metric)
+        spec = ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor))
+        scope.shared(judgments, spec.gain, spec.negative, spec.min_grade)  # (refuses the qrels before the run)
+        lists = None
+        if not detail and self.fast_path:
+            prefix = select_prefix(scope, spec)
+            if prefix is not None:
+                lists = lists_from_prefix(scope, spec, prefix)
+            elif split and self.chunked and scope.run.n_rows > chunk_rows(self.dataset):
+                owner, parts = query_chunks(self.dataset, scope.run, chunk_rows(self.dataset))
+                if len(parts) > 1:
+                    return Evaluation(evaluate_in_chunks(scope.run, owner, parts, lambda sub: self._evaluate(
+                        RunScope(self.data, sub), flavor, False, split=False).results))
+        if lists is None:
+            lists = lists_from_rows(scope, spec, detail)
+        values = metric.compute(lists, flavor, detail)
+        results = finish(lists, metric, flavor, values)
+        return Evaluation(results, record_rows(lists, values) if detail else None)
+
+
+def _only_queries(scope: RunScope, codes: tuple[int, ...]) -> RunScope:
+    """The scope of a run of these queries' rows alone (the other judged queries come out absent)."""
+    wanted = np.zeros(scope.dataset.n_queries, dtype=bool)
+    wanted[list(codes)] = True
+    run = scope.run
+    return RunScope(scope.data, run.subset(run.rows_of_queries(wanted), run.present & wanted), scope.memo)
+
+
+def _judged_only(scope: RunScope, negative: Choice) -> RunScope:
+    """The scope of the run without its docs that are unjudged under `negative` (input order kept). With
+    run_depth=all, evaluating it under unjudged=zero gives the values of unjudged=skip on the whole run."""
+    rows, index = scope.stage(judged_hits)
+    rows = rows[scope.shared(judged_mask, negative)[index]]
+    return RunScope(scope.data, scope.run.subset(rows, scope.run.present), scope.memo)
+
+
+def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricValues) -> QueryResults:
+    """The per-query results over the judged queries: statuses, then `empty` for the queries the metric
+    cannot score, `missing` for those absent from the run, and `round`."""
+    ds, run = lists.scope.dataset, lists.scope.run
+    codes = np.flatnonzero(ds.judged)
+    present = run.present[codes]
+    status = np.where(present, OK, MISSING).astype(np.int8)
+    value = values.value[codes]
+    undefined = present & values.undefined[codes]
+    status[undefined] = ZERO_IDEAL
+    if undefined.any():
+        if flavor.empty == "error":
+            names = ", ".join(repr(ds.query_ids[c]) for c in codes[undefined][:5])
+            raise EvaluationError(f"{int(undefined.sum())} queries have {metric.undefined_reason} ({names}) and "
+                                  "empty=error; choose empty=skip, zero or one")
+        value[undefined] = {"skip": np.nan, "zero": 0.0, "one": 1.0}[flavor.empty]
+    missing = ~present
+    value[missing] = 0.0 if flavor.missing == "zero" else np.nan
+    parts = {name: np.where(missing, np.nan, part[codes]) for name, part in values.parts.items()}
+    decimals = flavor.round.decimals
+    raw = value
+    value = raw if decimals is None else np.round(raw, decimals)
+
+    pos, rows = lists.positions, lists.rows
+    top_judged = np.bincount(rows.q, weights=(pos.in_top & rows.judged).astype(float), minlength=ds.n_queries)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        judged_share = np.where(pos.top_rows > 0, top_judged / np.maximum(pos.top_rows, 1), np.nan)
+    return QueryResults(
+        query=codes, value=value, raw_value=raw, parts=parts, status=status,
+        ties_straddle=pos.straddle[codes] & present, ties_any=lists.tied[codes] & present,
+        judged_in_top=np.where(present, judged_share[codes], np.nan),
+        unjudged_in_top=np.rint(pos.top_rows - top_judged)[codes].astype(np.int64),  # (counts held in float64)
+        row_counts=lists.row_counts,
+    )
+
+
+def record_rows(lists: RankedLists, values: MetricValues) -> RecordRows:
+    """The row-level record of the lists: every ranked row with the metric's columns, what was removed."""
+    rows, pos, spec = lists.rows, lists.positions, lists.spec
+    assert lists.dropped is not None
+    dropped_q, dropped_d, reasons = lists.dropped.arrays()
+    qrels = lists.scope.shared(judgments, spec.gain, spec.negative, spec.min_grade)
+    return RecordRows(rows.q, rows.d, rows.score, rows.grade, rows.judged, pos.rank, pos.tie_group, values.rows,
+                      dropped_q, dropped_d, reasons, qrels.judged, qrels.gain, values.lists)

@@ -1,0 +1,318 @@
+"""The ranked lists every metric reads, and the stages that every way of producing them shares.
+
+A flavor's lists are made in this order (ARCHITECTURE.md, the data flow): join grades -> drop (self_docs,
+negative=drop) -> rank (score descending, then the tie policy) -> cut at run_depth -> condense
+(unjudged=skip) or refuse (unjudged=error) -> positions (ranks, the cutoff, tie groups). Two producers
+make them: `from_rows.py` from every row of a run, and `from_prefix.py` from the top of each list only
+(engine/select.py); both give the same lists. Metrics (rankflavor.metrics) read `RankedLists`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+from rankflavor.engine.scope import RunScope
+from rankflavor.flavor.ties import random_tie_key
+from rankflavor.flavor.values import Choice, Gain, MinGrade, RunDepth, Ties
+
+if TYPE_CHECKING:
+    from rankflavor.flavor import Flavor
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class DropPolicy:
+    """What leaves every list before ranking, and whether the lists are condensed to their judged docs."""
+
+    self_docs: Choice  # drop: docs whose id equals the query id
+    negative_drop: bool  # docs with a negative grade (negative=drop)
+    condensed: bool  # unjudged=skip over whole lists: only judged docs are ranked
+    judged_under: Choice | None  # the negative policy that decides "judged", when it matters (drop, condensed)
+
+
+@dataclass(frozen=True)
+class ListSpec:
+    """The parts of a flavor that decide its ranked lists, whatever the metric."""
+
+    cutoff: int | None
+    precision: Choice
+    ties: Ties
+    gain: Gain
+    negative: Choice
+    min_grade: MinGrade
+    unjudged: Choice
+    run_depth: RunDepth
+    drops: DropPolicy
+    need: float  # how many top ranks of each list the metric reads (inf: all)
+    whole_list: bool  # the metric reads facts of the whole list (e.g. ideal=local): set when run_depth=all
+
+    @classmethod
+    def of(cls, flavor: Flavor, depth_read: float, reads_whole_list: bool) -> ListSpec:
+        """The lists of `flavor` for a metric that reads `depth_read` top ranks of each list (inf: all) and,
+        when `reads_whole_list`, facts of the whole list (Metric.depth_read, Metric.reads_whole_list)."""
+        need = depth_read
+        whole = flavor.run_depth.limit is None
+        if flavor.run_depth.limit is not None:
+            depth = float(flavor.run_depth.limit)
+            # after the cut, unjudged=skip condenses, unjudged=error inspects, a whole-list metric reads it all
+            need = depth if flavor.unjudged in ("skip", "error") or reads_whole_list else min(need, depth)
+        condensed = flavor.unjudged == "skip" and whole
+        negative_drop = flavor.negative == "drop"
+        drops = DropPolicy(flavor.self_docs, negative_drop, condensed,
+                           flavor.negative if condensed or negative_drop else None)
+        return cls(flavor.cutoff, flavor.precision, flavor.ties, flavor.gain, flavor.negative, flavor.min_grade,
+                   flavor.unjudged, flavor.run_depth, drops, need, whole and reads_whole_list)
+
+
+@dataclass(eq=False)
+class Rows:
+    """Rows of one run being ranked: query and doc codes, score, input row, grade (nan when not in the
+    qrels), judged (under the negative policy) and gain."""
+
+    q: np.ndarray
+    d: np.ndarray
+    score: np.ndarray
+    order: np.ndarray | None  # input row (kept until the tie policy has read it)
+    grade: np.ndarray
+    judged: np.ndarray
+    gain: np.ndarray
+
+    def take(self, index: np.ndarray) -> Rows:
+        """The rows at `index` (a mask or positions)."""
+        return Rows(self.q[index], self.d[index], self.score[index],
+                    None if self.order is None else self.order[index], self.grade[index], self.judged[index],
+                    self.gain[index])
+
+    def __len__(self) -> int:
+        return len(self.q)
+
+
+@dataclass(eq=False)
+class Positions:
+    """What depends on the rows' positions only, not on which doc sits where: the same for every tie policy
+    (a tie policy moves docs within tie groups). `shared`: these are the positions of a list shape that
+    several flavors rank (stages over them are kept and shared, see `RankedLists.stage`)."""
+
+    q: np.ndarray
+    rank: np.ndarray  # 1-based
+    in_top: np.ndarray  # rank <= cutoff
+    group: np.ndarray  # global tie-group id (rows of one query with one score)
+    tie_group: np.ndarray  # 1-based within the query
+    straddle: np.ndarray  # per query code: a tie group holds ranks on both sides of the cutoff
+    top_rows: np.ndarray  # per query code: rows within the cutoff (float64 counts)
+    shared: bool = False
+
+
+@dataclass(eq=False)
+class Dropped:
+    """Rows removed before scoring (for records): query and doc codes and the reason."""
+
+    q: list[np.ndarray] = field(default_factory=list)
+    d: list[np.ndarray] = field(default_factory=list)
+    reason: list[str] = field(default_factory=list)
+
+    def add(self, rows: Rows, mask: np.ndarray, reason: str) -> None:
+        self.q.append(rows.q[mask])
+        self.d.append(rows.d[mask])
+        self.reason.append(reason)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if not self.q:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object)
+        reasons = [np.full(len(q), reason, dtype=object) for q, reason in zip(self.q, self.reason, strict=True)]
+        return np.concatenate(self.q), np.concatenate(self.d), np.concatenate(reasons)
+
+
+@dataclass(eq=False)
+class WholeList:
+    """For lists that hold only their prefix: the policy that made the whole lists (stages recover their
+    judged rows from it, engine/select.py)."""
+
+    drops: DropPolicy
+
+
+@dataclass(eq=False)
+class RankedLists:
+    """One run's ranked lists under one flavor: every row a metric may read, ranked per query, and the
+    whole-run facts the rows cannot show."""
+
+    scope: RunScope
+    spec: ListSpec
+    rows: Rows  # in rank order, query by query (query codes ascending)
+    positions: Positions
+    returned: np.ndarray  # per query code: docs in the list after every drop and the condensation
+    tied: np.ndarray  # per query code: the ranked rows (before run_depth) hold a tie
+    row_counts: dict[str, int]  # rows left out before scoring, by reason
+    whole: WholeList | None = None  # set when `rows` are a prefix of the lists
+    dropped: Dropped | None = None  # with detail
+
+    @property
+    def n_queries(self) -> int:
+        return self.scope.dataset.n_queries
+
+    def stage(self, fn: Callable[..., T], *parts: Any) -> T:
+        """fn(positions, *parts), kept and shared when the positions are shared (fn must read positions only)."""
+        if self.positions.shared:
+            return self.scope.memo(fn, self.positions, *parts)
+        return fn(self.positions, *parts)
+
+
+# ---- stages shared by both producers ------------------------------------------------------------------
+
+def group_starts(sorted_q: np.ndarray) -> np.ndarray:
+    """For sorted query codes, the index of the first row of each row's query."""
+    if len(sorted_q) == 0:
+        return np.zeros(0, dtype=np.int64)
+    boundary = np.empty(len(sorted_q), dtype=bool)
+    boundary[0] = True
+    boundary[1:] = sorted_q[1:] != sorted_q[:-1]
+    starts = np.flatnonzero(boundary)
+    return starts[np.cumsum(boundary) - 1]
+
+
+def positions_in_query(sorted_q: np.ndarray) -> np.ndarray:
+    """0-based position of each row within its query (rows sorted by query)."""
+    return np.arange(len(sorted_q), dtype=np.int64) - group_starts(sorted_q)
+
+
+def tie_group_ids(q: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """Global tie-group id of each ranked row (rows of one query with one score)."""
+    new_group = np.ones(len(q), dtype=bool)
+    if len(q):
+        new_group[1:] = (q[1:] != q[:-1]) | (score[1:] != score[:-1])
+    return np.cumsum(new_group) - 1
+
+
+def _straddle(q: np.ndarray, group: np.ndarray, in_top: np.ndarray, cutoff: int | None, nq: int) -> np.ndarray:
+    """Per query code: a tie group holds ranks on both sides of the cutoff."""
+    straddle = np.zeros(nq, dtype=bool)
+    if cutoff is not None and len(q):
+        both = (np.bincount(group, weights=in_top.astype(float)) > 0) & \
+            (np.bincount(group, weights=(~in_top).astype(float)) > 0)
+        straddle[q[both[group]]] = True
+    return straddle
+
+
+@dataclass(eq=False)
+class Shape:
+    """Ranks and tie groups of ranked rows (the cutoff not applied yet)."""
+
+    q: np.ndarray
+    rank: np.ndarray
+    group: np.ndarray
+    tie_group: np.ndarray
+
+
+def shape_of(q: np.ndarray, score: np.ndarray) -> Shape:
+    rank = positions_in_query(q) + 1
+    group = tie_group_ids(q, score)
+    tie_group = group - group[group_starts(q)] + 1 if len(q) else group
+    return Shape(q, rank, group, tie_group)
+
+
+def positions_at(shape: Shape, cutoff: int | None, nq: int, shared: bool = False) -> Positions:
+    """The positions of ranked rows under a cutoff."""
+    in_top = shape.rank <= cutoff if cutoff is not None else np.ones(len(shape.rank), dtype=bool)
+    straddle = _straddle(shape.q, shape.group, in_top, cutoff, nq)
+    top_rows = np.bincount(shape.q, weights=in_top.astype(float), minlength=nq)
+    return Positions(shape.q, shape.rank, in_top, shape.group, shape.tie_group, straddle, top_rows, shared)
+
+
+_RANDOM = object()  # marker: the tie policy sorts with every key
+
+
+def tie_moves(spec: ListSpec, rows: Rows, levels: np.ndarray, ties_found: Callable[[], tuple[np.ndarray, np.ndarray]],
+              ) -> tuple[np.ndarray, np.ndarray] | object | None:
+    """How rows in trec_eval's order (query, score desc, doc desc) move into the tie policy's order: None
+    when they are in it; (rows, from_rows) when only rows of tie groups move (row rows[i] takes the values
+    of row from_rows[i]: one stable argsort of a packed key (tie group, key within the group) over those
+    rows); _RANDOM for ties=random (the caller sorts with every key).
+    `levels`: every gain a row can have, ascending. `ties_found`: (rows of tie groups, their group ids)."""
+    kind = spec.ties.kind
+    if kind in ("docid_desc", "average") or len(rows) < 2:
+        return None
+    if kind == "random":
+        return _RANDOM
+    at, group = ties_found()
+    if len(at) == 0:
+        return None  # no ties
+    if kind == "input":
+        assert rows.order is not None
+        within = rows.order[at]
+    elif kind == "docid_asc":
+        within = rows.d[at]
+    else:  # pessimistic: gain asc (optimistic: desc), doc desc kept by the stable sort
+        level = np.searchsorted(levels, rows.gain[at])
+        within = level if kind == "pessimistic" else len(levels) - level
+    within = within.astype(np.int64)
+    shift = int(within.max()).bit_length()
+    if shift + int(group[-1]).bit_length() > 62:
+        return at, at[np.lexsort((within, group))]
+    return at, at[np.argsort((group << shift) | within, kind="stable")]
+
+
+def apply_ties(scope: RunScope, spec: ListSpec, rows: Rows, levels: np.ndarray,
+               ties_found: Callable[[], tuple[np.ndarray, np.ndarray]]) -> Rows:
+    """The rows (in trec_eval's order) in the tie policy's order; query and score stay where they are."""
+    moves = tie_moves(spec, rows, levels, ties_found)
+    if moves is None:
+        return rows
+    if moves is _RANDOM:
+        ds, seed = scope.dataset, spec.ties.seed
+        keys = np.array([random_tie_key(seed, ds.query_ids[a], ds.doc_ids[b])
+                         for a, b in zip(rows.q.tolist(), rows.d.tolist(), strict=True)], dtype=np.uint64)
+        return rows.take(np.lexsort((-rows.d, keys, -rows.score, rows.q)))
+    at, from_rows = moves  # type: ignore[misc]
+
+    def moved(values: np.ndarray) -> np.ndarray:
+        out = values.copy()
+        out[at] = values[from_rows]
+        return out
+
+    return Rows(rows.q, moved(rows.d), rows.score, None, moved(rows.grade), moved(rows.judged), moved(rows.gain))
+
+
+def tied_queries(q: np.ndarray, at: np.ndarray, nq: int) -> np.ndarray:
+    """Per query code: one of its ranked rows is in a tie group."""
+    tied = np.zeros(nq, dtype=bool)
+    tied[q[at]] = True
+    return tied
+
+
+def cut_run_depth(rows: Rows, limit: int, dropped: Dropped | None) -> tuple[Rows, int]:
+    """The first `limit` ranked rows of each query, and how many rows went."""
+    inside = positions_in_query(rows.q) < limit
+    if dropped is not None:
+        dropped.add(rows, ~inside, f"beyond run_depth={limit}")
+    return rows.take(inside), int((~inside).sum())
+
+
+def refuse_unjudged(scope: RunScope, rows: Rows) -> None:
+    """unjudged=error: name the first unjudged doc of the ranked lists."""
+    from rankflavor.errors import EvaluationError
+
+    if rows.judged.all():
+        return
+    ds = scope.dataset
+    bad = int(np.flatnonzero(~rows.judged)[0])
+    raise EvaluationError(
+        f"run {scope.run.name!r}: doc {ds.doc_ids[rows.d[bad]]!r} of query {ds.query_ids[rows.q[bad]]!r} is not judged "
+        f"({int((~rows.judged).sum())} unjudged docs in all) and unjudged=error; choose unjudged=zero or skip"
+    )
+
+
+def condense(rows: Rows, dropped: Dropped | None) -> tuple[Rows, int]:
+    """unjudged=skip: the judged rows only (ranks are renumbered after), and how many rows went."""
+    if dropped is not None:
+        dropped.add(rows, ~rows.judged, "unjudged (unjudged=skip)")
+    return rows.take(rows.judged), int((~rows.judged).sum())
+
+
+def needed_cutoff(cutoff: int | None) -> float:
+    return math.inf if cutoff is None else float(cutoff)

@@ -1,0 +1,116 @@
+"""What an engine returns: per-query results, row-level records, and mergeable partial aggregates."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+OK, ZERO_IDEAL, MISSING = 0, 1, 2
+STATUS_NAMES = ("ok", "zero_ideal", "missing")
+
+
+@dataclass
+class QueryResults:
+    """Columnar results of one (run, flavor) over the judged queries asked for, in query-code order."""
+
+    query: np.ndarray  # int64 query codes
+    value: np.ndarray  # float64, nan = null (excluded)
+    raw_value: np.ndarray  # before `round`
+    parts: dict[str, np.ndarray]  # the metric's per-query numbers (ndcg: dcg, idcg); nan for missing queries
+    status: np.ndarray  # int8: OK, ZERO_IDEAL, MISSING
+    ties_straddle: np.ndarray  # bool: a tie group spans the cutoff
+    ties_any: np.ndarray  # bool: the ranked rows the flavor reads hold a tie (else every tie policy gives this value)
+    judged_in_top: np.ndarray  # float64: share of judged docs among the scored ranks (nan when none)
+    unjudged_in_top: np.ndarray  # int64: unjudged docs among the scored ranks
+    row_counts: dict[str, int]  # rows excluded before scoring, by reason
+
+    def where(self, mask: np.ndarray) -> QueryResults:
+        """The results of the queries where `mask` is set (row counts kept)."""
+        return QueryResults(self.query[mask], self.value[mask], self.raw_value[mask],
+                            {name: part[mask] for name, part in self.parts.items()}, self.status[mask],
+                            self.ties_straddle[mask], self.ties_any[mask], self.judged_in_top[mask],
+                            self.unjudged_in_top[mask], dict(self.row_counts))
+
+    def aggregate(self) -> Aggregate:
+        return Aggregate.of(self.raw_value)
+
+
+@dataclass
+class RecordRows:
+    """Row-level record of the ranked lists of one (run, flavor): every ranked row, what was removed before
+    scoring, and the metric's own columns and lists (ndcg: gain, discount, contribution; the ideal list)."""
+
+    q: np.ndarray
+    d: np.ndarray
+    score: np.ndarray
+    grade: np.ndarray  # nan when not in the qrels
+    judged: np.ndarray
+    rank: np.ndarray  # 1-based
+    tie_group: np.ndarray  # 1-based within the query
+    columns: dict[str, np.ndarray]  # the metric's per-row columns
+    dropped_q: np.ndarray
+    dropped_d: np.ndarray
+    dropped_reason: np.ndarray  # object array of str
+    qrels_judged: np.ndarray  # per row of the sorted qrels: judged under the negative policy
+    qrels_gain: np.ndarray  # ... and its gain (a record's judged universe)
+    lists: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)  # the metric's other lists, by name
+
+
+@dataclass
+class Evaluation:
+    """One flavor's results from the engine front door (`records` with detail only)."""
+
+    results: QueryResults
+    records: RecordRows | None = None
+
+
+@dataclass
+class Aggregate:
+    """A partial aggregate of per-query values that merges exactly across chunks and partitions.
+
+    `partials` is a sum held exactly (Shewchuk's non-overlapping partials, as `math.fsum` keeps them), so
+    merging is exact whatever the order; `log_partials` likewise for the sum of log(value) over positive
+    values (geometric means). The mean is correctly rounded: it can differ from numpy's pairwise mean of
+    the same values in the last bit."""
+
+    count: int = 0
+    partials: list[float] = field(default_factory=list)
+    positive: int = 0
+    log_partials: list[float] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> Aggregate:
+        ok = values[~np.isnan(values)]
+        positive = ok[ok > 0]
+        return cls(len(ok), _exact(ok.tolist()), len(positive), _exact(np.log(positive).tolist()))
+
+    def merge(self, other: Aggregate) -> Aggregate:
+        return Aggregate(self.count + other.count, _exact(self.partials + other.partials),
+                         self.positive + other.positive, _exact(self.log_partials + other.log_partials))
+
+    @property
+    def total(self) -> float:
+        return math.fsum(self.partials)
+
+    def mean(self) -> float | None:
+        return None if self.count == 0 else math.fsum(self.partials) / self.count
+
+
+def _exact(values: list[float]) -> list[float]:
+    """Non-overlapping partials whose exact sum is the exact sum of `values` (Shewchuk 1997, msum)."""
+    partials: list[float] = []
+    for x in values:
+        i = 0
+        for y in partials:
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo:
+                partials[i] = lo
+                i += 1
+            x = hi
+        partials[i:] = [x]
+    return partials

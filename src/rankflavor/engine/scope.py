@@ -1,0 +1,82 @@
+"""Where stage results are kept: a memo keyed by the stage function and every argument it receives.
+
+A stage is a plain function `stage(scope, *parts)`: `scope` says what it works on (the dataset, and a run
+or not) and `parts` are the typed flavor parts it reads (a `Gain`, a cutoff, a `Ties`, ...), never the
+whole Flavor. `scope.stage(fn, *parts)` computes it once per distinct arguments. As the key is every
+argument, two flavors share a stage's result exactly when they agree on every part it reads: a new axis
+cannot be forgotten in a hand-written key, since there is none. `Memo` refuses a Flavor as an argument.
+
+Scopes: `DatasetScope` (qrels-side results shared by every run: gains, ideal lists), `RunScope` (one run's
+layout, joins, selections; released run by run), and throwaway scopes for a chunk of a run.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from rankflavor.flavor import Flavor
+
+if TYPE_CHECKING:
+    from rankflavor.inputs.intern import Dataset, InternedRun
+
+T = TypeVar("T")
+
+
+class Memo:
+    """Results of stage functions, keyed by (function, arguments); `computed` counts the computations."""
+
+    def __init__(self) -> None:
+        self._values: dict[tuple[Any, ...], Any] = {}
+        self.computed: Counter[str] = Counter()
+
+    def __call__(self, fn: Callable[..., T], *args: Any) -> T:
+        key = (fn, args)
+        try:
+            return self._values[key]
+        except KeyError:
+            pass
+        if any(isinstance(a, Flavor) for a in args):
+            raise TypeError(f"stage {fn.__qualname__} was given a whole Flavor: pass the parts it reads")
+        value = self._values[key] = fn(*args)
+        self.computed[fn.__qualname__] += 1
+        return value
+
+    def has(self, fn: Callable[..., Any], *args: Any) -> bool:
+        """Whether fn(*args) is computed already."""
+        return (fn, args) in self._values
+
+    def clear(self) -> None:
+        self._values.clear()
+
+
+class DatasetScope:
+    """The dataset, and the memo of the stages that read only the qrels side."""
+
+    def __init__(self, dataset: Dataset) -> None:
+        self.dataset = dataset
+        self.memo = Memo()
+
+    def stage(self, fn: Callable[..., T], *parts: Any) -> T:
+        return self.memo(fn, self, *parts)
+
+    def has(self, fn: Callable[..., Any], *parts: Any) -> bool:
+        return self.memo.has(fn, self, *parts)
+
+
+class RunScope:
+    """One run of the dataset, the memo of its stages, and the dataset's scope."""
+
+    def __init__(self, data: DatasetScope, run: InternedRun, memo: Memo | None = None) -> None:
+        self.data = data
+        self.dataset = data.dataset
+        self.run = run
+        self.memo = Memo() if memo is None else memo
+
+    def stage(self, fn: Callable[..., T], *parts: Any) -> T:
+        return self.memo(fn, self, *parts)
+
+    def shared(self, fn: Callable[..., T], *parts: Any) -> T:
+        """A stage of the qrels side (shared by every run)."""
+        return self.data.stage(fn, *parts)

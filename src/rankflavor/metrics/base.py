@@ -1,0 +1,75 @@
+"""What a metric is: the contract every metric family module fulfils (see metrics/ndcg.py).
+
+A metric declares its name, the axes it reads (they are printed in its canonical string; every other
+axis must stay at its default), the per-query parts it reports beside the value, the columns it adds to
+each ranked row of a record and the lists it adds to a record. It computes, for every query of a run's
+ranked lists at once (rankflavor.engine.lists.RankedLists), a value, its parts, and which queries it
+cannot score (their value is the `empty` axis's: status `zero_ideal`). It checks a record by recomputing
+the value from the record alone (`verify()`), and names its slow reference (rankflavor.reference).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from rankflavor.engine.lists import RankedLists
+    from rankflavor.flavor import Flavor
+
+
+@dataclass
+class MetricValues:
+    """A metric's numbers over every query code of the dataset (the engine keeps the queries it reports).
+
+    `rows` and `lists` only when the engine asks for detail (records)."""
+
+    value: np.ndarray  # float64 per query code, nan where undefined
+    undefined: np.ndarray  # bool per query code: the metric cannot score the query (the `empty` axis decides)
+    parts: dict[str, np.ndarray]  # float64 per query code, in the order of Metric.parts
+    rows: dict[str, np.ndarray] = field(default_factory=dict)  # per ranked row, in the order of Metric.row_columns
+    lists: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)  # by name, each with its `q` column
+
+
+class Metric:
+    """A registered metric. Subclasses set the class attributes and implement `compute` and `check_record`."""
+
+    name: ClassVar[str]
+    reads: ClassVar[tuple[str, ...]]  # axes that can change the value (canonical order is AXES')
+    not_read: ClassVar[str] = ""  # why the other axes do not apply (in the error for a non-default one)
+    instead: ClassVar[str] = ""  # a metric that reads them
+    parts: ClassVar[tuple[str, ...]] = ()  # per-query numbers beside the value
+    row_columns: ClassVar[tuple[str, ...]] = ()  # per ranked row, in records (after judged, before tie_group)
+    lists: ClassVar[tuple[str, ...]] = ()  # other per-query lists of a record (ndcg: the ideal list)
+    undefined_reason: ClassVar[str] = "no value"  # why a query has status zero_ideal ("N queries have ...")
+    reference: ClassVar[Callable[..., Any] | None] = None  # the slow per-query formula (rankflavor.reference)
+
+    def validate(self, flavor: Flavor) -> None:
+        """Raise SpecError for a combination of axes this metric cannot honour."""
+
+    def depth_read(self, flavor: Flavor) -> float:
+        """How many top ranks of each list the value depends on (inf: all)."""
+        return math.inf if flavor.cutoff is None else float(flavor.cutoff)
+
+    def reads_whole_list(self, flavor: Flavor) -> bool:
+        """Whether the value depends on facts of the whole list beyond `depth_read` (counts, judged docs)."""
+        return False
+
+    def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
+        raise NotImplementedError
+
+    def universe_columns(self, judged: bool, gain: float) -> dict[str, Any]:
+        """Columns a record's judged universe shows for one qrels row, beside doc, grade and judged."""
+        return {}
+
+    def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
+        """Why a scored query has its value (a record's `reason`); missing queries are explained elsewhere."""
+        return f"{self.name} of the ranked list"
+
+    def check_record(self, record: Any, flavor: Flavor) -> list[str]:
+        """What in the record does not add up to its value (an empty list when it all does)."""
+        return []

@@ -1,0 +1,66 @@
+"""The reference evaluation of a run given as nested dicts: every judged query, one at a time.
+
+Per query: every judgment is checked (negative=error, a gain table's missing grade), a query absent from
+the run takes the `missing` policy, else the ranked list (reference/lists.py) goes to the metric's own
+reference formula (`Metric.reference`, e.g. reference/ndcg.py), a query it cannot score takes the `empty`
+policy, and `round` applies last (the mean is taken over `raw_value`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rankflavor.flavor import Flavor
+from rankflavor.metrics import registry
+from rankflavor.reference.lists import RefError, judgment, ranked_list
+
+
+@dataclass
+class RefResult:
+    value: float | None  # as reported (rounded when the flavor says round=N)
+    status: str
+    parts: dict[str, float | None] = field(default_factory=dict)  # the metric's parts (ndcg: dcg, idcg)
+    raw_value: float | None = None  # before rounding: the mean is taken over these
+
+    def __getattr__(self, name: str) -> Any:
+        parts = self.__dict__.get("parts", {})
+        if name in parts:
+            return parts[name]
+        raise AttributeError(name)
+
+
+def reference_query(flavor: Flavor, judgments: Mapping[str, float], ranking: Mapping[str, float] | None,
+                    input_order: list[str] | None = None, query: str = "q",
+                    qrels: Mapping[str, Mapping[str, float]] | None = None) -> RefResult:
+    """Score one query. `ranking` None means the query is missing from the run; `input_order` lists the
+    run's docs in input order (defaults to the mapping's order); `qrels` is the whole qrels (ideal=max)."""
+    metric = registry.get(flavor.metric)
+    for grade in judgments.values():
+        judgment(grade, flavor)  # negative=error and table errors hold for every judged doc
+    if ranking is None:
+        value = 0.0 if flavor.missing == "zero" else None
+        return _rounded(RefResult(value, "missing", dict.fromkeys(metric.parts)), flavor)
+    ranked = ranked_list(flavor, judgments, ranking, input_order, query)
+    assert metric.reference is not None, f"metric {metric.name} names no reference"
+    value, parts, undefined = metric.reference(flavor, judgments, ranked, qrels or {query: judgments})
+    if not undefined:
+        return _rounded(RefResult(value, "ok", parts), flavor)
+    if flavor.empty == "error":
+        raise RefError("zero ideal")
+    return _rounded(RefResult({"skip": None, "zero": 0.0, "one": 1.0}[flavor.empty], "zero_ideal", parts), flavor)
+
+
+def _rounded(result: RefResult, flavor: Flavor) -> RefResult:
+    result.raw_value = result.value
+    if flavor.round.decimals is not None and result.value is not None:
+        result.value = round(result.value, flavor.round.decimals)
+    return result
+
+
+def reference_evaluate(flavor: Flavor, qrels: Mapping[str, Mapping[str, float]],
+                       run: Mapping[str, Mapping[str, float]]) -> dict[str, RefResult]:
+    """Score every judged query of a run given as nested dicts (dict order is the input order)."""
+    return {query: reference_query(flavor, judgments, run.get(query), query=query, qrels=qrels)
+            for query, judgments in qrels.items()}

@@ -1,0 +1,62 @@
+"""One run under one flavor: per-query values, the mean, counts, warnings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rankflavor.engine import MISSING, STATUS_NAMES, ZERO_IDEAL, QueryResults
+from rankflavor.flavor import Flavor
+from rankflavor.report.numbers import mean_of, plain
+
+
+@dataclass
+class Result:
+    """One run under one flavor. `queries` holds the engine's per-query results over the judged queries."""
+
+    run: str
+    flavor: Flavor
+    queries: QueryResults
+    query_ids: np.ndarray
+    unjudged_queries: int
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float | None:
+        return mean_of(self.queries.raw_value, self.flavor.round)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        q = self.queries
+        counts = {
+            "judged_queries": len(q.query),
+            "scored": int((~np.isnan(q.value)).sum()),
+            "excluded": int(np.isnan(q.value).sum()),
+            "zero_ideal": int((q.status == ZERO_IDEAL).sum()),
+            "missing": int((q.status == MISSING).sum()),
+            "unjudged_queries": self.unjudged_queries,
+            "ties_across_cutoff": int(q.ties_straddle.sum()),
+            "unjudged_in_top": int(q.unjudged_in_top.sum()),
+        }
+        counts.update(q.row_counts)
+        return counts
+
+    def per_query(self) -> list[dict[str, Any]]:
+        """Per judged query: its id, value, the metric's parts (ndcg: dcg, idcg) and status."""
+        q = self.queries
+        parts = [[(name, plain(x)) for x in column.tolist()] for name, column in q.parts.items()]
+        return [
+            {"query": str(self.query_ids[c]), "value": plain(v), **dict(named), "status": STATUS_NAMES[s]}
+            for c, v, s, *named in zip(q.query.tolist(), q.value.tolist(), q.status.tolist(), *parts, strict=True)
+        ]
+
+    def to_dict(self, per_query: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"run": self.run, "flavor": str(self.flavor), "mean": self.mean,
+                               "counts": self.counts, "warnings": [str(w) for w in self.warnings],
+                               "warning_details": [w.to_dict() if hasattr(w, "to_dict") else {"message": str(w)}
+                                                   for w in self.warnings]}
+        if per_query:
+            out["per_query"] = self.per_query()
+        return out

@@ -1,0 +1,111 @@
+"""A metric is one module: a toy metric from the tests folder, registered without touching src, is parsed,
+evaluated (against its own reference), explained, verified and printed by the CLI like ndcg."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+
+import rankflavor as rf
+from rankflavor.cli.main import main
+from rankflavor.metrics import registry
+from rankflavor.reference import RefError, reference_evaluate
+from strategies import axis_values, qrels_and_run
+from toy_metric import NAME, register_toy, unregister_toy
+
+
+@pytest.fixture(autouse=True)
+def toy():
+    register_toy()
+    yield
+    unregister_toy()
+
+
+def _same(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+
+
+QRELS = {"q1": {"a": 2, "b": 0, "c": 1, "d": 3}, "q2": {"x": 0}, "q3": {"y": 1}}
+RUN = {"q1": {"a": 0.9, "b": 0.8, "e": 0.8, "c": 0.1}, "q2": {"x": 1.0, "z": 0.5}}
+
+
+def test_the_flavor_prints_the_axes_the_metric_reads_and_refuses_the_others():
+    flavor = rf.Flavor.parse(f"{NAME}@3 gain=exp2")
+    text = str(flavor)
+    assert text.startswith(f"{NAME}@3 gain=exp2 ties=docid_desc") and "discount=" not in text and "ideal=" not in text
+    assert rf.Flavor.parse(text) == flavor
+    with pytest.raises(rf.SpecError, match=f"discount does not apply to {NAME}"):
+        rf.Flavor.parse(f"{NAME}@3 discount=log(e)")
+    assert NAME in registry.names()
+
+
+def test_values_parts_and_statuses():
+    report = rf.evaluate(QRELS, RUN, f"{NAME}@2")
+    rows = {r["query"]: r for r in report.result().per_query()}
+    # q1 ranks a, e (tied with b: doc id descending), b, c: one hit (a) in the top 2 of R = 3 relevant docs
+    assert rows["q1"] == {"query": "q1", "value": 0.5, "hits": 1.0, "relevant": 3.0, "status": "ok"}
+    assert rows["q2"]["status"] == "zero_ideal" and rows["q2"]["value"] == 0.0  # R = 0: empty=zero
+    assert rows["q3"]["status"] == "missing" and rows["q3"]["value"] is None
+    assert report.mean() == 0.25
+    frame = report.to_frame()
+    assert list(frame.columns) == ["run", "flavor", "query", "value", "hits", "relevant", "status"]
+
+
+def test_explain_and_verify_end_to_end():
+    report = rf.evaluate(QRELS, RUN, [f"{NAME}@3", f"{NAME}@1 ties=docid_asc"])
+    record = report.explain(None, "q1", f"{NAME}@3")
+    assert [row["doc"] for row in record.ranked] == ["a", "e", "b", "c"]
+    assert [row["hit"] for row in record.ranked] == [1.0, 0.0, 0.0, 0.0]  # c is ranked 4th: past @3
+    assert record.hits == 1.0 and record.relevant == 3.0 and record.value == pytest.approx(1 / 3)
+    assert record.to_dict()["hits"] == 1.0 and "universe" in record.to_dict()
+    assert report.verify() == []
+    broken = report.explain(None, "q1", f"{NAME}@3")
+    broken.parts["hits"] = 2.0
+    assert registry.get(NAME).check_record(broken, rf.Flavor.parse(f"{NAME}@3"))  # a wrong record is caught
+
+
+@settings(max_examples=60, deadline=None)
+@given(qrels_and_run(), axis_values("ties"), axis_values("unjudged"), axis_values("negative"),
+       axis_values("run_depth"))
+def test_the_engine_matches_the_toy_reference(data, ties, unjudged, negative, run_depth):
+    qrels, run = data
+    flavor = rf.Flavor(metric=NAME, cutoff=2, ties=ties, unjudged=unjudged, negative=negative, run_depth=run_depth)
+    try:
+        expected = reference_evaluate(flavor, qrels, run)
+    except RefError:
+        expected = None
+    try:
+        report = rf.evaluate(qrels, run, flavor)
+    except rf.EvaluationError:
+        assert expected is None
+        return
+    except rf.InputError:
+        return  # (an input no metric accepts: the readers' business)
+    assert expected is not None
+    got = {r["query"]: r for r in report.result().per_query()}
+    for query, ref in expected.items():
+        assert got[query]["status"] == ref.status
+        assert _same(got[query]["value"], ref.value), (query, got[query], ref)
+        if ref.status != "missing":
+            assert got[query]["hits"] == ref.hits and got[query]["relevant"] == ref.relevant
+    assert report.verify() == []
+
+
+def test_the_cli_evaluates_and_explains_the_toy(tmp_path, capsys):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in QRELS.items() for d, g in docs.items()))
+    run.write_text("".join(f"{q} Q0 {d} {i} {s} t\n" for q, docs in RUN.items() for i, (d, s) in enumerate(docs.items())))
+    assert main(["eval", str(qrels), str(run), "-m", f"{NAME}@2", "--format", "json", "--per-query"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["results"][0]["mean"] == 0.25 and out["results"][0]["per_query"][0]["hits"] == 1.0
+    assert main(["eval", str(qrels), str(run), "-m", f"{NAME}@2", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "run,flavor,query,value,hits,relevant,status"
+    assert main(["explain", str(qrels), str(run), "-q", "q1", "-m", f"{NAME}@2"]) == 0
+    text = capsys.readouterr().out
+    assert "HITS 1.000000000" in text and "RELEVANT 3.000000000" in text
+    assert "rank  doc  score  grade     hit       tie group" in text

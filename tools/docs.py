@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Write the documentation generated from the axis registry (rankflavor.flavor.axes):
+
+- README.md: the axis table between the `<!-- axes:start -->` and `<!-- axes:end -->` markers;
+- docs/axes.md: every value of every axis with its meaning and source.
+
+usage: python tools/docs.py [--check]   (--check: exit 1 when a file differs from what it would write)
+tests/test_axes_registry.py fails when the committed files and the registry drift apart.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rankflavor.flavor.axes import docs_table, values_table
+
+ROOT = Path(__file__).resolve().parent.parent
+START, END = "<!-- axes:start -->", "<!-- axes:end -->"
+AXES_MD_HEAD = """# Flavor axes: every value, its meaning and its source
+
+Generated from `src/rankflavor/flavor/axes.py` by `python tools/docs.py`; do not edit by hand.
+A flavor is `metric[@k]` followed by `key=value` for any of these axes; a metric prints the axes it reads.
+
+"""
+
+
+def readme_text(current: str) -> str:
+    head, rest = current.split(START, 1)
+    _, tail = rest.split(END, 1)
+    return f"{head}{START}\n{docs_table()}\n{END}{tail}"
+
+
+def axes_md() -> str:
+    return AXES_MD_HEAD + values_table() + "\n"
+
+
+def main() -> int:
+    check = "--check" in sys.argv[1:]
+    targets = {ROOT / "README.md": readme_text((ROOT / "README.md").read_text()), ROOT / "docs" / "axes.md": axes_md()}
+    stale = [path for path, text in targets.items() if not path.exists() or path.read_text() != text]
+    if check:
+        for path in stale:
+            print(f"{path.relative_to(ROOT)} differs from the axis registry: run python tools/docs.py")
+        return 1 if stale else 0
+    for path in stale:
+        path.write_text(targets[path])
+        print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
