@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CORE   := $(VENV)/.installed-core
 
-.PHONY: demo test test-fast lint bench clean
+.PHONY: demo test test-fast lint bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,7 @@ demo: $(CORE)
 	$(BIN)/rankflavor demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests tools benchmarks
 
 test: $(STAMP) lint
 	CI=$${CI:-true} $(BIN)/python -m pytest -q -n 2
@@ -39,6 +39,10 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m compileall -q src/rankflavor > /dev/null
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
+
+# the README axis table and docs/axes.md, from src/rankflavor/flavor/axes.py (a test fails when they drift apart)
+docs: $(CORE)
+	$(BIN)/python tools/docs.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

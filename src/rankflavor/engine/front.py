@@ -61,9 +61,10 @@ class Engine:
         for flavor in flavors:
             target = scope
             if rows == "judged":
-                target = scope.stage(_judged_only, flavor.negative)
+                target = RunScope(self.data, scope.stage(_judged_only, flavor.negative), scope.memo)
             if queries is not None:
-                target = target.stage(_only_queries, tuple(np.asarray(queries, dtype=np.int64).tolist()))
+                codes = tuple(np.asarray(queries, dtype=np.int64).tolist())
+                target = RunScope(self.data, target.stage(_only_queries, codes), scope.memo)
             evaluation = self._evaluate(target, flavor, detail)
             if queries is not None:
                 wanted = np.zeros(self.dataset.n_queries, dtype=bool)
@@ -103,20 +104,20 @@ class Engine:
         return Evaluation(results, record_rows(lists, values) if detail else None)
 
 
-def _only_queries(scope: RunScope, codes: tuple[int, ...]) -> RunScope:
-    """The scope of a run of these queries' rows alone (the other judged queries come out absent)."""
+def _only_queries(scope: RunScope, codes: tuple[int, ...]) -> InternedRun:
+    """The run of these queries' rows alone (the other judged queries come out absent)."""
     wanted = np.zeros(scope.dataset.n_queries, dtype=bool)
     wanted[list(codes)] = True
     run = scope.run
-    return RunScope(scope.data, run.subset(run.rows_of_queries(wanted), run.present & wanted), scope.memo)
+    return run.subset(run.rows_of_queries(wanted), run.present & wanted)
 
 
-def _judged_only(scope: RunScope, negative: Choice) -> RunScope:
-    """The scope of the run without its docs that are unjudged under `negative` (input order kept). With
-    run_depth=all, evaluating it under unjudged=zero gives the values of unjudged=skip on the whole run."""
+def _judged_only(scope: RunScope, negative: Choice) -> InternedRun:
+    """The run without its docs that are unjudged under `negative` (input order kept). With run_depth=all,
+    evaluating it under unjudged=zero gives the values of unjudged=skip on the whole run."""
     rows, index = scope.stage(judged_hits)
     rows = rows[scope.shared(judged_mask, negative)[index]]
-    return RunScope(scope.data, scope.run.subset(rows, scope.run.present), scope.memo)
+    return scope.run.subset(rows, scope.run.present)
 
 
 def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricValues) -> QueryResults:

@@ -2,9 +2,11 @@
 
 A stage is a plain function `stage(scope, *parts)`: `scope` says what it works on (the dataset, and a run
 or not) and `parts` are the typed flavor parts it reads (a `Gain`, a cutoff, a `Ties`, ...), never the
-whole Flavor. `scope.stage(fn, *parts)` computes it once per distinct arguments. As the key is every
-argument, two flavors share a stage's result exactly when they agree on every part it reads: a new axis
-cannot be forgotten in a hand-written key, since there is none. `Memo` refuses a Flavor as an argument.
+whole Flavor. `scope.stage(fn, *parts)` computes it once per distinct arguments (the scope stands in the
+key by its run). As the key is every argument, two flavors share a stage's result exactly when they agree
+on every part it reads: a new axis cannot be forgotten in a hand-written key, since there is none. `Memo`
+refuses a Flavor as an argument. Nothing a memo holds refers back to it, so a memo dropped is freed at once
+(a chunk's, many times in one evaluation).
 
 Scopes: `DatasetScope` (qrels-side results shared by every run: gains, ideal lists), `RunScope` (one run's
 layout, joins, selections; released run by run), and throwaway scopes for a chunk of a run.
@@ -32,20 +34,24 @@ class Memo:
         self.computed: Counter[str] = Counter()
 
     def __call__(self, fn: Callable[..., T], *args: Any) -> T:
-        key = (fn, args)
+        """fn(*args), once per distinct (fn, args)."""
+        return self.get(fn, args, lambda: fn(*args))
+
+    def get(self, fn: Callable[..., T], key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+        """The result of `fn` for the arguments `key` stands for, computed by `compute` the first time."""
         try:
-            return self._values[key]
+            return self._values[(fn, key)]
         except KeyError:
             pass
-        if any(isinstance(a, Flavor) for a in args):
+        if any(isinstance(a, Flavor) for a in key):
             raise TypeError(f"stage {fn.__qualname__} was given a whole Flavor: pass the parts it reads")
-        value = self._values[key] = fn(*args)
+        value = self._values[(fn, key)] = compute()
         self.computed[fn.__qualname__] += 1
         return value
 
-    def has(self, fn: Callable[..., Any], *args: Any) -> bool:
-        """Whether fn(*args) is computed already."""
-        return (fn, args) in self._values
+    def has(self, fn: Callable[..., Any], *key: Any) -> bool:
+        """Whether fn is computed already for these arguments."""
+        return (fn, key) in self._values
 
     def clear(self) -> None:
         self._values.clear()
@@ -59,14 +65,15 @@ class DatasetScope:
         self.memo = Memo()
 
     def stage(self, fn: Callable[..., T], *parts: Any) -> T:
-        return self.memo(fn, self, *parts)
+        return self.memo.get(fn, parts, lambda: fn(self, *parts))
 
     def has(self, fn: Callable[..., Any], *parts: Any) -> bool:
-        return self.memo.has(fn, self, *parts)
+        return self.memo.has(fn, *parts)
 
 
 class RunScope:
-    """One run of the dataset, the memo of its stages, and the dataset's scope."""
+    """One run of the dataset, the memo of its stages, and the dataset's scope. Runs derived from a run (its
+    judged docs, some of its queries) share its memo: the run stands in every key."""
 
     def __init__(self, data: DatasetScope, run: InternedRun, memo: Memo | None = None) -> None:
         self.data = data
@@ -75,7 +82,7 @@ class RunScope:
         self.memo = Memo() if memo is None else memo
 
     def stage(self, fn: Callable[..., T], *parts: Any) -> T:
-        return self.memo(fn, self, *parts)
+        return self.memo.get(fn, (self.run, *parts), lambda: fn(self, *parts))
 
     def shared(self, fn: Callable[..., T], *parts: Any) -> T:
         """A stage of the qrels side (shared by every run)."""

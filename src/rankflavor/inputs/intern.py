@@ -211,7 +211,7 @@ def _codes(values: pa.Array, dictionary: pa.Array) -> Codes:
 
 def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplicate: str = "error",
            defer_checks: bool = False) -> Dataset:
-    """Build the shared dictionaries, code every input, and apply the on_duplicate policy (io/duplicates.py).
+    """Build the shared dictionaries, code every input, and apply the on_duplicate policy (duplicates.py).
 
     defer_checks: a run's duplicate check runs on another thread (the run's `pending_check`), for a caller
     that evaluates speculatively and settles before it trusts anything (pipeline.settle_inputs)."""
@@ -219,52 +219,59 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
     query_arrays += [t.queries for t in (qrels, *runs) if t.queries is not None]
     queries = _dictionary(query_arrays)
     docs = _dictionary([qrels.doc, *(r.doc for r in runs)])
-    n_docs = max(len(docs), 1)
-
-    q = _codes(qrels.query, queries).full()
-    d = _codes(qrels.doc, docs).full()
-    keep = resolve_duplicates(qrels, q * n_docs + d, on_duplicate)
-    q, d, grade = q[keep], d[keep], qrels.grade[keep]
-    key = q * n_docs + d
-    order = np.argsort(key, kind="stable")
-    interned_qrels = InternedQrels(qrels, q[order], d[order], grade[order], key[order])
-
-    judged = np.zeros(len(queries), dtype=bool)
-    judged[q] = True
-    if qrels.queries is not None:
-        judged[_codes(qrels.queries, queries).full()] = True
-
-    interned_runs = []
-    for run, name in zip(runs, names, strict=True):
-        rq, rd = _codes(run.query, queries), _codes(run.doc, docs)
-        # the query-major layout answers "no duplicate" with one row-wise sort; only a run that has one (or a
-        # very uneven run) pays the general check, which also names the lines or applies the policy
-        layout: RunLayout | None = build_layout(rq.local, len(queries) if rq.table is None else len(rq.table),
-                                                table=rq.table)
-        score = run.score
-        pending = None
-        if layout is not None and layout.paddable and defer_checks:
-            pending = DuplicateCheck(layout, rd.local)
-            run.source.duplicates = {"identical": 0, "conflicting": 0}  # (if the check finds one: done again)
-        elif layout is not None and layout.paddable and not has_duplicates(layout, rd.local):
-            run.source.duplicates = {"identical": 0, "conflicting": 0}
-        else:
-            keep = resolve_duplicates(run, rq.full() * n_docs + rd.full(), on_duplicate)
-            if not isinstance(keep, slice):
-                rq, rd, score, layout = Codes(rq.full()[keep]), Codes(rd.full()[keep]), score[keep], None
-        present = np.zeros(len(queries), dtype=bool)
-        present[rq.full() if layout is None else layout.seg_q] = True
-        if run.queries is not None:
-            present[_codes(run.queries, queries).full()] = True
-        interned = InternedRun(run, name, rq, rd, score, present, len(queries))
-        interned.pending_check = pending
-        interned._layout = layout
-        interned_runs.append(interned)
-
+    interned_qrels, judged = _intern_qrels(qrels, queries, docs, on_duplicate)
     return Dataset(
         query_ids=np.asarray(queries.to_pylist(), dtype=object),
         doc_ids=np.asarray(docs.to_pylist(), dtype=object),
         qrels=interned_qrels,
-        runs=interned_runs,
+        runs=[_intern_run(run, name, queries, docs, on_duplicate, defer_checks) for run, name in zip(runs, names,
+                                                                                                       strict=True)],
         judged=judged,
     )
+
+
+def _intern_qrels(qrels: QrelsTable, queries: pa.Array, docs: pa.Array, on_duplicate: str,
+                  ) -> tuple[InternedQrels, np.ndarray]:
+    """The qrels sorted by (query, doc) after the on_duplicate policy, and per query code: judged."""
+    n_docs = max(len(docs), 1)
+    query = _codes(qrels.query, queries).full()
+    doc = _codes(qrels.doc, docs).full()
+    keep = resolve_duplicates(qrels, query * n_docs + doc, on_duplicate)
+    query, doc, grade = query[keep], doc[keep], qrels.grade[keep]
+    key = query * n_docs + doc
+    order = np.argsort(key, kind="stable")
+    judged = np.zeros(len(queries), dtype=bool)
+    judged[query] = True
+    if qrels.queries is not None:
+        judged[_codes(qrels.queries, queries).full()] = True
+    return InternedQrels(qrels, query[order], doc[order], grade[order], key[order]), judged
+
+
+def _intern_run(run: RunTable, name: str, queries: pa.Array, docs: pa.Array, on_duplicate: str,
+                defer_checks: bool) -> InternedRun:
+    """One run as dataset codes, its duplicates checked (now, or on another thread) or resolved."""
+    query, doc = _codes(run.query, queries), _codes(run.doc, docs)
+    # the query-major layout answers "no duplicate" with one row-wise sort; only a run that has one (or a
+    # very uneven run) pays the general check, which also names the lines or applies the policy
+    layout: RunLayout | None = build_layout(query.local, len(queries) if query.table is None else len(query.table),
+                                            table=query.table)
+    score = run.score
+    pending = None
+    if layout.paddable and defer_checks:
+        pending = DuplicateCheck(layout, doc.local)
+        run.source.duplicates = {"identical": 0, "conflicting": 0}  # (if the check finds one: done again)
+    elif layout.paddable and not has_duplicates(layout, doc.local):
+        run.source.duplicates = {"identical": 0, "conflicting": 0}
+    else:
+        n_docs = max(len(docs), 1)
+        keep = resolve_duplicates(run, query.full() * n_docs + doc.full(), on_duplicate)
+        if not isinstance(keep, slice):
+            query, doc, score, layout = Codes(query.full()[keep]), Codes(doc.full()[keep]), score[keep], None
+    present = np.zeros(len(queries), dtype=bool)
+    present[query.full() if layout is None else layout.seg_q] = True
+    if run.queries is not None:
+        present[_codes(run.queries, queries).full()] = True
+    interned = InternedRun(run, name, query, doc, score, present, len(queries))
+    interned.pending_check = pending
+    interned._layout = layout
+    return interned

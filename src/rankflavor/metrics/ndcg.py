@@ -127,7 +127,8 @@ def ideal_list(lists: RankedLists, flavor: Flavor) -> IdealList:
         return _sorted_ideal(rows.q[sel], rows.d[sel], rows.grade[sel], rows.gain[sel])
     # max: the top gain of the whole qrels at every position up to the depth
     ds = scope.dataset
-    lengths = np.where(np.isinf(ideal_depths(lists, flavor)), 0, ideal_depths(lists, flavor)).astype(np.int64)
+    depths = ideal_depths(lists, flavor)
+    lengths = np.where(np.isinf(depths), 0, depths).astype(np.int64)
     lengths[~ds.judged] = 0
     q = np.repeat(np.arange(ds.n_queries, dtype=np.int64), lengths)
     judged_gains = scope.shared(judgments, spec.gain, spec.negative, spec.min_grade)
@@ -238,20 +239,20 @@ class NDCG(DCG):
         disc, contribution, dcg = dcg_of(lists, flavor)
         nq = lists.n_queries
         if flavor.ideal.kind == "global" and flavor.ideal_depth in ("k", "all"):  # the same for every run
-            idisc, icontrib, idcg = lists.scope.shared(global_ideal_dcg, flavor.gain, flavor.negative,
-                                                       flavor.min_grade, flavor.discount, flavor.cutoff,
-                                                       flavor.ideal_depth)
+            ideal_disc, ideal_contrib, idcg = lists.scope.shared(
+                global_ideal_dcg, flavor.gain, flavor.negative, flavor.min_grade, flavor.discount, flavor.cutoff,
+                flavor.ideal_depth)
             ideal = lists.scope.shared(global_ideal, flavor.gain, flavor.negative, flavor.min_grade)
         else:
             ideal = ideal_list(lists, flavor)
-            idisc, icontrib, idcg = _ideal_dcg(ideal, ideal_depths(lists, flavor), flavor.discount, nq)
+            ideal_disc, ideal_contrib, idcg = _ideal_dcg(ideal, ideal_depths(lists, flavor), flavor.discount, nq)
         with np.errstate(invalid="ignore", divide="ignore"):
             value = np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), np.nan)
         out = MetricValues(value, ~(idcg > 0), {"dcg": dcg, "idcg": idcg})
         if detail:
             out.rows = {"gain": lists.rows.gain, "discount": disc, "contribution": contribution}
             out.lists = {"ideal": {"q": ideal.q, "d": ideal.d, "grade": ideal.grade, "gain": ideal.gain,
-                                   "rank": ideal.rank, "discount": idisc, "contribution": icontrib}}
+                                   "rank": ideal.rank, "discount": ideal_disc, "contribution": ideal_contrib}}
         return out
 
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
