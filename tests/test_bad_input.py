@@ -202,9 +202,23 @@ CASES: list[Case] = [
     Case("empty-run", "an empty run file", "0 bytes", "accepted; every judged query is `missing`; a warning",
          run=b"", expect=mean_is(None, missing=2, scored=0, warning="the run has no rows")),
     Case("empty-python-query", "a Python query with an empty dict", "qrels `{'q': {}}` or run `{'q': {}}`",
-         "present, not missing: a qrels query gets IDCG 0 (`empty=`), a run query DCG 0",
+         "a qrels query with no judgment is not judged (as pytrec_eval): never scored, counted "
+         "(`queries_without_judgments`, a warning; a run query among them is in `unjudged_queries`); "
+         "a run query with an empty list is present: DCG 0",
          qrels={"q1": {"A": 1}, "q2": {}}, run={"q1": {}, "q2": {"A": 1.0}},
-         expect=mean_is(0.0, scored=2, zero_ideal=1, missing=0)),
+         expect=mean_is(0.0, scored=1, zero_ideal=0, missing=0, unjudged_queries=1, warning="have no judgment")),
+    Case("python-qrels-all-empty", "a Python qrels whose queries all have empty dicts", "`{'q1': {}, 'q2': {}}`",
+         "error: the qrels has no judgment (only 2 queries with no judgment)", qrels={"q1": {}, "q2": {}},
+         expect=Err("qrels", None, "only 2 queries with no judgment")),
+    Case("run-extra-columns", "run lines with columns after the sixth", "`q1 Q0 B 1 4 X 0.93 bm25`",
+         "read: the columns after the sixth are skipped, as trec_eval does (get_trec_results.c); "
+         "`extra_column_lines` counts the lines, and a warning says so",
+         run=enc(RUN.replace("q1 Q0 B 1 4 X", "q1 Q0 B 1 4 X 0.93 bm25").replace("q1 Q0 C 2 3 X", "q1 Q0 C 2 3 X y")),
+         expect=counts("run", extra_column_lines=2)),
+    Case("hash-in-run-id", "a `#` inside an id (MS MARCO v2.1: `msmarco_v2.1_doc_50_2286987788#13_3087841662`)",
+         "`q1 Q0 d#13 1 4 X`", "read as part of the id; only a line starting with `#` is a comment",
+         qrels={"q1": {"d#13": 2}}, run=enc("# a comment\nq1 Q0 d#13 1 4 X\nq1 Q0 d#14 2 3 X\n"),
+         expect=value_is("q1", 1.0, flavor="ndcg@3")),
     # ---- duplicates -----------------------------------------------------------------------------------------------
     Case("dup-run", "the same (query, doc) twice in a run", "`q1 Q0 B 1 4 X` ... `q1 Q0 B 7 1 X`",
          "error naming both lines; `--on-duplicate first|max` keeps the first or the highest score (counted)",

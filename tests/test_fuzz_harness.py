@@ -63,7 +63,8 @@ def same_table(path: pathlib.Path, columns: tuple[str, ...], value_col: int) -> 
     table = getattr(fast, "table", fast)  # a FastRead (table, sha256) or a bare table
     if table is None or table.num_rows == 0:
         return
-    query, doc, value, _, _, _ = read_lines(path, columns, value_col, "value")
+    read = read_lines(path, columns, value_col, "value")
+    query, doc, value = read.query, read.doc, read.value
     assert table.column(columns[0]).to_pylist() == query
     assert table.column(columns[2]).to_pylist() == doc
     assert table.column(columns[value_col]).to_pylist() == value

@@ -39,9 +39,9 @@ def check(qrels: Any, runs: Any, on_duplicate: str = "error") -> dict[str, Any]:
     return provenance
 
 
-_SHOWN = ("rows", "comment_lines", "blank_lines", "judged_queries", "negative_grades", "non_integer_grades",
-          "max_grade", "queries", "queries_in_common", "queries_not_in_qrels", "rows_of_queries_not_in_qrels",
-          "qrels_queries_not_in_run")
+_SHOWN = ("rows", "comment_lines", "blank_lines", "extra_column_lines", "judged_queries", "negative_grades",
+          "non_integer_grades", "max_grade", "queries", "queries_in_common", "queries_not_in_qrels",
+          "rows_of_queries_not_in_qrels", "qrels_queries_not_in_run")
 
 
 def _print(provenance: dict[str, Any]) -> None:

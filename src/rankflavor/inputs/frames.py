@@ -1,6 +1,7 @@
 """Python inputs: nested dicts `{qid: {docid: grade}}` / `{qid: {docid: score}}` and pandas DataFrames.
 
-A query present with an empty dict is present (a run's list is empty: DCG 0), not missing.
+A run's query with an empty dict is present (its list is empty: DCG 0), not missing. A qrels' query with an
+empty dict is listed (counted in the provenance) but not judged: it has no judgment, as in a TREC file.
 """
 
 from __future__ import annotations

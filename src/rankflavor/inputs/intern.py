@@ -232,7 +232,8 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
 
 def _intern_qrels(qrels: QrelsTable, queries: pa.Array, docs: pa.Array, on_duplicate: str,
                   ) -> tuple[InternedQrels, np.ndarray]:
-    """The qrels sorted by (query, doc) after the on_duplicate policy, and per query code: judged."""
+    """The qrels sorted by (query, doc) after the on_duplicate policy, and per query code: judged (it has a
+    judgment)."""
     n_docs = max(len(docs), 1)
     query = _codes(qrels.query, queries).full()
     doc = _codes(qrels.doc, docs).full()
@@ -240,10 +241,8 @@ def _intern_qrels(qrels: QrelsTable, queries: pa.Array, docs: pa.Array, on_dupli
     query, doc, grade = query[keep], doc[keep], qrels.grade[keep]
     key = query * n_docs + doc
     order = np.argsort(key, kind="stable")
-    judged = np.zeros(len(queries), dtype=bool)
-    judged[query] = True
-    if qrels.queries is not None:
-        judged[_codes(qrels.queries, queries).full()] = True
+    judged = np.zeros(len(queries), dtype=bool)  # a query is judged when it has a judgment: a Python qrels'
+    judged[query] = True  # query with an empty dict is not (pytrec_eval leaves it out), as a TREC file cannot list it
     return InternedQrels(qrels, query[order], doc[order], grade[order], key[order]), judged
 
 

@@ -66,11 +66,14 @@ def load_runs(runs: Any, defer_scan: bool = False, read: list[RunTable] | None =
 
 def _require_judgments(qrels: QrelsTable) -> None:
     """An empty qrels, or one with no judgment left after parsing, leaves nothing to evaluate against."""
-    if qrels.rows or (qrels.queries is not None and len(qrels.queries)):
+    if qrels.rows:
         return
     s = qrels.source
     skipped = [f"{n} {what} line" + ("s" if n > 1 else "") for n, what in ((s.comment_lines, "comment"),
                                                                              (s.blank_lines, "blank")) if n]
+    empty = 0 if qrels.queries is None else len(qrels.queries)
+    if empty:
+        skipped.append(f"{empty} quer" + ("ies" if empty > 1 else "y") + " with no judgment")
     detail = f" (only {' and '.join(skipped)})" if skipped else " (it is empty)"
     raise InputError(f"the qrels has no judgment{detail}: there is nothing to evaluate against",
                      source=s.path or s.name, fix="give a qrels with lines 'qid iter docid grade' (TREC) "
@@ -104,11 +107,19 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
     """
     ds = dataset
     grades = ds.qrels.grade
+    listed = ds.qrels.table.queries  # (a Python qrels lists its queries, those with no judgment too)
+    unjudged_listed = 0 if listed is None else len(set(listed.to_pylist()) - set(ds.query_ids[ds.judged].tolist()))
     qrels_counts = {"judged_queries": int(ds.judged.sum()), "judgments": len(grades),
                     "negative_grades": int((grades < 0).sum()),
                     "non_integer_grades": int((grades != np.round(grades)).sum()),
                     "max_grade": float(grades.max()) if len(grades) else None}
+    if unjudged_listed:  # (shown only when there are some)
+        qrels_counts["queries_without_judgments"] = unjudged_listed
     warnings: list[str] = []
+    if unjudged_listed:
+        warnings.append(f"qrels: {unjudged_listed} queries have no judgment (an empty dict): they are not judged "
+                        "queries, so never scored (a run query among them is counted in unjudged_queries); a judged "
+                        "query whose grades are all 0 is scored (zero_ideal)")
     if qrels_counts["negative_grades"]:
         warnings.append(f"qrels: {qrels_counts['negative_grades']} judgments have a negative grade; "
                         "the flavor's negative= axis decides what they get")
@@ -146,6 +157,10 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
             a, b = padded[0]
             warnings.append(f"{name}: {len(padded)} run queries match a qrels query only up to leading zeros "
                             f"(run {a!r}, qrels {b!r}): ids are compared as exact strings")
+        extra = run.table.source.extra_column_lines
+        if extra:
+            warnings.append(f"{name}: {extra} lines have columns after the sixth (qid Q0 docid rank score tag); "
+                            "they were skipped, as trec_eval skips them (get_trec_results.c)")
         dropped = run.table.source.duplicates
         if sum(dropped.values()):
             warnings.append(f"{name}: {sum(dropped.values())} duplicate rows removed by the on_duplicate policy")
@@ -160,9 +175,12 @@ def provenance_of(qrels: QrelsTable, runs: list[RunTable], names: list[str], dat
     """Inputs (path, sha256, rows read, lines skipped, duplicates removed, queries not evaluated) and policies."""
     def describe(table: QrelsTable | RunTable, role: str, name: str) -> dict[str, Any]:
         s = table.source
-        return {"role": role, "name": name, "path": s.path, "sha256": s.sha256, "kind": s.kind, "rows": table.rows,
-                "comment_lines": s.comment_lines, "blank_lines": s.blank_lines,
-                "duplicates_removed": dict(s.duplicates) or {"identical": 0, "conflicting": 0}}
+        out = {"role": role, "name": name, "path": s.path, "sha256": s.sha256, "kind": s.kind, "rows": table.rows,
+               "comment_lines": s.comment_lines, "blank_lines": s.blank_lines,
+               "duplicates_removed": dict(s.duplicates) or {"identical": 0, "conflicting": 0}}
+        if s.extra_column_lines:  # (shown only when a run file has them)
+            out["extra_column_lines"] = s.extra_column_lines
+        return out
 
     inputs = [describe(qrels, "qrels", qrels.source.name),
               *(describe(r, "run", n) for r, n in zip(runs, names, strict=True))]

@@ -23,6 +23,7 @@ class Source:
     kind: str = "python"
     comment_lines: int = 0
     blank_lines: int = 0
+    extra_column_lines: int = 0  # run lines with columns after the sixth (skipped, as trec_eval does)
     duplicates: dict[str, int] = field(default_factory=dict)  # rows removed by the on_duplicate policy, by kind
     pending: Any = field(default=None, repr=False, compare=False)  # a deferred scan of the bytes (io.trec.settle)
 

@@ -34,8 +34,11 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
         source.sha256, source.pending = fast.sha256, fast.pending
     else:
         raw = read_raw(path)
-        q, d, v, lines, source.comment_lines, source.blank_lines = read_lines(path, columns, value_col, what, raw)
-        query, doc, values = pa.array(q, pa.string()), pa.array(d, pa.string()), np.asarray(v, dtype=np.float64)
+        read = read_lines(path, columns, value_col, what, raw)
+        source.comment_lines, source.blank_lines, source.extra_column_lines = read.comments, read.blanks, \
+            read.extra_columns
+        query, doc = pa.array(read.query, pa.string()), pa.array(read.doc, pa.string())
+        values, lines = np.asarray(read.value, dtype=np.float64), read.line
         source.sha256 = hashlib.sha256(raw).hexdigest()
     return source, query, doc, values, lines
 
@@ -47,7 +50,8 @@ def read_trec_qrels(path: str | Path, defer_scan: bool = False) -> QrelsTable:
 
 
 def read_trec_run(path: str | Path, defer_scan: bool = False, parsed: pa.Table | None = None) -> RunTable:
-    """Read a TREC run file: `qid Q0 docid rank score tag` per line (the rank column is ignored, as trec_eval does).
+    """Read a TREC run file: `qid Q0 docid rank score tag` per line (the rank column is ignored, as trec_eval does;
+    columns after the sixth are skipped and the lines that have them counted, as trec_eval skips them).
     defer_scan: see `settle`; parsed: see trec_fast.read_fast."""
     source, query, doc, score, lines = _read(Path(path), RUN_COLUMNS, 4, "score", defer_scan, parsed)
     return RunTable(source=source, query=query, doc=doc, score=score, line=lines)
@@ -73,5 +77,5 @@ def line_of(table: QrelsTable | RunTable, row: int) -> int | None:
         path = Path(table.source.path or "")
         is_run = isinstance(table, RunTable)
         cols, col = (RUN_COLUMNS, 4) if is_run else (QRELS_COLUMNS, 3)
-        table.line = read_lines(path, cols, col, "score" if is_run else "grade")[3]
+        table.line = read_lines(path, cols, col, "score" if is_run else "grade").line
     return int(table.line[row])

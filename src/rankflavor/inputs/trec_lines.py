@@ -8,6 +8,9 @@ Grammar (the fast reader in `trec_fast` must agree with it on every file it acce
   non-blank character is `#` is a comment; both are skipped and counted;
 - columns are separated by runs of spaces and tabs (and only those: a no-break space is part of an id);
   leading and trailing spaces and tabs are ignored; other control characters and a BOM past the start are errors;
+- a qrels line has exactly 4 columns (trec_eval's get_qrels.c); a run line 6 or more: what follows the sixth
+  column is skipped, as trec_eval's get_trec_results.c does ("Skip over rest of line"), and counted;
+- a `#` inside an id is part of the id (MS MARCO v2.1 ids hold one); only a line that starts with it is a comment;
 - the value column is a plain ASCII decimal number (`3`, `-0.5`, `1e-3`, `.5`, `+2.`), finite.
 """
 
@@ -17,6 +20,7 @@ import gzip
 import math
 import re
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -153,8 +157,25 @@ def _check_chars(line: str, path: Path, line_no: int) -> None:
                      fix="columns are separated by spaces or tabs; remove other control characters")
 
 
-def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, raw: bytes | None = None):
-    """Line-by-line reader: (query, doc, value, line numbers, comment count, blank count).
+RUN_WIDTH = 6  # a run line's columns; a run line may hold more (skipped), a qrels line exactly its 4
+
+
+@dataclass
+class LineRead:
+    """What the line reader read: per row the query and doc ids, the value and the 1-based line; the lines
+    skipped as comments or blank; the run lines whose columns after the sixth were skipped."""
+
+    query: list[str]
+    doc: list[str]
+    value: list[float]
+    line: np.ndarray
+    comments: int
+    blanks: int
+    extra_columns: int
+
+
+def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, raw: bytes | None = None) -> LineRead:
+    """Line-by-line reader of a qrels (4 columns) or a run (6, or more: see the grammar above).
 
     `raw` is the file's bytes when the caller already read them (a pipe can be read only once).
     """
@@ -164,7 +185,7 @@ def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, 
     docs: list[str] = []
     values: list[float] = []
     lines: list[int] = []
-    comments = blanks = 0
+    comments = blanks = extra = 0
     odd_chars = _BAD_CHAR.search(text) is not None  # else no line needs the per-line check
     odd_spaces = _OTHER_SPACE.search(text) is not None  # else str.split() splits on spaces and tabs only
     for line_no, line in enumerate(split_lines(text), start=1):
@@ -178,6 +199,9 @@ def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, 
         if odd_chars:
             _check_chars(line, path, line_no)
         fields = _SEPARATOR.split(stripped) if odd_spaces else stripped.split()
+        if len(fields) > RUN_WIDTH == len(columns) and not _looks_like_header(fields, value_col):
+            extra += 1  # a run line's columns after the sixth: skipped, as trec_eval does
+            fields = fields[:RUN_WIDTH]
         if len(fields) != len(columns):
             if _looks_like_header(fields, value_col):
                 raise InputError("this line looks like a header", source=str(path), line=line_no, text=line,
@@ -199,7 +223,7 @@ def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, 
         docs.append(fields[2])
         values.append(value)
         lines.append(line_no)
-    return queries, docs, values, np.asarray(lines, dtype=np.int64), comments, blanks
+    return LineRead(queries, docs, values, np.asarray(lines, dtype=np.int64), comments, blanks, extra)
 
 
 def line_text(path: Path, line_no: int) -> str | None:
