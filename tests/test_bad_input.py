@@ -246,6 +246,21 @@ CASES: list[Case] = [
     Case("swapped", "qrels and run swapped", "a 4-column line where a run is expected",
          "error; the fix says the line has the shape of a qrels line", run=enc(QRELS),
          expect=Err("run", 1, "are the qrels and run swapped")),
+    Case("qrels-doc-iter-order", "a qrels written `qid docid iter grade`", "`q1 A 0 3`",
+         "error naming the layout (before any duplicate-judgment advice, whatever `--on-duplicate`); the fix is an "
+         "awk command that swaps the columns", qrels=enc("q1 A 0 3\nq1 B 0 2\nq2 E 0 2\n"),
+         options={"on_duplicate": "max"}, expect=Err("qrels", 1, "looks written as 'qid docid iter grade'")),
+    Case("run-doc-q0-order", "a run written `qid docid Q0 rank score tag`", "`q1 B Q0 1 4 X`",
+         "error naming the layout; the fix is an awk command that swaps the columns",
+         run=enc("q1 B Q0 1 4 X\nq1 C Q0 2 3 X\n"), expect=Err("run", 1, "looks written as 'qid docid Q0")),
+    Case("run-rank-score-swapped", "a run whose rank and score columns are swapped", "`q1 Q0 B 4 1 X`",
+         "accepted with a warning (only likely: the scores are 1, 2, 3 ... down every query) and its awk fix",
+         run=enc("q1 Q0 B 4 1 X\nq1 Q0 C 3 2 X\nq1 Q0 A 2 3 X\nq2 Q0 E 0.5 1 X\nq2 Q0 F 0.25 2 X\n"),
+         # (ranked by those "scores": q1 A, C, B is ideal; q2 F (unjudged), E)
+         expect=mean_is((1 + 2 * A3 / (2 + A3)) / 2, warning="rank and score columns swapped")),
+    Case("csv-file", "a comma-separated file", "`q1,0,A,3`", "error: expected 4 columns, found 1; the fix says "
+         "the line holds commas and gives a tr command", qrels=enc("q1,0,A,3\n"),
+         expect=Err("qrels", 1, "holds commas: is it a CSV file")),
     Case("no-iteration", "a qrels without its iteration column", "`q1 A 3`",
          "error; the fix says to add 0 as the second column", qrels=enc("q1 A 3\n"),
          expect=Err("qrels", 1, "add 0 as the second column")),
@@ -470,7 +485,8 @@ def _message(case: Case) -> tuple[str, str]:
             rf.evaluate(qrels, run, case.flavors, **case.options)
         except (rf.InputError, rf.EvaluationError) as error:
             first = str(error).splitlines()[0].replace(f"{directory}/nonexistent/", "").replace(f"{directory}/", "")
-            return first, getattr(error, "fix", None) or ""
+            fix = (getattr(error, "fix", None) or "").replace(f"{directory}/", "")
+            return first, fix
     raise AssertionError(f"case {case.id} raised nothing")
 
 

@@ -35,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
 
     flavors = parse_specs(args.specs or ["ndcg@10"])  # a bad spec is reported before anything about the inputs
     report = evaluate(args.qrels, runs, flavors, on_duplicate=args.on_duplicate)
+    for warning in report.provenance["input_warnings"]:  # (on stderr: the output's format stays parseable)
+        sys.stderr.write(f"warning: {warning}\n")
     if args.format == "json":
         render.print_json(report.to_dict(per_query=args.per_query))
     elif args.format == "csv":

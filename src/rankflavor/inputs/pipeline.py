@@ -11,6 +11,7 @@ import numpy as np
 from rankflavor.errors import InputError, RankflavorError, SpecError
 from rankflavor.inputs.duplicates import POLICIES
 from rankflavor.inputs.intern import Dataset, intern
+from rankflavor.inputs.layouts import check_qrels_layout, check_run_layout, rank_like_scores, rank_like_warning
 from rankflavor.inputs.load import load_qrels, load_run
 from rankflavor.inputs.prefetch import Prefetched
 from rankflavor.inputs.tables import QrelsTable, RunTable
@@ -157,6 +158,8 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
             a, b = padded[0]
             warnings.append(f"{name}: {len(padded)} run queries match a qrels query only up to leading zeros "
                             f"(run {a!r}, qrels {b!r}): ids are compared as exact strings")
+        if rank_like_scores(run.table):
+            warnings.append(rank_like_warning(name, run.table.source))
         extra = run.table.source.extra_column_lines
         if extra:
             warnings.append(f"{name}: {extra} lines have columns after the sixth (qid Q0 docid rank score tag); "
@@ -223,7 +226,10 @@ def _prepare(qrels: Any, runs: Any, on_duplicate: str, defer_scan: bool, read: l
     qrels_table = load_qrels(qrels, defer_scan=defer_scan)
     read.append(qrels_table)
     _require_judgments(qrels_table)
+    check_qrels_layout(qrels_table)  # (before the duplicate check: its advice would hide the layout)
     run_tables = load_runs(runs, defer_scan, read)
+    for table in run_tables:
+        check_run_layout(table)
     names = _run_names(run_tables)
     dataset = intern(qrels_table, run_tables, names, on_duplicate, defer_checks=defer_scan)
     return dataset, provenance_of(qrels_table, run_tables, names, dataset, on_duplicate)

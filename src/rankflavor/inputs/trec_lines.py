@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import math
 import re
+import shlex
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,8 +134,11 @@ def _looks_like_header(fields: list[str], value_col: int) -> bool:
     return value_is_word or sum(words) >= 2
 
 
-def _column_fix(fields: list[str], columns: tuple[str, ...], line: str) -> str:
+def _column_fix(fields: list[str], columns: tuple[str, ...], line: str, path: Path) -> str:
     fix = f"every line must be '{' '.join(columns)}', separated by spaces or tabs"
+    if "," in line and len(fields) < len(columns) and line.count(",") >= len(columns) - len(fields):
+        return fix + f"; this line holds commas: is it a CSV file? convert it, e.g. tr ',' ' ' < {shlex.quote(str(path))} " \
+                     "> fixed.txt"
     space = _UNICODE_SPACE.search(line)
     if space:
         return fix + f"; U+{ord(space.group()):04X} (a Unicode space) is not a column separator"
@@ -207,7 +211,7 @@ def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, 
                 raise InputError("this line looks like a header", source=str(path), line=line_no, text=line,
                                  fix="TREC files have no header line: delete it (or start it with #)")
             raise InputError(f"expected {len(columns)} columns ({' '.join(columns)}), found {len(fields)}",
-                             source=str(path), line=line_no, text=line, fix=_column_fix(fields, columns, line))
+                             source=str(path), line=line_no, text=line, fix=_column_fix(fields, columns, line, path))
         field = fields[value_col]
         value = parse_number(field)
         if value is None:
