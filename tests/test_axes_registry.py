@@ -22,7 +22,8 @@ EXPECTED = {  # written out by hand: a value dropped from the registry by mistak
     "discount": ["log2", "jarvelin(b)", "log(b)", "reciprocal", "none"],
     "ideal": ["global", "local", "recall(K)", "max"],
     "ideal_depth": ["k", "all", "returned"],
-    "ties": ["docid_desc", "docid_asc", "input", "average", "pessimistic", "optimistic", "random(seed)"],
+    "ties": ["docid_desc", "docid_asc", "input", "average", "pessimistic", "optimistic", "quicksort(passes)",
+             "random(seed)"],
     "unjudged": ["zero", "skip", "error"],
     "negative": ["unjudged", "zero", "keep", "error", "drop"],
     "min_grade": ["none", "N"],
@@ -57,6 +58,8 @@ def test_typed_values_carry_their_parsed_meaning():
     assert f.gain.kind == "table" and f.gain.table == {0.0: 0.0, 1.0: 1.0}
     assert f.discount.kind == "log" and f.discount.base == pytest.approx(2.718281828459045)
     assert (f.ideal.kind, f.ideal.k) == ("recall", 8) and (f.ties.kind, f.ties.seed) == ("random", 3)
+    assert rf.Flavor.parse("ndcg ties=quicksort").ties == "quicksort(1)"
+    assert rf.Flavor.parse("ndcg ties=quicksort(2)").ties.passes == 2
     assert f.min_grade.threshold == 0.5 and f.run_depth.limit == 7 and f.round.decimals == 4
     plain = rf.Flavor.parse("ndcg")
     assert plain.run_depth.limit is None and plain.round.decimals is None and plain.min_grade.threshold is None

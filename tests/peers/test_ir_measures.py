@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from peerdata import close, random_case, require, rf_values
 
+import rankflavor as rf
+
 ir_measures = require("ir_measures")
 from ir_measures import nDCG  # noqa: E402
 
@@ -57,3 +59,20 @@ def test_judged_only_is_minus_j(seed):
     ours = rf_values("ir_measures@5 unjudged=skip", case.qrels, case.run)
     for q, value in theirs.items():
         assert close(ours[q], value), f"seed {seed} {q}: {ours[q]} vs {value}"
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("k", [None, 5])
+def test_custom_gains_keep_unlisted_grades_as_ir_measures_does(seed, k):
+    """nDCG(gains={...}) maps each grade through gains.get(g, g) (providers/pytrec_eval_provider.py): a grade
+    the table does not list is its own gain: `gain={...,*:g}`."""
+    case = usable(random_case(seed, negative=False))
+    gains = {2: 5, 3: 11}  # grades 0 and 1 are not listed
+    measure = nDCG(gains=gains) if k is None else nDCG(gains=gains) @ k
+    theirs = per_query(measure, case)
+    spec = ("ir_measures" if k is None else f"ir_measures@{k}") + " gain={2:5,3:11,*:g}"
+    ours = rf_values(spec, case.qrels, case.run)
+    for q, value in theirs.items():
+        assert ours[q] is not None and close(ours[q], value), f"seed {seed} {measure} {q}: {ours[q]} vs {value}"
+    with pytest.raises(rf.EvaluationError, match="has no gain in the table"):  # without *:g: refused
+        rf.evaluate(case.qrels, case.run, spec.replace(",*:g", ""))

@@ -25,6 +25,8 @@ def gain_values(grades: np.ndarray, gain: Gain) -> np.ndarray:
     values = np.array([gain.table[k] for k in sorted(gain.table)], dtype=np.float64)
     index = np.clip(np.searchsorted(keys, grades), 0, len(keys) - 1)
     found = keys[index] == grades
+    if gain.rest == "g":  # (`*:g`: an unlisted grade is its own gain, as ir_measures' gains.get(g, g))
+        return _finite_sum(np.where(found, values[index], grades), gain)
     if not found.all():
         missing = sorted(set(grades[~found].tolist()))
         listed = ", ".join(f"{k:g}" for k in keys)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from rankflavor.engine.scope import RunScope
-from rankflavor.flavor.ties import random_tie_key
+from rankflavor.flavor.ties import quicksort_passes, random_tie_key
 from rankflavor.flavor.values import Choice, Gain, MinGrade, RunDepth, Ties
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class ListSpec:
     def of(cls, flavor: Flavor, depth_read: float, reads_whole_list: bool) -> ListSpec:
         """The lists of `flavor` for a metric that reads `depth_read` top ranks of each list (inf: all) and,
         when `reads_whole_list`, facts of the whole list (Metric.depth_read, Metric.reads_whole_list)."""
-        need = depth_read
+        need = math.inf if flavor.ties.kind == "quicksort" else depth_read  # (its tie order reads the whole list)
         whole = flavor.run_depth.limit is None
         if flavor.run_depth.limit is not None:
             depth = float(flavor.run_depth.limit)
@@ -224,7 +224,22 @@ def positions_at(shape: Shape, cutoff: int | None, nq: int, shared: bool = False
     return Positions(shape.q, shape.rank, in_top, shape.group, shape.tie_group, straddle, top_rows, shared)
 
 
-_RANDOM = object()  # marker: the tie policy sorts with every key
+_RANDOM = object()  # markers: the tie policy sorts with every key, or runs numba's quicksort per query
+_QUICKSORT = object()
+
+
+def _quicksort_positions(rows: Rows, tied_rows: np.ndarray, passes: int) -> np.ndarray:
+    """For rows in trec_eval's order: the positions that put each query with a tie in the order `passes`
+    quicksort argsorts of -score give over its rows in input order (flavor/ties.py); other queries stay."""
+    assert rows.order is not None
+    out = np.arange(len(rows))
+    starts = np.flatnonzero(np.r_[True, rows.q[1:] != rows.q[:-1]])
+    ends = np.r_[starts[1:], len(rows)]
+    for block in np.unique(np.searchsorted(starts, tied_rows, side="right") - 1):
+        span = np.arange(starts[block], ends[block])
+        by_input = span[np.argsort(rows.order[span], kind="stable")]
+        out[span] = by_input[quicksort_passes((-rows.score[by_input]).tolist(), passes)]
+    return out
 
 
 def tie_moves(spec: ListSpec, rows: Rows, levels: np.ndarray, ties_found: Callable[[], tuple[np.ndarray, np.ndarray]],
@@ -232,13 +247,15 @@ def tie_moves(spec: ListSpec, rows: Rows, levels: np.ndarray, ties_found: Callab
     """How rows in trec_eval's order (query, score desc, doc desc) move into the tie policy's order: None
     when they are in it; (rows, from_rows) when only rows of tie groups move (row rows[i] takes the values
     of row from_rows[i]: one stable argsort of a packed key (tie group, key within the group) over those
-    rows); _RANDOM for ties=random (the caller sorts with every key).
+    rows); _RANDOM for ties=random (the caller sorts with every key); _QUICKSORT for ties=quicksort.
     `levels`: every gain a row can have, ascending. `ties_found`: (rows of tie groups, their group ids)."""
     kind = spec.ties.kind
     if kind in ("docid_desc", "average") or len(rows) < 2:
         return None
     if kind == "random":
         return _RANDOM
+    if kind == "quicksort":
+        return _QUICKSORT if len(ties_found()[0]) else None
     at, group = ties_found()
     if len(at) == 0:
         return None  # no ties
@@ -263,6 +280,8 @@ def apply_ties(scope: RunScope, spec: ListSpec, rows: Rows, levels: np.ndarray,
     moves = tie_moves(spec, rows, levels, ties_found)
     if moves is None:
         return rows
+    if moves is _QUICKSORT:
+        return rows.take(_quicksort_positions(rows, ties_found()[0], spec.ties.passes or 1))
     if moves is _RANDOM:
         ds, seed = scope.dataset, spec.ties.seed
         keys = np.array([random_tie_key(seed, ds.query_ids[a], ds.doc_ids[b])

@@ -58,9 +58,11 @@ _TREC = "trec_eval (usnistgov/trec_eval)"
 _GAIN = (
     V("linear", "g", "the grade is the gain", "Järvelin & Kekäläinen 2002; trec_eval m_ndcg_cut.c", ("linear",)),
     V("exp2", "2^g - 1", "exponential gain, top grades weigh more", "Burges et al. 2005; LightGBM, XGBoost", ("exp2",)),
-    V("{g:gain,...}", "a table", "each grade's gain listed; a grade missing from the table is an error",
-      "the user's own mapping, e.g. {0:0,1:1,2:3,3:7} (2^g - 1 written out)",
-      ("{-1:-2,0:0,0.5:0.25,1:1,2:4,3:5}", "{0:0,1:1,2:3,3:7}"),
+    V("{g:gain,...}", "a table (`*:g`: unlisted grades keep theirs)",
+      "each grade's gain listed; a grade the table misses is an error, or its own gain with `*:g`",
+      "the user's own mapping, e.g. {0:0,1:1,2:3,3:7} (2^g - 1 written out); `*:g`: ir_measures' custom gains "
+      "(providers/pytrec_eval_provider.py: gains.get(g, g))",
+      ("{-1:-2,0:0,0.5:0.25,1:1,2:4,3:5}", "{0:0,1:1,2:3,3:7}", "{2:5,*:g}"),
       sweep=False),
 )
 _DISCOUNT = (
@@ -100,6 +102,11 @@ _TIES = (
       ("pessimistic",)),
     V("optimistic", "higher gain first", "tied docs with the higher gain first", "the bound opposite pessimistic",
       ("optimistic",)),
+    V("quicksort(passes)", "numba's quicksort argsort of -score, `passes` times (ranx: 2)",
+      "the order numba's np.argsort(-scores) gives (input order for lists of at most 15 docs, else its "
+      "quicksort's), applied `passes` times, each to the order the previous pass left",
+      "ranx data_structures/common.py (a Run is sorted when built and again by make_comparable); "
+      "numba misc/quicksort.py", ("quicksort(2)", "quicksort(1)"), sweep=False),
     V("random(seed)", "BLAKE2b of (seed, query, doc)",
       "tied docs by BLAKE2b of (seed, query, doc): a reproducible random order",
       "TF-Ranking shuffle_ties (one draw)", ("random(7)", "random(0)"), sweep=False),

@@ -107,7 +107,10 @@ PRESETS: dict[str, Preset] = {
             "ValueError on negative y_true)",
             axes={**_ARRAY, "ties": "average", "negative": "error"},
             note="ndcg_score raises ValueError for a row of one document and for a negative y_true in the row; "
-                 "negative=error refuses any negative grade of the qrels",
+                 "negative=error refuses any negative grade of the qrels; ignore_ties=True orders ties with numpy's "
+                 "unstable argsort (np.argsort(y_score)[:, ::-1]), whose order on ties depends on the CPU and the "
+                 "numpy build: no preset can promise it (the warnings' tie range, ties=pessimistic..optimistic, "
+                 "bounds it)",
             checked="scikit-learn 1.9.1 (live)",
         ),
         Preset(
@@ -116,18 +119,20 @@ PRESETS: dict[str, Preset] = {
             "AmenRa/ranx ranx/metrics/ndcg.py (clean_qrels keeps rel >= rel_lvl=1; idcg 0 -> 1, so 0), "
             "ranx/data_structures/common.py (sort_dict_by_value: numba argsort of -score), "
             "ranx/data_structures/run.py (make_comparable: missing queries get empty results)",
-            axes={"min_grade": "1", "negative": "zero", "missing": "zero", "ties": "input"},
-            note="ties keep input order only for queries of at most 15 documents (numba's argsort is an insertion "
-                 "sort below 16 elements, a quicksort above); without make_comparable=True ranx refuses runs whose "
-                 "query set differs from the qrels; doc ids are hashed to float64",
+            axes={"min_grade": "1", "negative": "zero", "missing": "zero", "ties": "quicksort(2)"},
+            note="ties follow numba's quicksort argsort of -score over each query's docs in input order, done "
+                 "twice (a Run is sorted when built and again by make_comparable: ties=quicksort(2); input order "
+                 "up to 15 docs, the quicksort's own order beyond); without "
+                 "make_comparable=True ranx refuses runs whose query set differs from the qrels; doc ids are "
+                 "hashed to float64",
             checked="ranx 0.3.21 (live)",
         ),
         Preset(
             "ranx.burges",
             "ranx ndcg_burges (evaluate(..., make_comparable=True))",
             "AmenRa/ranx ranx/metrics/ndcg.py (_dcg with jarvelin=False: 2**rel - 1)",
-            axes={"gain": "exp2", "min_grade": "1", "negative": "zero", "missing": "zero", "ties": "input"},
-            note="same tie and make_comparable caveats as ranx",
+            axes={"gain": "exp2", "min_grade": "1", "negative": "zero", "missing": "zero", "ties": "quicksort(2)"},
+            note="same tie order and make_comparable caveats as ranx",
             checked="ranx 0.3.21 (live)",
         ),
         Preset(

@@ -1,10 +1,11 @@
 """Typed axis values: each is its canonical token (a `str`, so it prints, compares and hashes as the token)
 carrying its parsed meaning, read once here and never parsed again downstream.
 
-    Gain        kind linear | exp2 | table; `table` {grade: gain} for a table
+    Gain        kind linear | exp2 | table; `table` {grade: gain}, `rest` "g" when unlisted grades keep theirs
     Discount    kind log2 | jarvelin | log | reciprocal | none; `base` b of jarvelin(b) and log(b) (e = math.e)
     Ideal       kind global | local | recall | max; `k` the K of recall(K)
-    Ties        kind docid_desc | docid_asc | input | average | pessimistic | optimistic | random; `seed`
+    Ties        kind docid_desc | docid_asc | input | average | pessimistic | optimistic | quicksort | random;
+                `passes` of quicksort(passes), `seed` of random(seed)
     MinGrade    `threshold`: a number, or None for `none`
     RunDepth    `limit`: an int, or None for `all`
     Round       `decimals`: an int, or None for `none`
@@ -88,6 +89,7 @@ class Choice(AxisValue):
 
 class Gain(AxisValue):
     table: dict[float, float] | None
+    rest: str | None  # "g": a grade the table does not list is its own gain (`*:g`); None: it is an error
 
 
 class Discount(AxisValue):
@@ -99,7 +101,8 @@ class Ideal(AxisValue):
 
 
 class Ties(AxisValue):
-    seed: int | None
+    seed: int | None  # of random(seed)
+    passes: int | None  # of quicksort(passes)
 
 
 class MinGrade(AxisValue):
@@ -116,23 +119,32 @@ class Round(AxisValue):
 
 def gain_value(raw: str) -> Gain:
     if raw in ("linear", "exp2"):
-        return Gain(raw, axis="gain", kind=raw, table=None)
+        return Gain(raw, axis="gain", kind=raw, table=None, rest=None)
     if raw.startswith("{") and raw.endswith("}"):
         body = raw[1:-1].strip()
         if not body:
             raise SpecError("gain table is empty; give grade:gain pairs, e.g. gain={0:0,1:1,2:3,3:7}")
         table: dict[float, float] = {}
+        rest = None
         for item in body.split(","):
             if item.count(":") != 1:
                 raise SpecError(f"gain table entry {item.strip()!r} is not grade:gain, e.g. gain={{0:0,1:1,2:3}}")
-            key_text, value_text = item.split(":")
+            key_text, value_text = (part.strip() for part in item.split(":"))
+            if key_text == "*":
+                if value_text != "g" or rest is not None:
+                    raise SpecError(f"gain table entry {item.strip()!r}: the rest of the grades can only keep their "
+                                    "grade, written *:g once (e.g. gain={2:3,3:7,*:g})")
+                rest = "g"
+                continue
             key = read_number(key_text, "gain table grade")
             if key in table:
                 raise SpecError(f"gain table lists grade {format_number(key)} twice")
             table[key] = read_number(value_text, "gain table value")
+        if not table:
+            raise SpecError("gain table lists no grade; give grade:gain pairs, e.g. gain={2:3,3:7,*:g}")
         pairs = sorted(table.items())
-        token = "{" + ",".join(f"{format_number(k)}:{format_number(v)}" for k, v in pairs) + "}"
-        return Gain(token, axis="gain", kind="table", table=dict(pairs))
+        entries = [f"{format_number(k)}:{format_number(v)}" for k, v in pairs] + (["*:g"] if rest else [])
+        return Gain("{" + ",".join(entries) + "}", axis="gain", kind="table", table=dict(pairs), rest=rest)
     raise SpecError(f"unknown value {raw!r} for gain; valid values: linear, exp2, a table like {{0:0,1:1,2:3,3:7}}")
 
 
@@ -177,14 +189,20 @@ TIE_WORDS = ("docid_desc", "docid_asc", "input", "average", "pessimistic", "opti
 
 def ties_value(raw: str) -> Ties:
     if raw in TIE_WORDS:
-        return Ties(raw, axis="ties", kind=raw, seed=None)
+        return Ties(raw, axis="ties", kind=raw, seed=None, passes=None)
+    if raw == "quicksort":
+        raw = "quicksort(1)"
     name, arg = _call(raw)
     if name == "random" and arg is not None:
         seed = arg.strip()
         if not re.fullmatch(r"\d+", seed):
             raise SpecError(f"ties random(seed): {seed!r} is not a non-negative integer")
-        return Ties(f"random({int(seed)})", axis="ties", kind="random", seed=int(seed))
-    raise SpecError(f"unknown value {raw!r} for ties; valid values: {', '.join(TIE_WORDS)}, random(seed)")
+        return Ties(f"random({int(seed)})", axis="ties", kind="random", seed=int(seed), passes=None)
+    if name == "quicksort" and arg is not None:
+        passes = read_positive_int(arg, "ties quicksort(passes)")
+        return Ties(f"quicksort({passes})", axis="ties", kind="quicksort", seed=None, passes=passes)
+    raise SpecError(f"unknown value {raw!r} for ties; valid values: {', '.join(TIE_WORDS)}, quicksort(passes), "
+                    "random(seed)")
 
 
 def min_grade_value(raw: str) -> MinGrade:

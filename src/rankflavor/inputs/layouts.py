@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from rankflavor.errors import InputError
+from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.trec import line_of
 from rankflavor.inputs.trec_lines import line_text
@@ -46,7 +47,7 @@ def _distinct(values: pa.Array) -> list[str]:
 
 def _codes(values: pa.Array) -> np.ndarray:
     encoded = values if pa.types.is_dictionary(values.type) else pc.dictionary_encode(values)
-    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    return array_to_numpy(encoded.indices).astype(np.int64)
 
 
 def _first_line(table: QrelsTable | RunTable) -> tuple[int | None, str | None]:
@@ -81,9 +82,9 @@ def check_qrels_layout(table: QrelsTable) -> None:
 
 def check_run_layout(table: RunTable) -> None:
     """Refuse a run written `qid docid Q0 rank score tag` (see the module's docstring)."""
-    if table.rows == 0 or str(table.doc[0].as_py()).upper() != "Q0":
+    if table.rows == 0 or table.doc[0].as_py() != "Q0":  # (the literal TREC writes; a doc named q0 is a doc)
         return
-    if any(d.upper() != "Q0" for d in _distinct(table.doc)):
+    if any(d != "Q0" for d in _distinct(table.doc)):
         return
     line, text = _first_line(table)
     raise InputError("the docid column (the third) holds 'Q0' on every line: this run looks written as "

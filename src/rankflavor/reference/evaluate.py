@@ -61,6 +61,7 @@ def _rounded(result: RefResult, flavor: Flavor) -> RefResult:
 
 def reference_evaluate(flavor: Flavor, qrels: Mapping[str, Mapping[str, float]],
                        run: Mapping[str, Mapping[str, float]]) -> dict[str, RefResult]:
-    """Score every judged query of a run given as nested dicts (dict order is the input order)."""
+    """Score every judged query (one with a judgment: an empty dict is not judged) of a run given as nested
+    dicts (dict order is the input order)."""
     return {query: reference_query(flavor, judgments, run.get(query), query=query, qrels=qrels)
-            for query, judgments in qrels.items()}
+            for query, judgments in qrels.items() if judgments}

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rankflavor.flavor import Flavor
-from rankflavor.flavor.ties import random_tie_key
+from rankflavor.flavor.ties import quicksort_passes, random_tie_key
 
 
 class RefError(Exception):
@@ -29,6 +29,8 @@ def gain(grade: float, flavor: Flavor) -> float:
         return value
     table = flavor.gain.table or {}
     if float(grade) not in table:
+        if flavor.gain.rest == "g":
+            return float(grade)
         raise RefError(f"grade {grade} not in the gain table")
     return table[float(grade)]
 
@@ -111,6 +113,8 @@ def ranked_list(flavor: Flavor, judgments: Mapping[str, float], ranking: Mapping
     if kind == "random":
         seed = flavor.ties.seed
         ranked = sorted(order, key=lambda d: (-scores[d], random_tie_key(seed, query, d)))
+    elif kind == "quicksort":
+        ranked = [order[i] for i in quicksort_passes([-scores[d] for d in order], flavor.ties.passes or 1)]
     else:
         ranked = sorted(order, key=lambda d: (-scores[d], tie_key(d)))
     if flavor.run_depth.limit is not None:
