@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankflavor as rf
-from rankflavor.reference import RefError, reference_evaluate
+from rankflavor.reference import RefError, reference_evaluate, reference_mean
 from strategies import flavors, qrels_and_run
 
 
@@ -41,11 +41,10 @@ def check(qrels, run, flavor):
         if ref.status != "missing":
             for name, part in ref.parts.items():  # (ndcg: dcg and idcg; dcg: dcg, its idcg null)
                 assert _same(got[name], part), (query, name, got, ref)
-    values = [r.raw_value for r in expected.values() if r.raw_value is not None]
-    mean = sum(values) / len(values) if values else None
-    if mean is not None and flavor.round.decimals is not None:
-        mean = round(mean, flavor.round.decimals)
-    assert _same(report.mean(), mean)
+    values = [r.raw_value for r in expected.values()]
+    if flavor.unjudged_queries == "zero":  # run queries with no judgment: a 0 each in the mean
+        values += [0.0] * sum(1 for q in run if not qrels.get(q))
+    assert _same(report.mean(), reference_mean(values, None, flavor.round.decimals, str(flavor.mean_of)))
     return report
 
 

@@ -11,7 +11,7 @@ from strategies import flavors
 
 DEFAULT_10 = ("ndcg@10 gain=linear discount=log2 ideal=global ideal_depth=k ties=docid_desc unjudged=zero "
               "negative=unjudged min_grade=none empty=zero missing=skip precision=f64 run_depth=all self_docs=keep "
-              "round=none")
+              "round=none unjudged_queries=skip mean_of=raw weights=none")
 
 
 def test_plain_ndcg_at_10_prints_every_axis():

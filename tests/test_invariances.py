@@ -37,7 +37,7 @@ def _integer_grades(qrels):
 def test_scaling_every_gain_leaves_ndcg_unchanged(data, flavor, c, base_gain):
     qrels, run = data
     qrels = _integer_grades(qrels)
-    flavor = flavor.with_(gain=base_gain, round="none")
+    flavor = flavor.with_(gain=base_gain, round="none", mean_of="raw")
     gains = {g: (g if base_gain == "linear" else 2**g - 1) for g in range(4)}
     scaled = flavor.with_(gain="{" + ",".join(f"{g}:{c * v}" for g, v in gains.items()) + "}")
     assert _close(_values(qrels, run, flavor), _values(qrels, run, scaled))
@@ -46,7 +46,7 @@ def test_scaling_every_gain_leaves_ndcg_unchanged(data, flavor, c, base_gain):
 @given(qrels_and_run(), flavors(metric="ndcg"), st.sampled_from(["e", "10", "3", "1.5"]))
 def test_the_base_of_log_discount_cancels(data, flavor, base):
     qrels, run = data
-    flavor = flavor.with_(discount="log(2)", round="none")
+    flavor = flavor.with_(discount="log(2)", round="none", mean_of="raw")
     assert _close(_values(qrels, run, flavor), _values(qrels, run, flavor.with_(discount=f"log({base})")))
     assert _close(_values(qrels, run, flavor), _values(qrels, run, flavor.with_(discount="log2")))
 

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 
 import pytest
-from peerdata import random_case, require, rf_values
+from peerdata import random_case, require, rf_mean, rf_values
 
 ir_measures = require("ir_measures")
 GDEVAL = importlib.resources.files("ir_measures") / "bin" / "gdeval.pl"
@@ -62,3 +62,17 @@ def test_ir_measures_exp_log2_fills_unprinted_topics_with_zero(seed):
     assert set(theirs) == set(ours)
     for q, value in theirs.items():
         assert ours[q] == pytest.approx(value, abs=1e-12), (seed, q)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("k", [5, 20])
+def test_ir_measures_over_gdeval_averages_the_printed_values(seed, k):
+    """ir_measures' mean of nDCG(dcg='exp-log2')@k is the mean of gdeval's %.5f values: ir_measures.gdeval
+    (mean_of=rounded); gdeval@k's own mean is of the unrounded values, rounded."""
+    case = random_case(seed, numeric_ids=True)
+    measure = ir_measures.nDCG(dcg="exp-log2") @ k
+    theirs = ir_measures.calc_aggregate([measure], case.qrels, case.run)[measure]
+    assert rf_mean(f"ir_measures.gdeval@{k}", case.qrels, case.run) == pytest.approx(theirs, abs=1e-12)
+    per_query = {m.query_id: m.value for m in ir_measures.iter_calc([measure], case.qrels, case.run)}
+    ours = rf_values(f"ir_measures.gdeval@{k}", case.qrels, case.run)
+    assert all(ours[q] == pytest.approx(v, abs=1e-12) for q, v in per_query.items())

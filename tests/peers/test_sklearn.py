@@ -7,6 +7,7 @@ checked to raise, not compared.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from peerdata import close, random_case, require, rf_values
 
@@ -52,3 +53,29 @@ def test_ties_are_averaged_not_broken():
     assert theirs == pytest.approx(0.5)
     assert rf_values("sklearn@1", qrels, run)["q"] == pytest.approx(theirs)
     assert rf_values("sklearn@1 ties=input", qrels, run)["q"] == 0.0
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("k", [None, 3])
+def test_sample_weight_is_weights(seed, k, tmp_path):
+    """ndcg_score(..., sample_weight=w) is the weighted mean sum(w v) / sum(w): `sklearn weights=NAME`, with
+    the weights from a Python mapping or a file (`--weights NAME=FILE`)."""
+    rng = np.random.default_rng(seed)
+    qrels, run, weights = {}, {}, {}
+    for q in range(12):  # (one 2-D call needs rows of one length: 6 docs a query)
+        docs = [f"d{i}" for i in rng.choice(30, size=6, replace=False)]
+        run[f"q{q}"] = {d: float(s) for d, s in zip(docs, np.round(rng.normal(size=6), 1), strict=True)}
+        qrels[f"q{q}"] = {d: int(g) for d, g in zip(docs, rng.integers(0, 4, size=6), strict=True)}
+        weights[f"q{q}"] = float(rng.integers(1, 20))
+    rows = query_rows(qrels, run)
+    theirs = ndcg_score([r.labels for r in rows], [r.scores for r in rows], k=k,
+                        sample_weight=[weights[r.query] for r in rows])
+    spec = ("sklearn" if k is None else f"sklearn@{k}") + " weights=traffic"
+    report = rf.evaluate(qrels, run, spec, weights={"traffic": weights})
+    assert close(report.mean(), theirs)
+    path = tmp_path / "traffic.txt"
+    path.write_text("# query weights\n" + "".join(f"{q}\t{w}\n" for q, w in weights.items()))
+    assert close(rf.evaluate(qrels, run, spec, weights={"traffic": path}).mean(), theirs)
+    assert report.verify() == []
+    unweighted = ndcg_score([r.labels for r in rows], [r.scores for r in rows], k=k)
+    assert close(rf.evaluate(qrels, run, spec.replace(" weights=traffic", "")).mean(), unweighted)

@@ -22,7 +22,24 @@ def add_parser(sub) -> None:
     p.add_argument("--per-query", action="store_true", help="also print every query's value")
     p.add_argument("--format", choices=("table", "json", "csv", "trec"), default="table",
                    help="trec: trec_eval's lines (name, query, value to 4 decimals)")
+    p.add_argument("--weights", action="append", metavar="NAME=FILE", default=[],
+                   help="per-query weights for flavors with weights=NAME: a file of 'qid weight' lines (repeatable)")
     add_on_duplicate(p)
+
+
+def weight_files(items: list[str]) -> dict[str, str]:
+    """{NAME: FILE} from --weights NAME=FILE options."""
+    from rankflavor.errors import SpecError
+
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise SpecError(f"--weights {item!r}: write NAME=FILE, e.g. --weights traffic=weights.txt")
+        if name in out:
+            raise SpecError(f"--weights {name}=... given twice")
+        out[name] = path
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from rankflavor.cli import render
 
     flavors = parse_specs(args.specs or ["ndcg@10"])  # a bad spec is reported before anything about the inputs
-    report = evaluate(args.qrels, runs, flavors, on_duplicate=args.on_duplicate)
+    report = evaluate(args.qrels, runs, flavors, on_duplicate=args.on_duplicate, weights=weight_files(args.weights))
     for warning in report.provenance["input_warnings"]:  # (on stderr: the output's format stays parseable)
         sys.stderr.write(f"warning: {warning}\n")
     if args.format == "json":

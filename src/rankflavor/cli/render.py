@@ -37,11 +37,13 @@ def text_columns(rows: list[list[str]]) -> list[str]:
 
 
 def print_report(report, per_query: bool = False) -> None:
-    """One line per run x flavor: run, mean, counts, then the full canonical flavor (never abbreviated)."""
-    rows = [["run", "mean", "scored", "zero_ideal", "missing", "flavor"]]
+    """One line per run x flavor: run, mean, n (the queries it averages), counts, then the full canonical flavor
+    (never abbreviated)."""
+    rows = [["run", "mean", "n", "scored", "zero_ideal", "missing", "flavor"]]  # n: the queries the mean averages
     for result in report.results:
         c = result.counts
-        rows.append([result.run, fmt(result.mean), str(c["scored"]), str(c["zero_ideal"]), str(c["missing"]),
+        n = result.averaging.denominator(result.queries.query, result.queries.raw_value)["queries"]
+        rows.append([result.run, fmt(result.mean), str(n), str(c["scored"]), str(c["zero_ideal"]), str(c["missing"]),
                      str(result.flavor)])
     lines = text_columns(rows)
     for line in lines:

@@ -281,6 +281,11 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
     if isinstance(flavors, (str, Flavor)):
         flavors = [flavors]
     chosen, skipped = build_grid(flavors if flavors is not None else grid, cutoffs, base)  # (before any input)
+    weighted = [f for f in chosen if f.weights.name is not None]
+    if weighted:
+        raise CompareError(f"compare does not weight its paired tests, so it refuses weighted flavors "
+                           f"({short_label(weighted[0])}); compare them unweighted, and give the weighted means "
+                           "with rankflavor eval --weights NAME=FILE")
     scores = Scores.load(qrels, runs, on_duplicate)
     return compare_scores(scores, chosen, baseline=baseline, test=test, n_resamples=n_resamples, seed=seed,
                           confidence=confidence, alpha=alpha, skipped=skipped)

@@ -10,7 +10,7 @@ import numpy as np
 from rankflavor.engine import Engine
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.intern import Dataset
-from rankflavor.report.numbers import mean_of
+from rankflavor.report.averages import averaging_for
 from rankflavor.report.result import Result
 from rankflavor.report.warnings import FlavorWarning, warnings_for
 
@@ -42,7 +42,8 @@ class Scores:
             interned = self.dataset.run(run)
             res = self.engine.evaluate(interned, [flavor])[0].results
             unjudged = int((interned.present & ~self.dataset.judged).sum())
-            self._results[key] = Result(run, flavor, res, self.dataset.query_ids, unjudged)
+            self._results[key] = Result(run, flavor, res, self.dataset.query_ids, unjudged,
+                                        averaging=averaging_for(self.dataset, interned, flavor))
             self._values[key] = res.raw_value
         return self._results[key]
 
@@ -58,7 +59,7 @@ class Scores:
         return self.result(run, flavor).queries.raw_value
 
     def mean(self, run: str, flavor: Flavor) -> float | None:
-        return mean_of(self.values(run, flavor), flavor.round)
+        return self.result(run, flavor).mean
 
     @property
     def query_ids(self) -> np.ndarray:

@@ -56,12 +56,14 @@ class ListSpec:
     def of(cls, flavor: Flavor, depth_read: float, reads_whole_list: bool) -> ListSpec:
         """The lists of `flavor` for a metric that reads `depth_read` top ranks of each list (inf: all) and,
         when `reads_whole_list`, facts of the whole list (Metric.depth_read, Metric.reads_whole_list)."""
-        need = math.inf if flavor.ties.kind == "quicksort" else depth_read  # (its tie order reads the whole list)
+        need = depth_read
         whole = flavor.run_depth.limit is None
         if flavor.run_depth.limit is not None:
             depth = float(flavor.run_depth.limit)
             # after the cut, unjudged=skip condenses, unjudged=error inspects, a whole-list metric reads it all
             need = depth if flavor.unjudged in ("skip", "error") or reads_whole_list else min(need, depth)
+        if flavor.ties.kind == "quicksort":
+            need = math.inf  # (its order of tied docs depends on every doc of the list)
         condensed = flavor.unjudged == "skip" and whole
         negative_drop = flavor.negative == "drop"
         drops = DropPolicy(flavor.self_docs, negative_drop, condensed,

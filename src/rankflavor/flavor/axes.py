@@ -21,6 +21,7 @@ from rankflavor.flavor.values import (
     run_depth_value,
     ties_value,
     token_of,
+    weights_value,
 )
 
 
@@ -167,6 +168,27 @@ _ROUND = (
       "BEIR round(mean, 5); gdeval.pl %.5f", ("3", "5")),
 )
 
+_UNJUDGED_QUERIES = (
+    V("skip", "left out of the mean", "a run query with no judgment is never scored and left out of the mean",
+      f"{_TREC}; every peer but trectools", ("skip",)),
+    V("zero", "0 in the mean", "a run query with no judgment counts as 0 in the mean (it has no per-query value)",
+      "trectools trec_eval.py (the mean divides by the number of run topics)", ("zero",)),
+)
+_MEAN_OF = (
+    V("raw", "unrounded values", "the mean of the unrounded values (then rounded to `round` decimals)",
+      "BEIR round(mean, 5)", ("raw",)),
+    V("rounded", "the reported (rounded) values", "the mean of the values as reported, rounded to `round` "
+      "decimals; the mean itself is not rounded again (needs round=N)",
+      "ir_measures over gdeval.pl (it averages gdeval's printed %.5f values)", ("rounded",), sweep=False),
+)
+_WEIGHTS = (
+    V("none", "every query weighs 1", "the plain mean over the queries averaged", f"{_TREC}", ("none",)),
+    V("NAME", "per-query weights NAME", "the weighted mean sum(w v) / sum(w), the weights bound as NAME "
+      "(--weights NAME=FILE, or weights={NAME: ...} in Python); a query averaged without a weight is an error",
+      "scikit-learn ndcg_score sample_weight; CatBoost and XGBoost group weights; query-traffic weights",
+      ("traffic",), sweep=False),
+)
+
 AXES: tuple[Axis, ...] = (
     Axis("gain", "linear", gain_value, "grade -> gain", _GAIN),
     Axis("discount", "log2", discount_value, "rank i -> discount", _DISCOUNT),
@@ -182,6 +204,10 @@ AXES: tuple[Axis, ...] = (
     Axis("run_depth", "all", run_depth_value, "how deep each ranked list is read", _RUN_DEPTH),
     Axis("self_docs", "keep", _words("self_docs", _SELF_DOCS), "docs whose id equals the query id", _SELF_DOCS),
     Axis("round", "none", round_value, "the reported precision of values", _ROUND),
+    Axis("unjudged_queries", "skip", _words("unjudged_queries", _UNJUDGED_QUERIES),
+         "run queries with no judgment, in the mean", _UNJUDGED_QUERIES),
+    Axis("mean_of", "raw", _words("mean_of", _MEAN_OF), "which values the mean averages", _MEAN_OF),
+    Axis("weights", "none", weights_value, "the weight of each query in the mean", _WEIGHTS),
 )
 AXIS_BY_NAME = {axis.name: axis for axis in AXES}
 AXIS_NAMES = tuple(axis.name for axis in AXES)

@@ -17,7 +17,7 @@ from rankflavor.errors import SpecError
 from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, parse_value
 from rankflavor.flavor.presets import PRESETS
 from rankflavor.flavor.spec import split_spec
-from rankflavor.flavor.values import Choice, Discount, Gain, Ideal, MinGrade, Round, RunDepth, Ties
+from rankflavor.flavor.values import Choice, Discount, Gain, Ideal, MinGrade, Round, RunDepth, Ties, Weights
 from rankflavor.metrics import registry
 
 
@@ -42,6 +42,9 @@ class Flavor:
     run_depth: RunDepth = "all"  # type: ignore[assignment]
     self_docs: Choice = "keep"  # type: ignore[assignment]
     round: Round = "none"  # type: ignore[assignment]
+    unjudged_queries: Choice = "skip"  # type: ignore[assignment]
+    mean_of: Choice = "raw"  # type: ignore[assignment]
+    weights: Weights = "none"  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         metric = registry.get(self.metric)
@@ -56,6 +59,9 @@ class Flavor:
                 instead = f" or use {metric.instead}" if metric.instead else ""
                 raise SpecError(f"{axis.name} does not apply to {self.metric} ({metric.not_read}); drop "
                                 f"{axis.name}={value}{instead}")
+        if self.mean_of == "rounded" and self.round.decimals is None:
+            raise SpecError("mean_of=rounded averages the values rounded to round=N decimals: give round=N (e.g. "
+                            "round=5), or mean_of=raw")
         metric.validate(self)
 
     # ---- canonical string ---------------------------------------------------------------------------

@@ -101,6 +101,18 @@ PRESETS: dict[str, Preset] = {
             checked="gdeval.pl from ir-measures 0.4.3 run with perl (live)",
         ),
         Preset(
+            "ir_measures.gdeval",
+            "ir_measures nDCG(dcg='exp-log2')@k (gdeval provider)",
+            "terrierteam/ir_measures ir_measures/providers/gdeval_provider.py (runs bin/gdeval.pl, reads its %.5f "
+            "per-topic values; base.py: unprinted qrels topics get 0; the mean is of the printed values)",
+            axes={"gain": "exp2", "discount": "log(e)", "empty": "zero", "missing": "zero", "round": "5",
+                  "mean_of": "rounded"},
+            cutoffs=(),
+            note="k is required; gdeval.pl's own limits hold (numeric topic ids, judgments at most 4); the mean "
+                 "averages the 5-decimal values gdeval prints (mean_of=rounded), not rounded again",
+            checked="ir-measures 0.4.3 with gdeval.pl run by perl (live)",
+        ),
+        Preset(
             "sklearn",
             "scikit-learn ndcg_score",
             "sklearn/metrics/_ranking.py (_dcg_sample_scores, _tie_averaged_dcg; all_irrelevant -> 0; "
@@ -268,12 +280,12 @@ PRESETS: dict[str, Preset] = {
             "trectools TrecEval.get_ndcg(depth=1000, trec_eval=True)",
             "joaopalotti/trectools trectools/trec_eval.py (get_ndcg: only rel > 0 qrels, IDCG cut at depth), "
             "trec_run.py (read_run sorts by query, score desc, docid asc), trec_qrel.py (read_qrel drops rel < 0)",
-            axes={"ties": "docid_asc"},
+            axes={"ties": "docid_asc", "unjudged_queries": "zero"},
             cutoffs=(1000,),
             note="per query, trectools returns NaN when no relevant doc is in the top depth and leaves zero-ideal "
-                 "queries out; its mean divides the sum by the number of run topics (run topics absent from the qrels "
-                 "included), so it equals rankflavor's mean (empty=zero missing=skip) only when every run topic is "
-                 "judged; all-digit doc ids are read as numbers (leading zeros lost)",
+                 "queries out of its table; its mean divides the sum by the number of run topics, run topics absent "
+                 "from the qrels included (unjudged_queries=zero); all-digit doc ids are read as numbers (leading "
+                 "zeros lost)",
             checked="trectools 0.0.50 (live)",
         ),
         Preset(

@@ -9,6 +9,7 @@ carrying its parsed meaning, read once here and never parsed again downstream.
     MinGrade    `threshold`: a number, or None for `none`
     RunDepth    `limit`: an int, or None for `all`
     Round       `decimals`: an int, or None for `none`
+    Weights     `name`: the name of bound per-query weights, or None for `none`
     Choice      the axes whose values are plain words (ideal_depth, unjudged, negative, empty, ...)
 
 `parse_value(axis, raw)` is the one place a token is read; numbers print as Python prints them, integral
@@ -115,6 +116,10 @@ class RunDepth(AxisValue):
 
 class Round(AxisValue):
     decimals: int | None
+
+
+class Weights(AxisValue):
+    name: str | None  # the name of per-query weights bound to the evaluation (--weights NAME=FILE), or None
 
 
 def gain_value(raw: str) -> Gain:
@@ -225,6 +230,18 @@ def round_value(raw: str) -> Round:
     if not re.fullmatch(r"\d+", raw) or int(raw) > 15:
         raise SpecError(f"round: {raw!r} is not none or a number of decimals from 0 to 15")
     return Round(str(int(raw)), axis="round", kind="number", decimals=int(raw))
+
+
+_WEIGHTS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+
+
+def weights_value(raw: str) -> Weights:
+    if raw == "none":
+        return Weights(raw, axis="weights", kind="none", name=None)
+    if not _WEIGHTS_NAME.fullmatch(raw):
+        raise SpecError(f"weights={raw!r}: give none or the name of weights bound with --weights NAME=FILE "
+                        "(a letter, then letters, digits, _ . -)")
+    return Weights(raw, axis="weights", kind="named", name=raw)
 
 
 def choice_parser(axis: str, words: tuple[str, ...]):

@@ -165,6 +165,7 @@ class Dataset:
     qrels: InternedQrels
     runs: list[InternedRun]
     judged: np.ndarray  # bool per query code: the query is in the qrels
+    weights: dict[str, np.ndarray] = field(default_factory=dict)  # per name: the weight of each query code (nan: none)
 
     @property
     def n_docs(self) -> int:

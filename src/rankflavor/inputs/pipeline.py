@@ -16,6 +16,7 @@ from rankflavor.inputs.load import load_qrels, load_run
 from rankflavor.inputs.prefetch import Prefetched
 from rankflavor.inputs.tables import QrelsTable, RunTable
 from rankflavor.inputs.trec import settle
+from rankflavor.inputs.weights import QueryWeights
 
 T = TypeVar("T")
 
@@ -245,7 +246,7 @@ def settle_inputs(dataset: Dataset, provenance: dict[str, Any]) -> bool:
         if run.pending_check is not None:
             plain = plain and not run.pending_check.found()
             run.pending_check = None
-    for item, source in zip(provenance["inputs"], sources, strict=True):
+    for item, source in zip(provenance["inputs"][:len(sources)], sources, strict=True):  # (then the weights)
         item["sha256"] = source.sha256
     return plain
 
@@ -266,3 +267,13 @@ def speculatively(qrels: Any, runs: Any, on_duplicate: str, work: Callable[[Data
             return out
     dataset, provenance = prepare(qrels, runs, on_duplicate)
     return work(dataset, provenance)
+
+
+def bind_weights(dataset: Dataset, provenance: dict[str, Any], weights: list[QueryWeights]) -> None:
+    """Give the dataset each named weights per query code, and the provenance each weights input."""
+    for w in weights:
+        dataset.weights[w.name] = w.by_code(dataset.query_ids)
+        known = int((~np.isnan(dataset.weights[w.name])).sum())
+        provenance["inputs"].append({"role": "weights", "name": w.name, "path": w.source.path,
+                                     "sha256": w.source.sha256, "kind": w.source.kind, "rows": len(w.query),
+                                     "queries_in_the_data": known, "queries_not_in_the_data": len(w.query) - known})

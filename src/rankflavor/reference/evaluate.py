@@ -8,9 +8,12 @@ policy, and `round` applies last (the mean is taken over `raw_value`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from rankflavor.flavor import Flavor
 from rankflavor.metrics import registry
@@ -65,3 +68,18 @@ def reference_evaluate(flavor: Flavor, qrels: Mapping[str, Mapping[str, float]],
     dicts (dict order is the input order)."""
     return {query: reference_query(flavor, judgments, run.get(query), query=query, qrels=qrels)
             for query, judgments in qrels.items() if judgments}
+
+
+def reference_mean(values: list[float | None], weights: list[float] | None, decimals: int | None, mean_of: str,
+                   ) -> float | None:
+    """A result's mean from its per-query values (None = null; the zeros of unjudged_queries=zero included):
+    sum(w v) / sum(w) over the non-null values, each rounded as numpy rounds to `decimals` first when mean_of
+    is `rounded` (the mean is then not rounded again), else the mean rounded to `decimals` last."""
+    kept = [(v, 1.0 if weights is None else weights[i]) for i, v in enumerate(values) if v is not None]
+    if not kept:
+        return None
+    if mean_of == "rounded":
+        kept = [(float(np.round(v, decimals)), w) for v, w in kept]
+    total = math.fsum(w for _, w in kept)
+    mean = math.fsum(v * w for v, w in kept) / total
+    return mean if mean_of == "rounded" or decimals is None else round(mean, decimals)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from rankflavor.engine import Engine
+from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, parse_specs
 from rankflavor.inputs.intern import Dataset
-from rankflavor.inputs.pipeline import speculatively
+from rankflavor.inputs.pipeline import bind_weights, speculatively
+from rankflavor.inputs.weights import load_weights
+from rankflavor.report.averages import averaging_for
 from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record, build_record
 from rankflavor.report.result import Result
@@ -91,7 +95,7 @@ class Report:
 
     def verify(self) -> list[Disagreement]:
         """Recompute every value from its record alone; the list of what disagrees (empty when all agree)."""
-        return verify_results(self.results, self.records)
+        return verify_results(self.results, self.records, self.dataset)
 
     # ---- export -------------------------------------------------------------------------------------
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
@@ -127,14 +131,16 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
         for flavor in flavors:
             res = engine.evaluate(run, [flavor])[0].results
             shared[(run.name, flavor)] = res.raw_value
-            result = Result(run.name, flavor, res, dataset.query_ids, unjudged_queries)
+            result = Result(run.name, flavor, res, dataset.query_ids, unjudged_queries,
+                            averaging=averaging_for(dataset, run, flavor))
             result.warnings = warnings_for(result, flavor, engine, run, shared)  # type: ignore[assignment]
             results.append(result)
         engine.release(run)
     return Report(dataset, flavors, results, provenance, engine)
 
 
-def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str = "error") -> Report:
+def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str = "error",
+             weights: Mapping[str, Any] | None = None) -> Report:
     """Evaluate one run or several against one qrels under one flavor or several.
 
     qrels: a TREC qrels path, {qid: {docid: grade}}, or a DataFrame (query, doc, grade columns).
@@ -142,11 +148,21 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     flavors: a spec string (`ndcg@10 gain=exp2`, `trec_eval`), a Flavor, or a list of either; parsed and
     checked before any input is read.
     on_duplicate: a (query, doc) listed twice in the qrels or a run: `error`, keep the `first`, or the `max`.
+    weights: {NAME: file of 'qid weight' lines, or {qid: weight}}, for flavors with weights=NAME.
     Bad input raises rankflavor.InputError (with .source, .line, .text, .fix); see docs/input-catalogue.md.
     """
     wanted = parse_specs(flavors)
-    return speculatively(qrels, runs, on_duplicate,
-                         lambda dataset, provenance: build_report(dataset, wanted, provenance))
+    named = sorted({f.weights.name for f in wanted if f.weights.name is not None} - set(weights or {}))
+    if named:
+        raise SpecError(f"weights={named[0]} names no weights: bind them with --weights {named[0]}=FILE (Python: "
+                        f"weights={{{named[0]!r}: file or mapping}})")
+    bound = [load_weights(name, data) for name, data in (weights or {}).items()]
+
+    def work(dataset: Dataset, provenance: dict[str, Any]) -> Report:
+        bind_weights(dataset, provenance, bound)
+        return build_report(dataset, wanted, provenance)
+
+    return speculatively(qrels, runs, on_duplicate, work)
 
 
 def explain(qrels: Any, run: Any, query: str, flavor: Flavor | str = "ndcg@10", on_duplicate: str = "error") -> Record:

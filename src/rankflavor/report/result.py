@@ -9,7 +9,8 @@ import numpy as np
 
 from rankflavor.engine import MISSING, STATUS_NAMES, ZERO_IDEAL, QueryResults
 from rankflavor.flavor import Flavor
-from rankflavor.report.numbers import mean_of, plain
+from rankflavor.report.averages import Averaging
+from rankflavor.report.numbers import plain
 
 
 @dataclass
@@ -22,10 +23,20 @@ class Result:
     query_ids: np.ndarray
     unjudged_queries: int
     warnings: list[str] = field(default_factory=list)
+    averaging: Averaging = field(default=None, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.averaging is None:  # (the plain mean: no zeros added, no weights)
+            self.averaging = Averaging(self.flavor.round, self.flavor.mean_of, query_ids=self.query_ids)
 
     @property
     def mean(self) -> float | None:
-        return mean_of(self.queries.raw_value, self.flavor.round)
+        return self.mean_with(self.queries.raw_value)
+
+    def mean_with(self, raw: np.ndarray) -> float | None:
+        """The mean, as the flavor takes it (report/averages.py), of other per-query values (unrounded; nan =
+        null) of the same queries: what the warnings' alternative means are."""
+        return self.averaging.mean(self.queries.query, raw)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -54,6 +65,7 @@ class Result:
 
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"run": self.run, "flavor": str(self.flavor), "mean": self.mean,
+                               "denominator": self.averaging.denominator(self.queries.query, self.queries.raw_value),
                                "counts": self.counts, "warnings": [str(w) for w in self.warnings],
                                "warning_details": [w.to_dict() if hasattr(w, "to_dict") else {"message": str(w)}
                                                    for w in self.warnings]}

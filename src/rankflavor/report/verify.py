@@ -6,8 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from rankflavor.flavor import Flavor
+from rankflavor.inputs.intern import Dataset
 from rankflavor.metrics import registry
+from rankflavor.reference import reference_mean
 from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record
 from rankflavor.report.result import Result
@@ -31,8 +35,10 @@ def check_record(record: Record, flavor: Flavor) -> list[str]:
     return registry.get(flavor.metric).check_record(record, flavor)
 
 
-def verify_results(results: Sequence[Result], records: Callable[[str, Flavor], list[Record]]) -> list[Disagreement]:
-    """For every result, each query's record checked, and its value compared with the one reported."""
+def verify_results(results: Sequence[Result], records: Callable[[str, Flavor], list[Record]], dataset: Dataset,
+                   ) -> list[Disagreement]:
+    """For every result, each query's record checked, its value compared with the one reported, and the mean
+    recomputed from the values (query 'all')."""
     problems: list[Disagreement] = []
     for result in results:
         for record, reported in zip(records(result.run, result.flavor), result.queries.value, strict=True):
@@ -42,4 +48,29 @@ def verify_results(results: Sequence[Result], records: Callable[[str, Flavor], l
                                               and abs(record.value - value) <= TOLERANCE)):
                 issues.append(f"reported value {value} differs from the record's {record.value}")
             problems += [Disagreement(result.run, record.query, str(result.flavor), i) for i in issues]
+        problems += [Disagreement(result.run, "all", str(result.flavor), i) for i in check_mean(result, dataset)]
     return problems
+
+
+def check_mean(result: Result, dataset: Dataset) -> list[str]:
+    """The mean recomputed from the per-query values and the dataset (its run queries with no judgment, its
+    weights) with the reference's formula (reference_mean), not from how the result took it."""
+    flavor, q = result.flavor, result.queries
+    codes = q.query.tolist()
+    values: list[float | None] = [None if v != v else float(v) for v in q.raw_value.tolist()]
+    if flavor.unjudged_queries == "zero":
+        zeros = np.flatnonzero(dataset.run(result.run).present & ~dataset.judged).tolist()
+        codes, values = codes + zeros, values + [0.0] * len(zeros)
+    weights = None
+    if flavor.weights.name is not None:
+        by_code = dataset.weights[flavor.weights.name]
+        weights = [float(by_code[c]) for c in codes]
+        if any(w != w for w, v in zip(weights, values, strict=True) if v is not None):
+            return []  # (a query without a weight: the mean is refused, with its own message)
+    expected = reference_mean(values, weights, flavor.round.decimals, str(flavor.mean_of))
+    reported = result.mean
+    if reported is None or expected is None:
+        same = reported is None and expected is None
+    else:
+        same = abs(reported - expected) <= TOLERANCE * max(1.0, abs(expected))
+    return [] if same else [f"the mean {reported} differs from the one its values give, {expected}"]

@@ -12,7 +12,8 @@ serialise as text) carrying a `code` and the `numbers` behind the message. Codes
   "condensed list" problem; Sakai 2007); numbers give the mean with `unjudged=skip` (trec_eval -J).
 - `zero_ideal`: queries with IDCG 0 and what `empty` did with them; the mean without them.
 - `missing`: judged queries absent from the run and what `missing` did; the mean under the other policy.
-- `unjudged_queries`: run queries that have no judgments (never scored).
+- `unjudged_queries`: run queries that have no judgments (never scored; 0s in the mean under
+  unjudged_queries=zero).
 
 Extra evaluations (ties: two, unjudged: one, of the run without its unjudged docs) run only when their
 warning applies; a cache shared across results (as `compare` passes) evaluates a flavor once, e.g. the one
@@ -28,7 +29,6 @@ import numpy as np
 from rankflavor.engine import MISSING, ZERO_IDEAL
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
-from rankflavor.report.numbers import mean_of
 from rankflavor.report.result import Result
 
 if TYPE_CHECKING:
@@ -96,29 +96,31 @@ def _tie_range(result: Result, flavor: Flavor, engine: Engine, run: InternedRun,
                     raw[tied] = engine.evaluate(run, [other], queries=codes)[0].results.raw_value
                 if cache is not None:
                     cache[key] = raw
-            out.append(mean_of(raw, flavor.round))
+            out.append(result.mean_with(raw))
         except EvaluationError:  # e.g. empty=error meets a zero ideal only under the other order
             out.append(None)
     return out[0], out[1]
 
 
-def _skip_mean(flavor: Flavor, engine: Engine, run: InternedRun, cache: Cache | None) -> float | None:
+def _skip_mean(result: Result, flavor: Flavor, engine: Engine, run: InternedRun, cache: Cache | None,
+               ) -> float | None:
     """The mean with unjudged=skip (None when the data refuses that flavor, e.g. empty=error)."""
     try:
-        return _skip_mean_unchecked(flavor, engine, run, cache)
+        return _skip_mean_unchecked(result, flavor, engine, run, cache)
     except EvaluationError:
         return None
 
 
-def _skip_mean_unchecked(flavor: Flavor, engine: Engine, run: InternedRun, cache: Cache | None) -> float | None:
+def _skip_mean_unchecked(result: Result, flavor: Flavor, engine: Engine, run: InternedRun, cache: Cache | None,
+                         ) -> float | None:
     skip = flavor.with_(unjudged="skip")
     if flavor.run_depth.limit is not None or (cache is not None and (run.name, skip) in cache):
-        return mean_of(values_under(engine, run, skip, cache), flavor.round)  # run_depth cuts before unjudged docs go
+        return result.mean_with(values_under(engine, run, skip, cache))  # run_depth cuts before unjudged docs go
     # the run without its unjudged docs under unjudged=zero: the values of unjudged=skip, from fewer rows
     values = engine.evaluate(run, [flavor.with_(unjudged="zero")], rows="judged")[0].results.raw_value
     if cache is not None:
         cache[(run.name, skip)] = values
-    return mean_of(values, flavor.round)
+    return result.mean_with(values)
 
 
 def _fmt(x: float | None) -> str:
@@ -160,7 +162,7 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
                 f"(unjudged=zero); judged{k} = " + ("null" if judged_at_k is None else f"{judged_at_k:.3f}"))
         numbers: dict[str, Any] = {"unjudged_docs": n_docs, "queries": n_queries, "judged_at_k": judged_at_k}
         if can_evaluate:
-            skip = _skip_mean(flavor, engine, run, cache)
+            skip = _skip_mean(result, flavor, engine, run, cache)
             text += f"; the mean is {_fmt(result.mean)}, {_fmt(skip)} with unjudged=skip"
             numbers.update(mean=result.mean, mean_unjudged_skip=skip)
         out.append(FlavorWarning("unjudged_in_top", text, **numbers))
@@ -169,7 +171,7 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
         n = c["zero_ideal"]
         did = {"skip": "leaves them out of the mean", "zero": "scores them 0", "one": "scores them 1"}.get(
             flavor.empty, f"empty={flavor.empty}")
-        without = mean_of(np.where(q.status == ZERO_IDEAL, np.nan, raw), flavor.round)
+        without = result.mean_with(np.where(q.status == ZERO_IDEAL, np.nan, raw))
         text = f"{n} queries have IDCG 0 (nothing relevant in the ideal); empty={flavor.empty} {did}"
         if flavor.empty != "skip":
             text += f"; the mean is {_fmt(result.mean)}, {_fmt(without)} without them"
@@ -180,9 +182,9 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
         n = c["missing"]
         missing = q.status == MISSING
         if flavor.missing == "skip":
-            other, did = mean_of(np.where(missing, 0.0, raw), flavor.round), "leaves them out of the mean"
+            other, did = result.mean_with(np.where(missing, 0.0, raw)), "leaves them out of the mean"
         else:
-            other, did = mean_of(np.where(missing, np.nan, raw), flavor.round), "scores them 0"
+            other, did = result.mean_with(np.where(missing, np.nan, raw)), "scores them 0"
         alt = "zero" if flavor.missing == "skip" else "skip"
         out.append(FlavorWarning(
             "missing",
@@ -192,6 +194,8 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
 
     if c["unjudged_queries"]:
         n = c["unjudged_queries"]
-        out.append(FlavorWarning("unjudged_queries", f"{n} run queries have no judgments and are not scored",
-                                 queries=n))
+        text = f"{n} run queries have no judgments and are not scored"
+        if flavor.unjudged_queries == "zero":
+            text += "; unjudged_queries=zero counts each as 0 in the mean"
+        out.append(FlavorWarning("unjudged_queries", text, queries=n))
     return out

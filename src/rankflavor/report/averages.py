@@ -1,0 +1,97 @@
+"""How a result's mean is taken, as its flavor declares it (the axes round, unjudged_queries, mean_of, weights):
+
+    mean = sum_q w_q v_q / sum_q w_q
+
+over the queries averaged: the judged queries whose value is not null (a null value is left out: missing=skip,
+empty=skip), plus, with unjudged_queries=zero, the run's queries that have no judgment, each with v = 0
+(trectools). v is the unrounded value (mean_of=raw: the mean is then rounded to `round` decimals) or the value
+as reported, rounded to `round` decimals (mean_of=rounded: the mean is not rounded again; ir_measures over
+gdeval). w_q = 1 (weights=none: numpy's mean of the values) or the weight bound to the flavor's weights name.
+`denominator` says what the mean averaged and what it left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rankflavor.errors import EvaluationError, SpecError
+from rankflavor.flavor import Flavor
+from rankflavor.flavor.values import Choice, Round
+from rankflavor.inputs.intern import Dataset, InternedRun
+
+
+@dataclass
+class Averaging:
+    """Everything a result's mean depends on besides its per-query values."""
+
+    round_to: Round
+    mean_of: Choice
+    zero_codes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # unjudged run queries as 0
+    weights: np.ndarray | None = None  # per query code (nan: no weight), when the flavor names weights
+    weights_name: str | None = None
+    query_ids: np.ndarray | None = None  # (for messages)
+
+    def _values(self, codes: np.ndarray, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(codes, values) of the queries averaged: the non-null values, then the zeros."""
+        values = raw if self.mean_of == "raw" else np.round(raw, self.round_to.decimals)
+        ok = ~np.isnan(values)
+        if not len(self.zero_codes):
+            return codes[ok], values[ok]
+        return (np.concatenate([codes[ok], self.zero_codes]),
+                np.concatenate([values[ok], np.zeros(len(self.zero_codes))]))
+
+    def mean(self, codes: np.ndarray, raw: np.ndarray) -> float | None:
+        """The mean of per-query values `raw` (unrounded; nan = null) of the judged query codes `codes`."""
+        averaged, values = self._values(codes, raw)
+        if not len(values):
+            return None
+        if self.weights is None:
+            mean = float(values.mean())
+        else:
+            weights = self._weights_of(averaged)
+            total = weights.sum()
+            if total <= 0:
+                raise EvaluationError(f"the weights {self.weights_name!r} of the {len(values)} queries averaged sum to "
+                                      f"{total:g}: the weighted mean is undefined; give them positive weights")
+            mean = float((weights * values).sum() / total)
+        return mean if self.mean_of == "rounded" or self.round_to.decimals is None else round(mean, self.round_to.decimals)
+
+    def _weights_of(self, codes: np.ndarray) -> np.ndarray:
+        assert self.weights is not None
+        weights = self.weights[codes]
+        if np.isnan(weights).any():
+            missing = codes[np.isnan(weights)]
+            shown = ", ".join(repr(str(self.query_ids[c])) for c in missing[:5]) if self.query_ids is not None else ""
+            raise EvaluationError(f"{len(missing)} queries averaged have no weight in {self.weights_name!r} ({shown}); "
+                                  "every query in the mean needs one: add them to the weights, or drop them from "
+                                  "the mean (missing=skip, empty=skip, unjudged_queries=skip)")
+        return weights
+
+    def denominator(self, codes: np.ndarray, raw: np.ndarray) -> dict[str, Any]:
+        """What the mean averaged (queries, and their total weight) and what it left out."""
+        averaged, _ = self._values(codes, raw)
+        values = raw if self.mean_of == "raw" else np.round(raw, self.round_to.decimals)
+        out: dict[str, Any] = {"queries": len(averaged), "of": "rounded values" if self.mean_of == "rounded" else
+                               "unrounded values", "unjudged_queries_as_zero": len(self.zero_codes),
+                               "left_out_null": int(np.isnan(values).sum())}
+        if self.weights is not None:
+            out["weights"] = self.weights_name
+            out["total_weight"] = float(self._weights_of(averaged).sum()) if len(averaged) else 0.0
+        return out
+
+
+def averaging_for(dataset: Dataset, run: InternedRun, flavor: Flavor) -> Averaging:
+    """How `flavor` averages `run`'s values: its zeros (unjudged_queries=zero: the run's queries with no
+    judgment) and its weights (weights=NAME: bound to the dataset)."""
+    zeros = np.flatnonzero(run.present & ~dataset.judged) if flavor.unjudged_queries == "zero" else None
+    weights = None
+    if flavor.weights.name is not None:
+        if flavor.weights.name not in dataset.weights:
+            raise SpecError(f"weights={flavor.weights.name} names no weights: bind them with --weights "
+                            f"{flavor.weights.name}=FILE (Python: weights={{{flavor.weights.name!r}: file or mapping}})")
+        weights = dataset.weights[flavor.weights.name]
+    return Averaging(flavor.round, flavor.mean_of, np.zeros(0, dtype=np.int64) if zeros is None else zeros, weights,
+                     flavor.weights.name, dataset.query_ids)
