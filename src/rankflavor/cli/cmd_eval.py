@@ -17,11 +17,16 @@ def add_parser(sub) -> None:
     p.add_argument("qrels", help="TREC qrels file (qid iter docid grade), plain or .gz")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
     p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC",
-                   help="flavor spec, e.g. 'ndcg@10', 'ndcg@10 gain=exp2', 'trec_eval', 'lightgbm@5' "
-                        "(repeatable; default ndcg@10)")
+                   help="flavor spec, e.g. 'ndcg@10', 'ndcg@10 gain=exp2', 'trec_eval', 'lightgbm@5', "
+                        "'project.NAME' (repeatable; default: the project's primary flavor, else ndcg@10)")
     p.add_argument("--per-query", action="store_true", help="also print every query's value")
     p.add_argument("--format", choices=("table", "json", "csv", "trec"), default="table",
                    help="trec: trec_eval's lines (name, query, value to 4 decimals)")
+    p.add_argument("--against", metavar="SAVED.json",
+                   help="compare each mean with a saved result (rankflavor eval --format json), matched by run and "
+                        "label; refused when the qrels or a label's flavor changed")
+    p.add_argument("--allow-flavor-change", action="store_true",
+                   help="with --against: compare a label whose flavor changed anyway (with a warning)")
     p.add_argument("--weights", action="append", metavar="NAME=FILE", default=[],
                    help="per-query weights for flavors with weights=NAME: a file of 'qid weight' lines (repeatable)")
     add_on_duplicate(p)
@@ -47,15 +52,21 @@ def run(args: argparse.Namespace) -> int:
     from rankflavor.inputs.prefetch import prefetch_runs
 
     runs = prefetch_runs(list(args.runs))  # parsed on Arrow's threads while the specs are parsed and the qrels read
-    from rankflavor import evaluate, parse_specs
+    from rankflavor import evaluate
     from rankflavor.cli import render
+    from rankflavor.flavor import labelled_specs
+    from rankflavor.report.against import against, load_saved
 
-    flavors = parse_specs(args.specs or ["ndcg@10"])  # a bad spec is reported before anything about the inputs
-    report = evaluate(args.qrels, runs, flavors, on_duplicate=args.on_duplicate, weights=weight_files(args.weights))
-    for warning in report.provenance["input_warnings"]:  # (on stderr: the output's format stays parseable)
-        sys.stderr.write(f"warning: {warning}\n")
+    specs = args.specs or [default_spec()]
+    labelled_specs(specs)  # a bad spec is reported before anything about the inputs
+    saved = load_saved(args.against) if args.against else None
+    report = evaluate(args.qrels, runs, specs, on_duplicate=args.on_duplicate, weights=weight_files(args.weights))
+    compared = against(report, saved, args.allow_flavor_change) if saved is not None else None
+    for warning in [*report.provenance["input_warnings"], *(compared.warnings if compared else [])]:
+        sys.stderr.write(f"warning: {warning}\n")  # (on stderr: the output's format stays parseable)
     if args.format == "json":
-        render.print_json(report.to_dict(per_query=args.per_query))
+        render.print_json({**report.to_dict(per_query=args.per_query),
+                           **({"against": compared.to_dict()} if compared else {})})
     elif args.format == "csv":
         render.write_csv(report, sys.stdout)
     elif args.format == "trec":
@@ -64,4 +75,14 @@ def run(args: argparse.Namespace) -> int:
         write_trec(report, sys.stdout, per_query=args.per_query)
     else:
         render.print_report(report, per_query=args.per_query)
+    if compared is not None and args.format != "json":
+        render.print_against(compared, args.against, sys.stdout if args.format == "table" else sys.stderr)
     return EXIT_OK
+
+
+def default_spec() -> str:
+    """The project's primary flavor (flavor/project.py) when one is pinned here, else ndcg@10."""
+    from rankflavor.flavor.project import find_project
+
+    project = find_project()
+    return "project.primary" if project is not None and project.primary is not None else "ndcg@10"

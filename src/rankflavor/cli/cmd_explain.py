@@ -16,7 +16,8 @@ def add_parser(sub) -> None:
     p.add_argument("qrels")
     p.add_argument("run")
     p.add_argument("-q", "--query", required=True, help="query id")
-    p.add_argument("-m", "--measure", dest="spec", default="ndcg@10", metavar="SPEC", help="one flavor spec")
+    p.add_argument("-m", "--measure", dest="spec", metavar="SPEC",
+                   help="one flavor spec (default: the project's primary flavor, else ndcg@10)")
     p.add_argument("--format", choices=("table", "json"), default="table")
     add_on_duplicate(p)
 
@@ -25,10 +26,11 @@ def run(args: argparse.Namespace) -> int:
     one_blas_thread()
     from rankflavor import Flavor
     from rankflavor.cli import render
+    from rankflavor.cli.cmd_eval import default_spec
     from rankflavor.inputs.prefetch import prefetch_runs
     from rankflavor.report import explain
 
-    flavor = Flavor.parse(args.spec)
+    flavor = Flavor.parse(args.spec or default_spec())
     run = prefetch_runs([args.run])[0]  # parsed on Arrow's threads while the qrels is read
     try:
         record = explain(args.qrels, run, args.query, flavor, on_duplicate=args.on_duplicate)

@@ -32,6 +32,23 @@ def rows() -> list[dict[str, str]]:
         out.append({"preset": preset.name, "peer": preset.peer, "default_cutoffs": cutoffs,
                     "flavor": str(flavors[0]), "source": preset.source, "note": preset.note,
                     "checked": preset.checked})
+    return out + project_rows()
+
+
+def project_rows() -> list[dict[str, str]]:
+    """The flavors the project pins here (flavor/project.py), as `project.NAME` rows."""
+    from rankflavor.flavor import parse_spec
+    from rankflavor.flavor.project import PREFIX, find_project
+
+    project = find_project()
+    if project is None:
+        return []
+    out = []
+    for name, spec in project.flavors.items():
+        flavors = parse_spec(PREFIX + name)
+        out.append({"preset": PREFIX + name, "peer": "this project", "default_cutoffs": ",".join(
+                    str(f.cutoff) for f in flavors if f.cutoff is not None) or "none", "flavor": str(flavors[0]),
+                    "source": f"{project.path}: {name} = {spec!r}", "note": "", "checked": "pinned by the project"})
     return out
 
 

@@ -113,6 +113,14 @@ def print_record(record) -> None:
                    [[str(r["rank"]), r["doc"], *(_cell(k, r[k]) for k in columns)] for r in rows])
 
 
+def print_against(compared, path: str, stream: IO[str]) -> None:
+    """The change of each mean from the saved results (report/against.py)."""
+    rows = [["run", "saved", "mean", "change", "label"]]
+    rows += [[r["run"], fmt(r["saved"]), fmt(r["mean"]), "null" if r["change"] is None else f"{r['change']:+.6f}",
+              r["label"]] for r in compared.rows]
+    stream.write(f"\nagainst {path}\n" + "\n".join(text_columns(rows)) + "\n")
+
+
 def print_presets(rows: list[dict[str, str]]) -> None:
     from rich.table import Table
 

@@ -148,6 +148,4 @@ def build_grid(grid: str | Grid | Mapping[str, Sequence[str]] | Sequence[str | F
 
 def short_label(flavor: Flavor) -> str:
     """The head and the axes that differ from the plain `metric@k` default (the canonical string stays the name)."""
-    plain = dict(Flavor(metric=flavor.metric, cutoff=flavor.cutoff).axis_items())
-    changed = [f"{axis}={token}" for axis, token in flavor.axis_items() if plain[axis] != token]
-    return " ".join([flavor.head, *changed])
+    return flavor.short

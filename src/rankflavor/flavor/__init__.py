@@ -1,7 +1,7 @@
 """Flavor: the declared metric variant, its typed axis values, its canonical string, its parser and the presets."""
 
 from rankflavor.flavor.axes import AXES, AXIS_NAMES
-from rankflavor.flavor.flavor import Flavor, parse_spec, parse_specs
+from rankflavor.flavor.flavor import Flavor, labelled_specs, parse_spec, parse_specs
 from rankflavor.flavor.presets import PRESETS, Preset
 
-__all__ = ["AXES", "AXIS_NAMES", "PRESETS", "Flavor", "Preset", "parse_spec", "parse_specs"]
+__all__ = ["AXES", "AXIS_NAMES", "PRESETS", "Flavor", "Preset", "labelled_specs", "parse_spec", "parse_specs"]

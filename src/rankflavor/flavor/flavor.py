@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from rankflavor.errors import SpecError
+from rankflavor.flavor import project
 from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, parse_value
 from rankflavor.flavor.presets import PRESETS
 from rankflavor.flavor.spec import split_spec
@@ -80,6 +81,12 @@ class Flavor:
     def __repr__(self) -> str:
         return f"Flavor({str(self)!r})"
 
+    @property
+    def short(self) -> str:
+        """The head and the axes that differ from the plain `metric@k` default (it parses back to this flavor)."""
+        plain = dict(Flavor(metric=self.metric, cutoff=self.cutoff).axis_items())
+        return " ".join([self.head, *(f"{axis}={token}" for axis, token in self.axis_items() if plain[axis] != token)])
+
     # ---- construction -------------------------------------------------------------------------------
     @classmethod
     def parse(cls, spec: str) -> Flavor:
@@ -117,6 +124,8 @@ def parse_spec(spec: str) -> list[Flavor]:
     """All flavors a spec stands for: one, or one per default cutoff of a preset written without @k."""
     metric_names = registry.names()
     text = split_spec(spec, metric_names)
+    if text.name.startswith(project.PREFIX):
+        return _project_flavors(text.name, text.cutoff, text.overrides)
     if registry.find(text.name) is not None:
         return [Flavor(metric=text.name, cutoff=text.cutoff, **text.overrides)]
     preset = PRESETS.get(text.name)
@@ -133,14 +142,47 @@ def parse_spec(spec: str) -> list[Flavor]:
     return [Flavor(metric=preset.metric, cutoff=k, **{**preset.axes, **text.overrides}) for k in cutoffs]
 
 
+def _project_flavors(name: str, cutoff: int | None, overrides: dict[str, str]) -> list[Flavor]:
+    """The flavors of `project.NAME` (flavor/project.py), with a cutoff and axes given after it."""
+    text, where = project.project_spec(name)
+    if text.strip().startswith(project.PREFIX):
+        raise SpecError(f"{where.path}: flavor {name[len(project.PREFIX):]} is {text!r}: a project flavor is a "
+                        "metric or a preset spec, not another project flavor")
+    try:
+        flavors = parse_spec(text)
+    except SpecError as exc:
+        raise SpecError(f"{where.path}: {name} = {text!r}: {exc}") from None
+    out: list[Flavor] = []
+    for flavor in flavors:
+        changed = flavor.with_(**({"cutoff": cutoff} if cutoff is not None else {}), **overrides)
+        if changed not in out:
+            out.append(changed)
+    return out
+
+
 def parse_specs(specs: Sequence[str | Flavor] | str | Flavor) -> list[Flavor]:
     """Flavors for a spec, a Flavor, or a list of either, in order, without duplicates."""
+    return list(labelled_specs(specs))
+
+
+def labelled_specs(specs: Sequence[str | Flavor] | str | Flavor) -> dict[Flavor, list[str]]:
+    """Each flavor the specs stand for (in order, once) with the names the user gave it: the spec as written
+    (spaces collapsed), `NAME@k ...` for each cutoff of a spec that stands for several, `Flavor.short` for
+    a Flavor given as such. Two specs that resolve to one flavor give it two labels."""
     items = [specs] if isinstance(specs, (str, Flavor)) else list(specs)
-    flavors: list[Flavor] = []
+    out: dict[Flavor, list[str]] = {}
     for item in items:
-        for flavor in [item] if isinstance(item, Flavor) else parse_spec(item):
-            if flavor not in flavors:
-                flavors.append(flavor)
-    if not flavors:
+        if isinstance(item, Flavor):
+            named = [(item, item.short)]
+        else:
+            flavors = parse_spec(item)
+            words = item.split()
+            named = [(f, " ".join(words)) for f in flavors] if len(flavors) == 1 else \
+                [(f, " ".join([f"{words[0]}@{f.cutoff}", *words[1:]])) for f in flavors]
+        for flavor, label in named:
+            labels = out.setdefault(flavor, [])
+            if label not in labels:
+                labels.append(label)
+    if not out:
         raise SpecError("no flavor given; pass at least one spec such as ndcg@10")
-    return flavors
+    return out

@@ -10,7 +10,7 @@ import numpy as np
 
 from rankflavor.engine import Engine
 from rankflavor.errors import SpecError
-from rankflavor.flavor import Flavor, parse_specs
+from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.intern import Dataset
 from rankflavor.inputs.pipeline import bind_weights, speculatively
 from rankflavor.inputs.weights import load_weights
@@ -119,7 +119,8 @@ class Report:
         return pd.DataFrame(rows, columns=["run", "flavor", "query", "value", *parts, "status"])
 
 
-def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, Any]) -> Report:
+def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, Any],
+                 labels: Mapping[Flavor, list[str]] | None = None) -> Report:
     """Every run under every flavor. The engine shares each run's stages across the flavors; the warnings'
     extra evaluations (tie range, unjudged=skip) are shared across flavors that lead to the same one; a
     run's stages are released before the next run."""
@@ -132,7 +133,7 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
             res = engine.evaluate(run, [flavor])[0].results
             shared[(run.name, flavor)] = res.raw_value
             result = Result(run.name, flavor, res, dataset.query_ids, unjudged_queries,
-                            averaging=averaging_for(dataset, run, flavor))
+                            averaging=averaging_for(dataset, run, flavor), labels=list((labels or {}).get(flavor, [])))
             result.warnings = warnings_for(result, flavor, engine, run, shared)  # type: ignore[assignment]
             results.append(result)
         engine.release(run)
@@ -151,7 +152,8 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     weights: {NAME: file of 'qid weight' lines, or {qid: weight}}, for flavors with weights=NAME.
     Bad input raises rankflavor.InputError (with .source, .line, .text, .fix); see docs/input-catalogue.md.
     """
-    wanted = parse_specs(flavors)
+    labelled = labelled_specs(flavors)
+    wanted = list(labelled)
     named = sorted({f.weights.name for f in wanted if f.weights.name is not None} - set(weights or {}))
     if named:
         raise SpecError(f"weights={named[0]} names no weights: bind them with --weights {named[0]}=FILE (Python: "
@@ -160,7 +162,7 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
 
     def work(dataset: Dataset, provenance: dict[str, Any]) -> Report:
         bind_weights(dataset, provenance, bound)
-        return build_report(dataset, wanted, provenance)
+        return build_report(dataset, wanted, provenance, labelled)
 
     return speculatively(qrels, runs, on_duplicate, work)
 

@@ -24,10 +24,18 @@ class Result:
     unjudged_queries: int
     warnings: list[str] = field(default_factory=list)
     averaging: Averaging = field(default=None, repr=False)  # type: ignore[assignment]
+    labels: list[str] = field(default_factory=list)  # the names the user gave the flavor (flavor.labelled_specs)
 
     def __post_init__(self) -> None:
         if self.averaging is None:  # (the plain mean: no zeros added, no weights)
             self.averaging = Averaging(self.flavor.round, self.flavor.mean_of, query_ids=self.query_ids)
+        if not self.labels:
+            self.labels = [self.flavor.short]
+
+    @property
+    def label(self) -> str:
+        """The name the user gave the flavor (the spec as written, or its short form)."""
+        return self.labels[0]
 
     @property
     def mean(self) -> float | None:
@@ -64,7 +72,8 @@ class Result:
         ]
 
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {"run": self.run, "flavor": str(self.flavor), "mean": self.mean,
+        out: dict[str, Any] = {"run": self.run, "label": self.label, **({"labels": self.labels} if len(
+                               self.labels) > 1 else {}), "flavor": str(self.flavor), "mean": self.mean,
                                "denominator": self.averaging.denominator(self.queries.query, self.queries.raw_value),
                                "counts": self.counts, "warnings": [str(w) for w in self.warnings],
                                "warning_details": [w.to_dict() if hasattr(w, "to_dict") else {"message": str(w)}
