@@ -36,6 +36,7 @@ EXPECTED = {  # written out by hand: a value dropped from the registry by mistak
     "unjudged_queries": ["skip", "zero"],
     "mean_of": ["raw", "rounded"],
     "weights": ["none", "NAME"],
+    "rel_level": ["N"],
 }
 
 

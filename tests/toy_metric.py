@@ -11,7 +11,7 @@ removes it.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -41,8 +41,9 @@ def reference(flavor: Flavor, judgments_of_query: dict[str, float], ranked: RefL
 
 class CappedHits(Metric):
     name = NAME
-    reads = tuple(a for a in AXIS_NAMES if a not in ("discount", "ideal", "ideal_depth"))
-    not_read = "it has no discount and no ideal"
+    reads = tuple(a for a in AXIS_NAMES if a not in ("discount", "ideal", "ideal_depth", "rel_level"))
+    not_read: ClassVar[dict[str, tuple[str, str]]] = {
+        axis: ("it has no discount and no ideal", "") for axis in ("discount", "ideal", "ideal_depth")}
     parts = ("hits", "relevant")
     row_columns = ("hit",)
     undefined_reason = "no relevant doc"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write the documentation generated from the axis registry (rankflavor.flavor.axes):
 
-- README.md: the axis table between the `<!-- axes:start -->` and `<!-- axes:end -->` markers;
+- README.md: the axis table between the `<!-- axes:start -->` and `<!-- axes:end -->` markers, and the metrics
+  table between `<!-- metrics:start -->` and `<!-- metrics:end -->` (from the metric registry);
 - docs/axes.md: every value of every axis with its meaning and source.
 
 usage: python tools/docs.py [--check]   (--check: exit 1 when a file differs from what it would write)
@@ -13,10 +14,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from rankflavor.flavor.axes import docs_table, values_table
+from rankflavor.flavor.axes import AXIS_NAMES, docs_table, values_table
+from rankflavor.flavor.peer_names import trec_eval_name
+from rankflavor.metrics import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 START, END = "<!-- axes:start -->", "<!-- axes:end -->"
+METRICS_START, METRICS_END = "<!-- metrics:start -->", "<!-- metrics:end -->"
 AXES_MD_HEAD = """# Flavor axes: every value, its meaning and its source
 
 Generated from `src/rankflavor/flavor/axes.py` by `python tools/docs.py`; do not edit by hand.
@@ -25,10 +29,26 @@ A flavor is `metric[@k]` followed by `key=value` for any of these axes; a metric
 """
 
 
+def metrics_table() -> str:
+    """Every registered metric: its formula, the axes it does not read, its trec_eval names."""
+    rows = ["| metric | formula | axes it does not read | trec_eval |", "|---|---|---|---|"]
+    for name in registry.names():
+        metric = registry.get(name)
+        formula = (type(metric).__doc__ or "").strip().splitlines()[0]
+        skipped = ", ".join(a for a in AXIS_NAMES if a not in metric.reads) or "none"
+        trec = ", ".join(f"`{n}`" for n in (trec_eval_name(name, None), trec_eval_name(name, 10)) if n) or "none"
+        rows.append(f"| `{name}` | {formula} | {skipped} | {trec} |")
+    return "\n".join(rows)
+
+
+def _between(text: str, start: str, end: str, body: str) -> str:
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{start}\n{body}\n{end}{tail}"
+
+
 def readme_text(current: str) -> str:
-    head, rest = current.split(START, 1)
-    _, tail = rest.split(END, 1)
-    return f"{head}{START}\n{docs_table()}\n{END}{tail}"
+    return _between(_between(current, START, END, docs_table()), METRICS_START, METRICS_END, metrics_table())
 
 
 def axes_md() -> str:

@@ -43,7 +43,8 @@ def print_report(report, per_query: bool = False) -> None:
     for result in report.results:
         c = result.counts
         n = result.averaging.denominator(result.queries.query, result.queries.raw_value)["queries"]
-        rows.append([result.run, fmt(result.mean), str(n), str(c["scored"]), str(c["zero_ideal"]), str(c["missing"]),
+        rows.append([result.run, fmt(result.mean), str(n), str(c["scored"]), str(c[result.metric.undefined_status]),
+                     str(c["missing"]),
                      str(result.flavor)])
     lines = text_columns(rows)
     for line in lines:
@@ -81,9 +82,11 @@ def _universe_example(record) -> dict[str, Any]:
     """A row of the record's judged universe (the metric's columns when the universe is empty)."""
     if record.universe:
         return record.universe[0]
+    from rankflavor.flavor import Flavor
     from rankflavor.metrics import registry
 
-    return registry.get(record.flavor.split()[0].split("@")[0]).universe_columns(False, 0.0)
+    flavor = Flavor.parse(record.flavor)
+    return registry.get(flavor.metric).universe_columns(flavor, 0.0, False, 0.0)
 
 
 def print_record(record) -> None:

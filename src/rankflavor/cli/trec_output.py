@@ -11,21 +11,22 @@ from __future__ import annotations
 
 from typing import IO
 
-from rankflavor.flavor import Flavor, parse_spec
+from rankflavor.flavor import Flavor, parse_spec, peer_names
 
 
 def trec_eval_name(flavor: Flavor) -> str | None:
     """trec_eval's measure name for a flavor that is exactly one of its measures, else None."""
-    if flavor.cutoff is not None and flavor == parse_spec(f"trec_eval@{flavor.cutoff}")[0]:
-        return f"ndcg_cut_{flavor.cutoff}"
-    for name, preset in (("ndcg", "trec_eval.ndcg"), ("ndcg_p", "trec_eval.ndcg_p")):
-        if flavor == parse_spec(preset)[0]:
-            return name
+    name = peer_names.trec_eval_name(flavor.metric, flavor.cutoff)
+    if name is not None and flavor == parse_spec(f"trec_eval.{name}")[0]:
+        return name
+    if flavor == parse_spec("trec_eval.ndcg_p")[0]:
+        return "ndcg_p"
     return None
 
 
-def _line(name: str, query: str, value: float) -> str:
-    return f"{name:<22s}\t{query}\t{value:6.4f}\n"
+def _line(name: str, query: str, value: float, count: bool = False) -> str:
+    shown = f"{int(value)}" if count else f"{value:6.4f}"  # (trec_eval prints its counts as integers)
+    return f"{name:<22s}\t{query}\t{shown}\n"
 
 
 def write_trec(report, stream: IO[str], per_query: bool = False) -> None:
@@ -38,13 +39,14 @@ def write_trec(report, stream: IO[str], per_query: bool = False) -> None:
         if len(runs) > 1:
             stream.write(f"{'runid':<22s}\tall\t{run}\n")
         names = [trec_eval_name(r.flavor) or str(r.flavor) for r in results]
+        counts = [r.metric.aggregate == "sum" for r in results]
         if per_query:
             queries = [row["query"] for row in results[0].per_query()]
             rows = [{row["query"]: row["value"] for row in r.per_query()} for r in results]
             for query in queries:
-                for name, values in zip(names, rows, strict=True):
+                for name, values, count in zip(names, rows, counts, strict=True):
                     if values.get(query) is not None:
-                        stream.write(_line(name, query, values[query]))
-        for name, result in zip(names, results, strict=True):
+                        stream.write(_line(name, query, values[query], count))
+        for name, result, count in zip(names, results, counts, strict=True):
             if result.mean is not None:
-                stream.write(_line(name, "all", result.mean))
+                stream.write(_line(name, "all", result.mean, count))

@@ -18,6 +18,7 @@ from rankflavor.flavor.values import (
     gain_value,
     ideal_value,
     min_grade_value,
+    rel_level_value,
     round_value,
     run_depth_value,
     ties_value,
@@ -187,6 +188,11 @@ _WEIGHTS = (
       "scikit-learn ndcg_score sample_weight; CatBoost and XGBoost group weights; query-traffic weights",
       ("traffic",), sweep=False),
 )
+_REL_LEVEL = (
+    V("N", "relevant: grade >= N", "a doc is relevant to a binary measure (AP, P, R, RR, ...) when its grade is at "
+      "least N; gain-based measures read gain and min_grade instead", "trec_eval -l N (default 1); ir_measures "
+      "rel=N", ("1", "2", "0")),
+)
 
 AXES: tuple[Axis, ...] = (
     Axis("gain", "linear", gain_value, "grade -> gain", _GAIN),
@@ -207,6 +213,7 @@ AXES: tuple[Axis, ...] = (
          "run queries with no judgment, in the mean", _UNJUDGED_QUERIES),
     Axis("mean_of", "raw", _words("mean_of", _MEAN_OF), "which values the mean averages", _MEAN_OF),
     Axis("weights", "none", weights_value, "the weight of each query in the mean", _WEIGHTS),
+    Axis("rel_level", "1", rel_level_value, "the grade from which a doc is relevant (binary measures)", _REL_LEVEL),
 )
 AXIS_BY_NAME = {axis.name: axis for axis in AXES}
 AXIS_NAMES = tuple(axis.name for axis in AXES)

@@ -16,9 +16,10 @@ from typing import Any
 from rankflavor.errors import SpecError
 from rankflavor.flavor import project
 from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, parse_value
+from rankflavor.flavor.peer_names import peer_measure
 from rankflavor.flavor.presets import PRESETS
 from rankflavor.flavor.spec import split_spec
-from rankflavor.flavor.values import Choice, Discount, Gain, Ideal, MinGrade, Round, RunDepth, Ties, Weights
+from rankflavor.flavor.values import Choice, Discount, Gain, Ideal, MinGrade, RelLevel, Round, RunDepth, Ties, Weights
 from rankflavor.metrics import registry
 
 
@@ -46,6 +47,7 @@ class Flavor:
     unjudged_queries: Choice = "skip"  # type: ignore[assignment]
     mean_of: Choice = "raw"  # type: ignore[assignment]
     weights: Weights = "none"  # type: ignore[assignment]
+    rel_level: RelLevel = "1"  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         metric = registry.get(self.metric)
@@ -57,9 +59,9 @@ class Flavor:
         for axis in AXES:
             value = getattr(self, axis.name)
             if axis.name not in metric.reads and value != axis.default:
-                instead = f" or use {metric.instead}" if metric.instead else ""
-                raise SpecError(f"{axis.name} does not apply to {self.metric} ({metric.not_read}); drop "
-                                f"{axis.name}={value}{instead}")
+                why, other = metric.why_not(axis.name)
+                instead = f" or use {other}" if other else ""
+                raise SpecError(f"{axis.name} does not apply to {self.metric} ({why}); drop {axis.name}={value}{instead}")
         if self.mean_of == "rounded" and self.round.decimals is None:
             raise SpecError("mean_of=rounded averages the values rounded to round=N decimals: give round=N (e.g. "
                             "round=5), or mean_of=raw")
@@ -129,6 +131,13 @@ def parse_spec(spec: str) -> list[Flavor]:
     if registry.find(text.name) is not None:
         return [Flavor(metric=text.name, cutoff=text.cutoff, **text.overrides)]
     preset = PRESETS.get(text.name)
+    if preset is None and (measure := peer_measure(text.name)) is not None:
+        metric, cutoff, axes = measure
+        if cutoff is not None and text.cutoff is not None:
+            raise SpecError(f"{text.name} holds its cutoff already (@{cutoff}): drop @{text.cutoff}, or name the "
+                            f"measure with the cutoff you want")
+        return [Flavor(metric=metric, cutoff=cutoff if cutoff is not None else text.cutoff,
+                       **{**axes, **text.overrides})]
     if preset is None:
         raise SpecError(
             f"unknown metric or preset {text.name!r}; metrics: {', '.join(metric_names)}; presets: {', '.join(PRESETS)}"

@@ -10,6 +10,7 @@ carrying its parsed meaning, read once here and never parsed again downstream.
     RunDepth    `limit`: an int, or None for `all`
     Round       `decimals`: an int, or None for `none`
     Weights     `name`: the name of bound per-query weights, or None for `none`
+    RelLevel    `threshold`: the grade from which a doc is relevant to a binary measure
     Choice      the axes whose values are plain words (ideal_depth, unjudged, negative, empty, ...)
 
 `parse_value(axis, raw)` is the one place a token is read; numbers print as Python prints them, integral
@@ -116,6 +117,10 @@ class RunDepth(AxisValue):
 
 class Round(AxisValue):
     decimals: int | None
+
+
+class RelLevel(AxisValue):
+    threshold: float  # a doc is relevant to a binary measure when its grade is at least this
 
 
 class Weights(AxisValue):
@@ -230,6 +235,11 @@ def round_value(raw: str) -> Round:
     if not re.fullmatch(r"\d+", raw) or int(raw) > 15:
         raise SpecError(f"round: {raw!r} is not none or a number of decimals from 0 to 15")
     return Round(str(int(raw)), axis="round", kind="number", decimals=int(raw))
+
+
+def rel_level_value(raw: str) -> RelLevel:
+    threshold = read_number(raw, "rel_level")
+    return RelLevel(format_number(threshold), axis="rel_level", kind="number", threshold=threshold)
 
 
 _WEIGHTS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")

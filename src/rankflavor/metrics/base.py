@@ -40,13 +40,25 @@ class Metric:
 
     name: ClassVar[str]
     reads: ClassVar[tuple[str, ...]]  # axes that can change the value (canonical order is AXES')
-    not_read: ClassVar[str] = ""  # why the other axes do not apply (in the error for a non-default one)
-    instead: ClassVar[str] = ""  # a metric that reads them
+    not_read: ClassVar[dict[str, tuple[str, str]]] = {}  # axis -> (why it does not apply, a metric that reads it)
     parts: ClassVar[tuple[str, ...]] = ()  # per-query numbers beside the value
     row_columns: ClassVar[tuple[str, ...]] = ()  # per ranked row, in records (after judged, before tie_group)
     lists: ClassVar[tuple[str, ...]] = ()  # other per-query lists of a record (ndcg: the ideal list)
-    undefined_reason: ClassVar[str] = "no value"  # why a query has status zero_ideal ("N queries have ...")
+    undefined_reason: ClassVar[str] = "no value"  # why a query has no value ("N queries have ...")
+    undefined_status: ClassVar[str] = "zero_ideal"  # the status (and count) of such a query
+    undefined_note: ClassVar[str] = ""  # said after the reason in the warning, e.g. "(nothing relevant in the ideal)"
+    aggregate: ClassVar[str] = "mean"  # how per-query values make the summary: "mean", or "sum" (counts)
     reference: ClassVar[Callable[..., Any] | None] = None  # the slow per-query formula (rankflavor.reference)
+
+    def why_not(self, axis: str) -> tuple[str, str]:
+        """(why `axis` does not apply to this metric, a metric it applies to or ""), for the error message."""
+        if axis in self.not_read:
+            return self.not_read[axis]
+        if axis == "rel_level":
+            return "it reads grades as gains, not as relevant or not", ""
+        if axis in ("gain", "min_grade", "discount"):
+            return "it reads whether a doc is relevant (rel_level), not its gain", "ndcg"
+        return f"it does not read {axis}", ""
 
     def validate(self, flavor: Flavor) -> None:
         """Raise SpecError for a combination of axes this metric cannot honour."""
@@ -62,9 +74,13 @@ class Metric:
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         raise NotImplementedError
 
-    def universe_columns(self, judged: bool, gain: float) -> dict[str, Any]:
+    def universe_columns(self, flavor: Flavor, grade: float, judged: bool, gain: float) -> dict[str, Any]:
         """Columns a record's judged universe shows for one qrels row, beside doc, grade and judged."""
         return {}
+
+    def status_name(self, code: int) -> str:
+        """The status a per-query code stands for (0 ok, 1 no value: `undefined_status`, 2 missing)."""
+        return ("ok", self.undefined_status, "missing")[code]
 
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
         """Why a scored query has its value (a record's `reason`); missing queries are explained elsewhere."""

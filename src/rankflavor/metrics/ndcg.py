@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -177,10 +177,12 @@ def dcg_of(lists: RankedLists, flavor: Flavor) -> tuple[np.ndarray, np.ndarray, 
 
 
 class DCG(Metric):
+    """DCG@k = sum over ranks i <= k of g(grade) d(i)"""
+
     name = "dcg"
-    reads = tuple(a for a in AXIS_NAMES if a not in ("ideal", "ideal_depth", "empty"))
-    not_read = "it has no ideal"
-    instead = "ndcg"
+    reads = tuple(a for a in AXIS_NAMES if a not in ("ideal", "ideal_depth", "empty", "rel_level"))
+    not_read: ClassVar[dict[str, tuple[str, str]]] = {
+        axis: ("it has no ideal", "ndcg") for axis in ("ideal", "ideal_depth", "empty")}
     parts = ("dcg", "idcg")
     row_columns = ("gain", "discount", "contribution")
     lists = ("ideal",)
@@ -192,7 +194,7 @@ class DCG(Metric):
         rows = {"gain": lists.rows.gain, "discount": disc, "contribution": contribution} if detail else {}
         return MetricValues(dcg, np.zeros(lists.n_queries, dtype=bool), {"dcg": dcg, "idcg": none}, rows)
 
-    def universe_columns(self, judged: bool, gain: float) -> dict[str, Any]:
+    def universe_columns(self, flavor: Flavor, grade: float, judged: bool, gain: float) -> dict[str, Any]:
         return {"gain": float(gain) if judged else None}
 
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
@@ -203,11 +205,13 @@ class DCG(Metric):
 
 
 class NDCG(DCG):
+    """NDCG@k = DCG@k / IDCG@k (the ideal list's DCG)"""
+
     name = "ndcg"
-    reads = AXIS_NAMES
-    not_read = ""
-    instead = ""
+    reads = tuple(a for a in AXIS_NAMES if a != "rel_level")
+    not_read: ClassVar[dict[str, tuple[str, str]]] = {}
     undefined_reason = "IDCG 0"
+    undefined_note = "(nothing relevant in the ideal)"
 
     def validate(self, flavor: Flavor) -> None:
         ideal = flavor.ideal

@@ -23,15 +23,16 @@ class Registered(Protocol):
 
     name: str
     reads: tuple[str, ...]  # the axes it reads, printed in its canonical string
-    not_read: str  # why the other axes do not apply
-    instead: str  # a metric that reads them
+
+    def why_not(self, axis: str) -> tuple[str, str]: ...  # why an axis does not apply, a metric it applies to
 
     def validate(self, flavor: Any) -> None: ...
 
 
 _METRICS: dict[str, Any] = {}
-_NOT_FAMILIES = {"registry", "base"}
+_NOT_FAMILIES = {"registry", "base", "relevance"}  # (modules that hold no family)
 _loaded = False
+FIRST = "ndcg"
 
 
 def register(metric: Any) -> Any:
@@ -53,9 +54,10 @@ def _load_families() -> None:
         return
     _loaded = True
     package = importlib.import_module(__package__ or "rankflavor.metrics")
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name not in _NOT_FAMILIES and not info.name.startswith("_"):
-            importlib.import_module(f"{package.__name__}.{info.name}")
+    families = sorted(info.name for info in pkgutil.iter_modules(package.__path__)
+                      if info.name not in _NOT_FAMILIES and not info.name.startswith("_"))
+    for name in sorted(families, key=lambda n: n != FIRST):  # (ndcg first: its names lead every list)
+        importlib.import_module(f"{package.__name__}.{name}")
 
 
 def names() -> tuple[str, ...]:

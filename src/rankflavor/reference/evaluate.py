@@ -52,7 +52,8 @@ def reference_query(flavor: Flavor, judgments: Mapping[str, float], ranking: Map
         return _rounded(RefResult(value, "ok", parts), flavor)
     if flavor.empty == "error":
         raise RefError("zero ideal")
-    return _rounded(RefResult({"skip": None, "zero": 0.0, "one": 1.0}[flavor.empty], "zero_ideal", parts), flavor)
+    return _rounded(RefResult({"skip": None, "zero": 0.0, "one": 1.0}[flavor.empty], metric.undefined_status, parts),
+                    flavor)
 
 
 def _rounded(result: RefResult, flavor: Flavor) -> RefResult:

@@ -69,16 +69,21 @@ class _Desc:
 
 @dataclass
 class RefList:
-    """One query's ranked list: docs in rank order, their scores (in the flavor's precision), and per doc
-    (judged, gain)."""
+    """One query's ranked list: docs in rank order, their scores (in the flavor's precision), per doc
+    (judged, gain), and their grades."""
 
     docs: list[str]
     scores: dict[str, float]
     info: dict[str, tuple[bool, float]]
+    grades: dict[str, float | None]  # the qrels grade of each doc (None when not in the qrels)
 
     @property
     def gains(self) -> list[float]:
         return [self.info[d][1] for d in self.docs]
+
+    def relevant(self, rel_level: float) -> list[bool]:
+        """Per ranked doc: judged, with a grade of at least rel_level (binary measures)."""
+        return [self.info[d][0] and self.grades[d] is not None and self.grades[d] >= rel_level for d in self.docs]
 
 
 def ranked_list(flavor: Flavor, judgments: Mapping[str, float], ranking: Mapping[str, float],
@@ -123,4 +128,4 @@ def ranked_list(flavor: Flavor, judgments: Mapping[str, float], ranking: Mapping
         raise RefError("unjudged doc")
     if flavor.unjudged == "skip":
         ranked = [d for d in ranked if info[d][0]]
-    return RefList(ranked, scores, info)
+    return RefList(ranked, scores, info, {d: judgments.get(d) for d in order})

@@ -21,6 +21,7 @@ from rankflavor.errors import EvaluationError, SpecError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice, Round
 from rankflavor.inputs.intern import Dataset, InternedRun
+from rankflavor.metrics import registry
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Averaging:
     weights: np.ndarray | None = None  # per query code (nan: no weight), when the flavor names weights
     weights_name: str | None = None
     query_ids: np.ndarray | None = None  # (for messages)
+    total: bool = False  # the summary is the sum of the values (trec_eval's counts: num_ret, num_rel, ...)
 
     def _values(self, codes: np.ndarray, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(codes, values) of the queries averaged: the non-null values, then the zeros."""
@@ -48,6 +50,8 @@ class Averaging:
         averaged, values = self._values(codes, raw)
         if not len(values):
             return None
+        if self.total:
+            return float(values.sum())
         if self.weights is None:
             mean = float(values.mean())
         else:
@@ -74,8 +78,9 @@ class Averaging:
         """What the mean averaged (queries, and their total weight) and what it left out."""
         averaged, _ = self._values(codes, raw)
         values = raw if self.mean_of == "raw" else np.round(raw, self.round_to.decimals)
-        out: dict[str, Any] = {"queries": len(averaged), "of": "rounded values" if self.mean_of == "rounded" else
-                               "unrounded values", "unjudged_queries_as_zero": len(self.zero_codes),
+        of = "rounded values" if self.mean_of == "rounded" else "unrounded values"
+        out: dict[str, Any] = {"queries": len(averaged), "of": f"the sum of the {of}" if self.total else of,
+                               "unjudged_queries_as_zero": len(self.zero_codes),
                                "left_out_null": int(np.isnan(values).sum())}
         if self.weights is not None:
             out["weights"] = self.weights_name
@@ -93,5 +98,6 @@ def averaging_for(dataset: Dataset, run: InternedRun, flavor: Flavor) -> Averagi
             raise SpecError(f"weights={flavor.weights.name} names no weights: bind them with --weights "
                             f"{flavor.weights.name}=FILE (Python: weights={{{flavor.weights.name!r}: file or mapping}})")
         weights = dataset.weights[flavor.weights.name]
+    total = registry.get(flavor.metric).aggregate == "sum"
     return Averaging(flavor.round, flavor.mean_of, np.zeros(0, dtype=np.int64) if zeros is None else zeros, weights,
-                     flavor.weights.name, dataset.query_ids)
+                     flavor.weights.name, dataset.query_ids, total)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from rankflavor.engine import STATUS_NAMES, QueryResults, RecordRows
+from rankflavor.engine import QueryResults, RecordRows
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.intern import Dataset
 from rankflavor.metrics import registry
@@ -57,7 +57,7 @@ def build_record(ds: Dataset, run_name: str, flavor: Flavor, res: QueryResults, 
     """Assemble the record of query `code` from the engine's row-level output."""
     metric = registry.get(flavor.metric)
     pos = int(np.flatnonzero(res.query == code)[0])
-    status = STATUS_NAMES[int(res.status[pos])]
+    status = metric.status_name(int(res.status[pos]))
     value = plain(res.value[pos])
     record = Record(run=run_name, query=str(ds.query_ids[code]), flavor=str(flavor), status=status, value=value,
                     parts={name: plain(part[pos]) for name, part in res.parts.items()},
@@ -66,7 +66,7 @@ def build_record(ds: Dataset, run_name: str, flavor: Flavor, res: QueryResults, 
     for d, grade, judged, g in zip(ds.qrels.d[sel], ds.qrels.grade[sel], rows.qrels_judged[sel], rows.qrels_gain[sel],
                                    strict=True):
         record.universe.append({"doc": str(ds.doc_ids[d]), "grade": float(grade), "judged": bool(judged),
-                                **metric.universe_columns(bool(judged), float(g))})
+                                **metric.universe_columns(flavor, float(grade), bool(judged), float(g))})
     record.lists = {name: [] for name in metric.lists}
     if status == "missing":
         return record

@@ -7,8 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from rankflavor.engine import MISSING, STATUS_NAMES, ZERO_IDEAL, QueryResults
+from rankflavor.engine import MISSING, ZERO_IDEAL, QueryResults
 from rankflavor.flavor import Flavor
+from rankflavor.metrics import registry
 from rankflavor.report.averages import Averaging
 from rankflavor.report.numbers import plain
 
@@ -38,6 +39,11 @@ class Result:
         return self.labels[0]
 
     @property
+    def metric(self) -> Any:
+        """The flavor's metric (rankflavor.metrics.base.Metric)."""
+        return registry.get(self.flavor.metric)
+
+    @property
     def mean(self) -> float | None:
         return self.mean_with(self.queries.raw_value)
 
@@ -53,7 +59,7 @@ class Result:
             "judged_queries": len(q.query),
             "scored": int((~np.isnan(q.value)).sum()),
             "excluded": int(np.isnan(q.value).sum()),
-            "zero_ideal": int((q.status == ZERO_IDEAL).sum()),
+            self.metric.undefined_status: int((q.status == ZERO_IDEAL).sum()),
             "missing": int((q.status == MISSING).sum()),
             "unjudged_queries": self.unjudged_queries,
             "ties_across_cutoff": int(q.ties_straddle.sum()),
@@ -67,7 +73,7 @@ class Result:
         q = self.queries
         parts = [[(name, plain(x)) for x in column.tolist()] for name, column in q.parts.items()]
         return [
-            {"query": str(self.query_ids[c]), "value": plain(v), **dict(named), "status": STATUS_NAMES[s]}
+            {"query": str(self.query_ids[c]), "value": plain(v), **dict(named), "status": self.metric.status_name(s)}
             for c, v, s, *named in zip(q.query.tolist(), q.value.tolist(), q.status.tolist(), *parts, strict=True)
         ]
 

@@ -3,6 +3,7 @@ formulas, rankflavor.reference), and compare it with the value reported."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -67,7 +68,11 @@ def check_mean(result: Result, dataset: Dataset) -> list[str]:
         weights = [float(by_code[c]) for c in codes]
         if any(w != w for w, v in zip(weights, values, strict=True) if v is not None):
             return []  # (a query without a weight: the mean is refused, with its own message)
-    expected = reference_mean(values, weights, flavor.round.decimals, str(flavor.mean_of))
+    if registry.get(flavor.metric).aggregate == "sum":
+        kept = [v for v in values if v is not None]
+        expected = math.fsum(kept) if kept else None
+    else:
+        expected = reference_mean(values, weights, flavor.round.decimals, str(flavor.mean_of))
     reported = result.mean
     if reported is None or expected is None:
         same = reported is None and expected is None

@@ -10,7 +10,8 @@ serialise as text) carrying a `code` and the `numbers` behind the message. Codes
 - `unjudged_in_top`: unjudged docs among the scored ranks count as grade 0; judged@k is the mean over
   queries of the judged share of the scored ranks (Buckley & Voorhees 2004 call its complement the
   "condensed list" problem; Sakai 2007); numbers give the mean with `unjudged=skip` (trec_eval -J).
-- `zero_ideal`: queries with IDCG 0 and what `empty` did with them; the mean without them.
+- `zero_ideal` (ndcg; each metric names its own, e.g. `no_relevant`): queries the metric cannot score (IDCG 0)
+  and what `empty` did with them; the mean without them.
 - `missing`: judged queries absent from the run and what `missing` did; the mean under the other policy.
 - `unjudged_queries`: run queries that have no judgments (never scored; 0s in the mean under
   unjudged_queries=zero).
@@ -167,15 +168,18 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
             numbers.update(mean=result.mean, mean_unjudged_skip=skip)
         out.append(FlavorWarning("unjudged_in_top", text, **numbers))
 
-    if c["zero_ideal"] and flavor.metric == "ndcg":
-        n = c["zero_ideal"]
+    metric = result.metric
+    undefined = metric.undefined_status
+    if c.get(undefined) and "empty" in metric.reads:  # (a query the metric cannot score: the empty policy)
+        n = c[undefined]
         did = {"skip": "leaves them out of the mean", "zero": "scores them 0", "one": "scores them 1"}.get(
             flavor.empty, f"empty={flavor.empty}")
         without = result.mean_with(np.where(q.status == ZERO_IDEAL, np.nan, raw))
-        text = f"{n} queries have IDCG 0 (nothing relevant in the ideal); empty={flavor.empty} {did}"
+        note = f" {metric.undefined_note}" if metric.undefined_note else ""
+        text = f"{n} queries have {metric.undefined_reason}{note}; empty={flavor.empty} {did}"
         if flavor.empty != "skip":
             text += f"; the mean is {_fmt(result.mean)}, {_fmt(without)} without them"
-        out.append(FlavorWarning("zero_ideal", text, queries=n, empty=str(flavor.empty), mean=result.mean,
+        out.append(FlavorWarning(undefined, text, queries=n, empty=str(flavor.empty), mean=result.mean,
                                  mean_without=without))
 
     if c["missing"]:

@@ -1,0 +1,93 @@
+"""Precision at k, success at k, and R-precision (trec_eval m_P.c, m_success.c, m_Rprec.c, m_set_P.c).
+
+    P@k   = |relevant in the top k| / k        (a list shorter than k is filled with nonrelevant docs)
+    P     = |relevant retrieved| / |retrieved| (no cutoff: trec_eval's set_P; 0 for an empty list)
+    success@k = 1 when a relevant doc is in the top k, else 0
+    Rprec = |relevant in the top R| / R        (R: the query's relevant judgments; R = 0 -> `empty`)
+
+A doc is relevant when judged with a grade of at least rel_level (metrics/relevance.py). References:
+Buckley & Voorhees, 'Retrieval System Evaluation', in TREC: Experiment and Evaluation in IR (2005).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rankflavor.metrics.base import MetricValues
+from rankflavor.metrics.registry import register
+from rankflavor.metrics.relevance import (
+    NORMALISED_AXES,
+    BinaryMetric,
+    per_query,
+    reference,
+    reference_of,
+    relevant_judgments,
+    relevant_rows,
+)
+
+if TYPE_CHECKING:
+    from rankflavor.engine.lists import RankedLists
+    from rankflavor.flavor import Flavor
+
+
+class Precision(BinaryMetric):
+    """P = relevant retrieved / k (no cutoff: / retrieved)"""
+
+    name = "p"
+    parts = ("relevant_retrieved",)
+    measure = reference.precision
+    reference = reference_of(reference.precision)
+
+    def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
+        relevant = relevant_rows(lists, flavor.rel_level)
+        hits = per_query(lists, relevant & lists.positions.in_top)
+        if flavor.cutoff is not None:
+            value = hits / flavor.cutoff
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                value = np.where(lists.returned > 0, hits / np.maximum(lists.returned, 1), 0.0)
+        return MetricValues(value, np.zeros(lists.n_queries, dtype=bool), {"relevant_retrieved": hits},
+                            {"relevant": relevant.astype(np.float64)} if detail else {})
+
+
+class Success(BinaryMetric):
+    """success = 1 when a relevant doc is in the top k"""
+
+    name = "success"
+    cutoff_rule = "required"
+    parts = ("relevant_retrieved",)
+    measure = reference.success
+    reference = reference_of(reference.success)
+
+    def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
+        relevant = relevant_rows(lists, flavor.rel_level)
+        hits = per_query(lists, relevant & lists.positions.in_top)
+        return MetricValues((hits > 0).astype(np.float64), np.zeros(lists.n_queries, dtype=bool),
+                            {"relevant_retrieved": hits}, {"relevant": relevant.astype(np.float64)} if detail else {})
+
+
+class RPrecision(BinaryMetric):
+    """Rprec = relevant in the top R / R"""
+
+    name = "rprec"
+    reads = NORMALISED_AXES
+    cutoff_rule = "none"
+    parts = ("relevant_retrieved", "relevant")
+    measure = reference.rprec
+    reference = reference_of(reference.rprec)
+
+    def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
+        relevant = relevant_rows(lists, flavor.rel_level)
+        r = lists.scope.shared(relevant_judgments, flavor.negative, flavor.rel_level)
+        hits = per_query(lists, relevant & (lists.positions.rank <= r[lists.rows.q]))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.where(r > 0, hits / np.maximum(r, 1), np.nan)
+        return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
+                            {"relevant": relevant.astype(np.float64)} if detail else {})
+
+
+register(Precision())
+register(Success())
+register(RPrecision())

@@ -1,0 +1,65 @@
+"""Recall at k and capped recall at k (trec_eval m_recall.c, m_set_recall.c; BEIR's R_cap).
+
+    R@k     = |relevant in the top k| / R             (no cutoff: relevant retrieved / R, set_recall)
+    R_cap@k = |relevant in the top k| / min(k, R)     (BEIR: a perfect list scores 1 however large R is)
+
+R: the query's relevant judgments (grade >= rel_level); R = 0 is left to the `empty` axis (trec_eval: 0).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rankflavor.metrics.base import MetricValues
+from rankflavor.metrics.registry import register
+from rankflavor.metrics.relevance import (
+    NORMALISED_AXES,
+    BinaryMetric,
+    cut,
+    per_query,
+    reference,
+    reference_of,
+    relevant_judgments,
+    relevant_rows,
+)
+
+if TYPE_CHECKING:
+    from rankflavor.engine.lists import RankedLists
+    from rankflavor.flavor import Flavor
+
+
+class Recall(BinaryMetric):
+    """R = relevant in the top k / R"""
+
+    name = "recall"
+    reads = NORMALISED_AXES
+    parts = ("relevant_retrieved", "relevant")
+    measure = reference.recall
+    reference = reference_of(reference.recall)
+    capped = False
+
+    def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
+        relevant = relevant_rows(lists, flavor.rel_level)
+        r = lists.scope.shared(relevant_judgments, flavor.negative, flavor.rel_level)
+        hits = per_query(lists, relevant & lists.positions.in_top)
+        denominator = np.minimum(r, cut(flavor)) if self.capped else r
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.where(r > 0, hits / np.maximum(denominator, 1), np.nan)
+        return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
+                            {"relevant": relevant.astype(np.float64)} if detail else {})
+
+
+class CappedRecall(Recall):
+    """R_cap = relevant in the top k / min(k, R)"""
+
+    name = "recall_cap"
+    cutoff_rule = "required"
+    measure = reference.recall_cap
+    reference = reference_of(reference.recall_cap)
+    capped = True
+
+
+register(Recall())
+register(CappedRecall())

@@ -1,0 +1,44 @@
+"""Reciprocal rank, cut at k or not (trec_eval m_recip_rank.c; the mean over queries is MRR).
+
+    RR@k = 1 / the rank of the first relevant doc within the top k; 0 when there is none
+
+A doc is relevant when judged with a grade of at least rel_level. RR needs no normaliser: a query with no
+relevant doc scores 0.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rankflavor.metrics.base import MetricValues
+from rankflavor.metrics.registry import register
+from rankflavor.metrics.relevance import BinaryMetric, reference, reference_of, relevant_rows
+
+if TYPE_CHECKING:
+    from rankflavor.engine.lists import RankedLists
+    from rankflavor.flavor import Flavor
+
+
+class ReciprocalRank(BinaryMetric):
+    """RR = 1 / the rank of the first relevant doc"""
+
+    name = "mrr"
+    parts = ("first_relevant",)
+    measure = reference.reciprocal_rank
+    reference = reference_of(reference.reciprocal_rank)
+
+    def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
+        relevant = relevant_rows(lists, flavor.rel_level)
+        hit = relevant & lists.positions.in_top
+        first = np.full(lists.n_queries, np.inf)
+        np.minimum.at(first, lists.rows.q[hit], lists.positions.rank[hit].astype(np.float64))
+        found = np.isfinite(first)
+        value = np.where(found, 1.0 / np.where(found, first, 1.0), 0.0)
+        return MetricValues(value, np.zeros(lists.n_queries, dtype=bool),
+                            {"first_relevant": np.where(found, first, np.nan)},
+                            {"relevant": relevant.astype(np.float64)} if detail else {})
+
+
+register(ReciprocalRank())
