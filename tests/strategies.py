@@ -48,7 +48,8 @@ def flavors(draw, metric=None):
         name = metric or draw(st.sampled_from(["ndcg", "ndcg", "dcg"]))
         reads = registry.get(name).reads
         try:
-            return Flavor(metric=name, cutoff=draw(st.sampled_from([None, 1, 2, 3, 5])),
+            params = {p.name: draw(st.sampled_from(p.examples)) for p in registry.get(name).parameters}
+            return Flavor(metric=name, cutoff=draw(st.sampled_from([None, 1, 2, 3, 5])), params=params,
                           **{axis: draw(axis_values(axis)) for axis in AXIS_NAMES if axis in reads})
         except SpecError:
             continue

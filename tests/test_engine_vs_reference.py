@@ -88,7 +88,8 @@ def test_large_tie_groups_use_the_closed_form(ties):
     check(qrels, run, rf.Flavor.parse(f"ndcg@4 ties={ties}"))
 
 
-BINARY = ["p", "success", "rprec", "recall", "recall_cap", "map", "mrr", "num_ret", "num_rel", "num_rel_ret"]
+BINARY = ["p", "success", "rprec", "rprec_mult", "recall", "recall_cap", "map", "mrr", "iprec", "iprec_avg", "num_ret",
+          "num_rel", "num_rel_ret"]
 
 
 @given(qrels_and_run(), st.sampled_from(BINARY).flatmap(lambda name: flavors(metric=name)))

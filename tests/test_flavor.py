@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 
 import rankflavor as rf
-from rankflavor.flavor import AXIS_NAMES, PRESETS, parse_spec, parse_specs
+from rankflavor.errors import SpecError
+from rankflavor.flavor import AXIS_NAMES, PRESETS, Flavor, parse_spec, parse_specs
 from strategies import flavors
 
 DEFAULT_10 = ("ndcg@10 gain=linear discount=log2 ideal=global ideal_depth=k ties=docid_desc unjudged=zero "
@@ -88,7 +91,7 @@ def test_parse_specs_dedupes_and_accepts_flavors():
         ("ndcg@10 colour=red", "unknown key 'colour'.*valid keys: gain, discount"),
         ("ndcg@0", "not a positive integer"),
         ("ndcg@x", "not a positive integer"),
-        ("mrrr@10", "unknown metric or preset 'mrrr'.*presets: trec_eval"),
+        ("mrrr@10", r"unknown metric or preset 'mrrr'; did you mean mrr\? metrics: ndcg"),
         ("ndcg@10 ties=sideways", "valid values: docid_desc, docid_asc, input, average"),
         ("ndcg@10 discount=log(1)", "base must be greater than 1"),
         ("ndcg@10 ideal=recall(5)", "needs K >= k"),
@@ -120,3 +123,62 @@ def test_flavor_is_immutable_and_with_revalidates():
     with pytest.raises(rf.SpecError):
         f.with_(gain="cubic")
     assert f.differences(f.with_(gain="exp2", cutoff=5)) == [("cutoff", "10", "5"), ("gain", "linear", "exp2")]
+
+
+# ---- a metric's own parameters, in its head -----------------------------------------------------------------
+@pytest.mark.parametrize(("spec", "canonical_head"), [
+    ("iprec(0.1)", "iprec(level=0.1,count=round)"),
+    ("iprec(count=add0.9, level=.5)", "iprec(level=0.5,count=add0.9)"),
+    ("iprec( level = 0.50 )", "iprec(level=0.5,count=round)"),
+    ("iprec_avg", "iprec_avg(points=11,count=round)"),
+    ("iprec_avg(3)", "iprec_avg(points=3,count=round)"),
+    ("rprec_mult(2)", "rprec_mult(factor=2)"),
+    ("trec_eval.iprec_at_recall_0.10", "iprec(level=0.1,count=round)"),
+    ("pytrec_eval.iprec_at_recall_0.10", "iprec(level=0.1,count=add0.9)"),
+    ("trec_eval.Rprec_mult_0.20", "rprec_mult(factor=0.2)"),
+    ("trec_eval.11pt_avg", "iprec_avg(points=11,count=round)"),
+])
+def test_parameters_are_printed_in_the_head_and_parse_back(spec, canonical_head):
+    flavor = Flavor.parse(spec)
+    assert flavor.head == canonical_head
+    assert Flavor.parse(str(flavor)) == flavor and Flavor.parse(flavor.short) == flavor
+
+
+def test_parameters_change_the_flavor_and_are_listed_as_differences():
+    a, b = Flavor.parse("iprec(0.1)"), Flavor.parse("iprec(0.2, count=add0.9)")
+    assert a != b
+    assert a.differences(b) == [("level", "0.1", "0.2"), ("count", "round", "add0.9")]
+    assert a.param("level").number == 0.1
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("iprec", "iprec needs its level: write iprec(level=...)"),
+    ("iprec(2)", "level: '2' is not in [0, 1]"),
+    ("iprec(x)", "level: 'x' is not a number"),
+    ("iprec(level=0.1, level=0.2)", "parameter level of iprec given twice"),
+    ("iprec(levl=0.1)", "iprec has no parameter 'levl'; its parameters: level, count"),
+    ("iprec(0.1, round, 3)", "iprec takes 2 parameters, given more"),
+    ("iprec(0.1, count=floor)", "unknown value 'floor' for count; valid values: round, add0.9"),
+    ("iprec(=1)", "is not key=value"),
+    ("map(3)", "map takes no parameter; drop (3)"),
+    ("rprec_mult(0)", "factor: '0' is not in (0,"),
+    ("trec_eval.iprec_at_recall_0.10(0.2)", "takes no parameters in (...)"),
+    ("trec_eval(0.2)@10", "preset trec_eval takes no parameters"),
+    ("iprec(0.1)@10", "iprec takes no cutoff"),
+])
+def test_bad_parameters_are_refused_with_a_clear_error(spec, message):
+    with pytest.raises(SpecError, match=re.escape(message)):
+        parse_spec(spec)
+
+
+@pytest.mark.parametrize(("name", "meant"), [
+    ("nDCG@10", "ndcg"), ("MAP", "map"), ("P@10", "p"), ("P_10", "trec_eval.P_10"), ("ndcg_cut_10", "trec_eval.ndcg_cut_10"),
+    ("recip_rank", "mrr"), ("R-prec", "rprec"), ("hit_rate@10", "success"), ("trec_eval.P10", "trec_eval.P_10"),
+    ("trec_eval.rprec", "trec_eval.Rprec"), ("iprec_at_recall_0.1", "trec_eval.iprec_at_recall_0.10"),
+    ("trec_evl@10", "trec_eval"), ("rrpec", "rprec"),
+])
+def test_an_unknown_name_gets_the_readings_it_may_have_meant(name, meant):
+    with pytest.raises(SpecError, match="did you mean") as error:
+        parse_spec(name)
+    readings = str(error.value).split("did you mean ", 1)[1].split("?", 1)[0].split(" or ")
+    assert meant in readings

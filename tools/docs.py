@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from rankflavor.flavor.axes import AXIS_NAMES, docs_table, values_table
-from rankflavor.flavor.peer_names import trec_eval_name
+from rankflavor.flavor.peer_names import trec_eval_patterns
 from rankflavor.metrics import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,8 +36,10 @@ def metrics_table() -> str:
         metric = registry.get(name)
         formula = (type(metric).__doc__ or "").strip().splitlines()[0]
         skipped = ", ".join(a for a in AXIS_NAMES if a not in metric.reads) or "none"
-        trec = ", ".join(f"`{n}`" for n in (trec_eval_name(name, None), trec_eval_name(name, 10)) if n) or "none"
-        rows.append(f"| `{name}` | {formula} | {skipped} | {trec} |")
+        trec = ", ".join(f"`{n}`" for n in trec_eval_patterns(name)) or "none"
+        shown = [p.name if p.default is None else f"{p.name}={p.default}" for p in metric.parameters]
+        params = f"({', '.join(shown)})" if shown else ""
+        rows.append(f"| `{name}{params}` | {formula} | {skipped} | {trec} |")
     return "\n".join(rows)
 
 

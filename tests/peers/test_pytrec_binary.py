@@ -1,6 +1,11 @@
 """pytrec_eval (trec_eval 9.0.x C code) against `pytrec_eval.NAME` for the binary-relevance measures: map,
-map_cut, P, recall, recip_rank, Rprec, success, set_P, set_recall and the counts, at several relevance levels
+map_cut, P, recall, recip_rank, Rprec, Rprec_mult, success, set_P, set_recall, iprec_at_recall, 11pt_avg and the
+counts, at several relevance levels
 (trec_eval -l), judged-only (-J: unjudged=skip) and with a run depth (-M: run_depth), per query.
+
+A list that -J leaves empty gets nan from iprec_at_recall and 11pt_avg (m_iprec_at_recall.c divides
+num_rel_ret by num_ret = 0, and the nan makes trec_eval's mean nan); rankflavor gives 0, as for any list without
+a relevant doc, and the test checks that this is the only difference.
 
 Queries whose every judgment is negative are left out: trec_eval's form_res_rels.c keeps the previous topic's
 relevance levels for them (see test_pytrec_eval.py).
@@ -8,16 +13,19 @@ relevance levels for them (see test_pytrec_eval.py).
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from peerdata import close, random_case, require, rf_mean, rf_values
 
 pytrec_eval = require("pytrec_eval")
 
 MEASURES = {"map", "map_cut.1,3,10", "P.1,3,10", "recall.1,3,10", "recip_rank", "Rprec", "success.1,5,10",
-            "set_P", "set_recall", "num_ret", "num_rel", "num_rel_ret"}
+            "set_P", "set_recall", "num_ret", "num_rel", "num_rel_ret", "iprec_at_recall", "11pt_avg", "Rprec_mult"}
 NAMES = ["map", "map_cut_1", "map_cut_3", "map_cut_10", "P_1", "P_3", "P_10", "recall_1", "recall_3",
          "recall_10", "recip_rank", "Rprec", "success_1", "success_5", "success_10", "set_P", "set_recall",
-         "num_ret", "num_rel", "num_rel_ret"]
+         "num_ret", "num_rel", "num_rel_ret", "11pt_avg", *(f"iprec_at_recall_{i / 10:3.2f}" for i in range(11)),
+         *(f"Rprec_mult_{i / 5:3.2f}" for i in range(1, 11))]
 
 
 def usable(case):
@@ -38,6 +46,11 @@ def test_binary_measures_match_pytrec_eval(seed, rel_level, judged_only, depth):
     for name in NAMES:
         ours = rf_values(f"pytrec_eval.{name}{axes}", case.qrels, run)
         for q, measures in theirs.items():
+            if math.isnan(measures[name]):  # iprec on a list -J left empty: 0/0 in C; rankflavor gives 0
+                assert name.startswith(("iprec", "11pt")) and judged_only
+                assert not any(case.qrels.get(q, {}).get(d, -1) >= 0 for d in run[q]), (seed, name, q)
+                assert ours[q] == 0.0
+                continue
             assert ours[q] is not None and close(ours[q], measures[name]), (
                 f"seed {seed} {name}{axes} query {q}: rankflavor {ours[q]!r}, pytrec_eval {measures[name]!r}")
         assert {q for q, v in ours.items() if v is not None} == set(theirs), (seed, name)

@@ -63,3 +63,31 @@ def test_default_cutoffs_print_like_trec_eval():
     from rankflavor import parse_spec
 
     assert [f.cutoff for f in parse_spec("trec_eval")] == [5, 10, 15, 20, 30, 100, 200, 500, 1000]
+
+
+# m_iprec_at_recall.c and m_11pt_avg.c (10.0): c = lround(level·R); 9.0.x (pytrec_eval): (long)(level·R + 0.9).
+# R = 3; ranked a (rel), b, c, d (rel), x (unjudged), e (rel): P@1 = 1, P@4 = 2/4, P@6 = 3/6.
+IPREC_QRELS = {"q": {"a": 1, "b": 0, "c": 0, "d": 1, "e": 1}}
+IPREC_RUN = {"q": {"a": 6.0, "b": 5.0, "c": 4.0, "d": 3.0, "x": 2.0, "e": 1.0}}
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("iprec_at_recall_0.00", 1.0),  # c = 0: the max over the whole list
+    ("iprec_at_recall_0.40", 1.0),  # 0.4·3 = 1.2: lround 1 (9.0.x: (long)2.1 = 2, giving 0.5)
+    ("iprec_at_recall_0.50", 0.5),  # 1.5: lround 2: max(P@4, P@6)
+    ("iprec_at_recall_1.00", 0.5),  # 3: P@6
+    # counts per level 0, .1, ..., 1 (in double: 0.7·3 = 2.0999999999999996): 0 0 1 1 1 2 2 2 2 3 3
+    ("11pt_avg", (5 * 1.0 + 6 * 0.5) / 11),
+    ("Rprec_mult_0.20", 1.0),  # c = (long)(0.6 + 0.9) = 1: P@1
+    ("Rprec_mult_1.00", 1 / 3),  # c = 3: P@3
+    ("Rprec_mult_2.00", 3 / 6),  # c = (long)6.9 = 6: P@6
+    ("Rprec_mult_3.00", 3 / 9),  # c = 9, beyond the list: num_rel_ret / c
+])
+def test_recall_levels_round_to_nearest_in_10(name, value):
+    assert rf_values(f"trec_eval.{name}", IPREC_QRELS, IPREC_RUN)["q"] == pytest.approx(value, abs=1e-12)
+
+
+def test_pytrec_eval_counts_recall_levels_as_9_did():
+    """9.0.x adds 0.9 and truncates: 0.4 stands for 2 relevant docs, 11pt_avg's counts are 0 1 1 1 2 2 2 2 3 3 3."""
+    assert rf_values("pytrec_eval.iprec_at_recall_0.40", IPREC_QRELS, IPREC_RUN)["q"] == 0.5
+    assert rf_values("pytrec_eval.11pt_avg", IPREC_QRELS, IPREC_RUN)["q"] == pytest.approx((4 + 7 * 0.5) / 11)

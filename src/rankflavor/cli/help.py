@@ -10,7 +10,7 @@ EXAMPLES = ("ndcg@10", "ndcg@10 gain=exp2 ties=average", "dcg@5 discount=log(e)"
 
 def axes_epilog() -> str:
     """The flavor grammar, every axis with its values and default, and example specs."""
-    lines = ["a flavor spec is METRIC[@k] or PRESET[@k], then any axes as key=value (in any order):",
+    lines = ["a flavor spec is METRIC[(params)][@k] or PRESET[@k], then any axes as key=value (in any order):",
              *help_lines(),
              "examples: " + "; ".join(f"'{spec}'" for spec in EXAMPLES),
              "every value's meaning and source: docs/axes.md; presets: rankflavor presets"]

@@ -16,7 +16,7 @@ from rankflavor.flavor import Flavor, parse_spec, peer_names
 
 def trec_eval_name(flavor: Flavor) -> str | None:
     """trec_eval's measure name for a flavor that is exactly one of its measures, else None."""
-    name = peer_names.trec_eval_name(flavor.metric, flavor.cutoff)
+    name = peer_names.trec_eval_name(flavor.metric, flavor.cutoff, {k: str(v) for k, v in flavor.params})
     if name is not None and flavor == parse_spec(f"trec_eval.{name}")[0]:
         return name
     if flavor == parse_spec("trec_eval.ndcg_p")[0]:

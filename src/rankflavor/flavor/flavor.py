@@ -19,7 +19,20 @@ from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, parse_value
 from rankflavor.flavor.peer_names import peer_measure
 from rankflavor.flavor.presets import PRESETS
 from rankflavor.flavor.spec import split_spec
-from rankflavor.flavor.values import Choice, Discount, Gain, Ideal, MinGrade, RelLevel, Round, RunDepth, Ties, Weights
+from rankflavor.flavor.suggest import suggestions
+from rankflavor.flavor.values import (
+    AxisValue,
+    Choice,
+    Discount,
+    Gain,
+    Ideal,
+    MinGrade,
+    RelLevel,
+    Round,
+    RunDepth,
+    Ties,
+    Weights,
+)
 from rankflavor.metrics import registry
 
 
@@ -30,6 +43,7 @@ class Flavor:
 
     metric: str = "ndcg"
     cutoff: int | None = None
+    params: tuple[tuple[str, AxisValue], ...] = ()  # the metric's own parameters (name, typed value), all of them
     gain: Gain = "linear"  # type: ignore[assignment]
     discount: Discount = "log2"  # type: ignore[assignment]
     ideal: Ideal = "global"  # type: ignore[assignment]
@@ -51,6 +65,7 @@ class Flavor:
 
     def __post_init__(self) -> None:
         metric = registry.get(self.metric)
+        object.__setattr__(self, "params", _resolve_params(metric, self.params))
         if self.cutoff is not None:
             if isinstance(self.cutoff, bool) or not isinstance(self.cutoff, int) or self.cutoff < 1:
                 raise SpecError(f"cutoff must be a positive integer, got {self.cutoff!r}")
@@ -70,7 +85,12 @@ class Flavor:
     # ---- canonical string ---------------------------------------------------------------------------
     @property
     def head(self) -> str:
-        return self.metric if self.cutoff is None else f"{self.metric}@{self.cutoff}"
+        params = f"({','.join(f'{k}={v}' for k, v in self.params)})" if self.params else ""
+        return f"{self.metric}{params}" + ("" if self.cutoff is None else f"@{self.cutoff}")
+
+    def param(self, name: str) -> AxisValue:
+        """The typed value of one of the metric's own parameters."""
+        return dict(self.params)[name]
 
     def axis_items(self) -> list[tuple[str, str]]:
         """(key, token) for every axis its metric reads, in canonical order."""
@@ -86,7 +106,7 @@ class Flavor:
     @property
     def short(self) -> str:
         """The head and the axes that differ from the plain `metric@k` default (it parses back to this flavor)."""
-        plain = dict(Flavor(metric=self.metric, cutoff=self.cutoff).axis_items())
+        plain = dict(Flavor(metric=self.metric, cutoff=self.cutoff, params=self.params).axis_items())
         return " ".join([self.head, *(f"{axis}={token}" for axis, token in self.axis_items() if plain[axis] != token)])
 
     # ---- construction -------------------------------------------------------------------------------
@@ -115,6 +135,9 @@ class Flavor:
             diffs.append(("metric", self.metric, other.metric))
         if self.cutoff != other.cutoff:
             diffs.append(("cutoff", str(self.cutoff or "none"), str(other.cutoff or "none")))
+        if self.metric == other.metric:
+            diffs += [(name, mine, theirs) for (name, mine), (_, theirs) in zip(self.params, other.params, strict=True)
+                      if mine != theirs]
         for axis in AXES:
             mine, theirs = getattr(self, axis.name), getattr(other, axis.name)
             if mine != theirs:
@@ -127,21 +150,31 @@ def parse_spec(spec: str) -> list[Flavor]:
     metric_names = registry.names()
     text = split_spec(spec, metric_names)
     if text.name.startswith(project.PREFIX):
+        if text.params:
+            raise SpecError(f"{text.name} is a project flavor: it takes no parameters in (...); set them in its "
+                            "spec in the project file")
         return _project_flavors(text.name, text.cutoff, text.overrides)
     if registry.find(text.name) is not None:
-        return [Flavor(metric=text.name, cutoff=text.cutoff, **text.overrides)]
+        return [Flavor(metric=text.name, cutoff=text.cutoff, params=text.params, **text.overrides)]
     preset = PRESETS.get(text.name)
     if preset is None and (measure := peer_measure(text.name)) is not None:
-        metric, cutoff, axes = measure
+        metric, cutoff, params, axes = measure
         if cutoff is not None and text.cutoff is not None:
             raise SpecError(f"{text.name} holds its cutoff already (@{cutoff}): drop @{text.cutoff}, or name the "
                             f"measure with the cutoff you want")
-        return [Flavor(metric=metric, cutoff=cutoff if cutoff is not None else text.cutoff,
+        if text.params:
+            raise SpecError(f"{text.name} is one of a peer's measures: it takes no parameters in (...); write "
+                            f"{metric}(...) to choose them")
+        return [Flavor(metric=metric, cutoff=cutoff if cutoff is not None else text.cutoff, params=params,
                        **{**axes, **text.overrides})]
     if preset is None:
-        raise SpecError(
-            f"unknown metric or preset {text.name!r}; metrics: {', '.join(metric_names)}; presets: {', '.join(PRESETS)}"
-        )
+        readings = suggestions(text.name, metric_names, tuple(PRESETS))
+        hint = f"did you mean {' or '.join(readings)}? " if readings else ""
+        raise SpecError(f"unknown metric or preset {text.name!r}; {hint}metrics: {', '.join(metric_names)}; presets: "
+                        "`rankflavor presets` lists them; peers' names: trec_eval.NAME, pytrec_eval.NAME")
+    if text.params:
+        raise SpecError(f"preset {text.name} takes no parameters in (...); a metric's parameters follow its name, "
+                        f"e.g. iprec(level=0.5)")
     if text.cutoff is not None:
         cutoffs: tuple[int | None, ...] = (text.cutoff,)
     elif preset.needs_cutoff:
@@ -149,6 +182,30 @@ def parse_spec(spec: str) -> list[Flavor]:
     else:
         cutoffs = preset.cutoffs
     return [Flavor(metric=preset.metric, cutoff=k, **{**preset.axes, **text.overrides}) for k in cutoffs]
+
+
+def _resolve_params(metric: Any, given: Any) -> tuple[tuple[str, AxisValue], ...]:
+    """Every parameter of `metric`, typed: the given ones ({name: value}, or (name or None, value) pairs as
+    written, a None name standing for the next parameter in order) and the defaults."""
+    declared = {p.name: p for p in metric.parameters}
+    pairs = list(given.items()) if isinstance(given, dict) else list(given)
+    if pairs and not declared:
+        raise SpecError(f"{metric.name} takes no parameter; drop ({', '.join(str(v) for _, v in pairs)})")
+    values: dict[str, Any] = {}
+    order = iter(declared)
+    for key, value in pairs:
+        name = key if key is not None else next(order, None)
+        if name not in declared:
+            raise SpecError(f"{metric.name} has no parameter {name!r}; its parameters: {', '.join(declared)}"
+                            if name is not None else f"{metric.name} takes {len(declared)} parameters, given more")
+        if name in values:
+            raise SpecError(f"parameter {name} of {metric.name} given twice")
+        values[name] = value
+    missing = [name for name, p in declared.items() if p.default is None and name not in values]
+    if missing:
+        raise SpecError(f"{metric.name} needs its {missing[0]}: write {metric.name}({missing[0]}=...), "
+                        f"e.g. {metric.name}({declared[missing[0]].meaning.split(', e.g. ')[-1]})")
+    return tuple((name, p.parse(str(values.get(name, p.default)).replace(" ", ""))) for name, p in declared.items())
 
 
 def _project_flavors(name: str, cutoff: int | None, overrides: dict[str, str]) -> list[Flavor]:

@@ -1,6 +1,9 @@
 """The grammar of a flavor spec: `ndcg@10`, `dcg`, `ndcg@10 gain=exp2 ties=average`, `lightgbm@5 empty=zero`.
 
-    SPEC = HEAD [key=value ...]      HEAD = name[@k]      (name: a metric or a preset)
+    SPEC = HEAD [key=value ...]      HEAD = name[(params)][@k]      (name: a metric or a preset)
+
+params are a metric's own parameters, `key=value` separated by commas (`rbp(p=0.8)`), or one bare value for
+the metric's first parameter (`rbp(0.8)`).
 
 Keys are axis names (any subset, any order, each at most once); metric and cutoff live in the head only.
 Whitespace inside {...} and (...) is ignored. This module splits the text; `rankflavor.flavor.flavor`
@@ -15,7 +18,7 @@ from dataclasses import dataclass
 from rankflavor.errors import SpecError
 from rankflavor.flavor.axes import AXIS_BY_NAME, AXIS_NAMES
 
-_HEAD = re.compile(r"^([A-Za-z_][A-Za-z_0-9.]*)(?:@(\S+))?$")
+_HEAD = re.compile(r"^([A-Za-z_][A-Za-z_0-9.\-]*)(?:\(([^()]*)\))?(?:@(\S+))?$")
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,7 @@ class SpecText:
     name: str
     cutoff: int | None
     overrides: dict[str, str]
+    params: tuple[tuple[str | None, str], ...] = ()  # (key or None for a bare value, value) as written
 
 
 def _tokens(spec: str) -> list[str]:
@@ -61,11 +65,12 @@ def split_spec(spec: str, metric_names: tuple[str, ...]) -> SpecText:
     if not tokens:
         raise SpecError("empty flavor spec; write e.g. ndcg@10, or a preset name like trec_eval@10")
     match = _HEAD.match(tokens[0])
-    if not match or "=" in tokens[0]:
+    if not match:
         raise SpecError(f"flavor spec {spec!r} must start with a metric ({', '.join(metric_names)}) or a preset name, "
                         f"optionally with @k, e.g. ndcg@10")
-    name, cut_text = match.group(1), match.group(2)
+    name, params_text, cut_text = match.group(1), match.group(2), match.group(3)
     cutoff = _cutoff(cut_text, spec) if cut_text is not None else None
+    params = _params(params_text, spec) if params_text is not None else ()
 
     overrides: dict[str, str] = {}
     for token in tokens[1:]:
@@ -79,4 +84,15 @@ def split_spec(spec: str, metric_names: tuple[str, ...]) -> SpecText:
         if key in overrides:
             raise SpecError(f"key {key!r} given twice in {spec!r}")
         overrides[key] = value
-    return SpecText(name, cutoff, overrides)
+    return SpecText(name, cutoff, overrides, params)
+
+
+def _params(text: str, spec: str) -> tuple[tuple[str | None, str], ...]:
+    items = [item for item in text.split(",") if item.strip()]
+    out = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if sep and (not key.strip() or not value.strip()):
+            raise SpecError(f"parameter {item.strip()!r} in {spec!r} is not key=value, e.g. rbp(p=0.8)")
+        out.append((key.strip(), value.strip()) if sep else (None, key.strip()))
+    return tuple(out)

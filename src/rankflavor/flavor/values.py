@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from rankflavor.errors import SpecError
 
@@ -274,3 +275,37 @@ def token_of(axis: str, raw: Any) -> str:
     if not isinstance(raw, str):
         raise SpecError(f"{axis}: expected a string token, got {raw!r}")
     return str.__str__(raw).replace(" ", "")
+
+
+class Param(NamedTuple):
+    """A metric's own parameter (in its head: `rbp(p=0.8)`): its name, default token, parser and meaning."""
+
+    name: str
+    default: str | None  # None: the parameter must be given
+    parse: Callable[[str], AxisValue]
+    meaning: str
+    examples: tuple[str, ...] = ()  # values worth trying (tests, sweeps)
+
+
+def number_parser(name: str, low: float, high: float, low_open: bool = False):
+    """The parser of a number parameter in [low, high] ((low, high] when low_open)."""
+
+    def parse(raw: str) -> AxisValue:
+        value = read_number(raw, name)
+        if value > high or value < low or (low_open and value == low):
+            bounds = f"{'(' if low_open else '['}{format_number(low)}, {format_number(high)}]"
+            raise SpecError(f"{name}: {raw!r} is not in {bounds}")
+        return AxisValue(format_number(value), axis=name, kind="number", number=value)
+
+    return parse
+
+
+def word_parser(name: str, words: tuple[str, ...]):
+    """The parser of a parameter that is one of some words."""
+
+    def parse(raw: str) -> AxisValue:
+        if raw not in words:
+            raise SpecError(f"unknown value {raw!r} for {name}; valid values: {', '.join(words)}")
+        return AxisValue(raw, axis=name, kind=raw)
+
+    return parse

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from rankflavor.flavor.values import Param
+
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
     from rankflavor.flavor import Flavor
@@ -40,6 +42,7 @@ class Metric:
 
     name: ClassVar[str]
     reads: ClassVar[tuple[str, ...]]  # axes that can change the value (canonical order is AXES')
+    parameters: ClassVar[tuple[Param, ...]] = ()  # its own parameters, in its head: rbp(p=0.8)
     not_read: ClassVar[dict[str, tuple[str, str]]] = {}  # axis -> (why it does not apply, a metric that reads it)
     parts: ClassVar[tuple[str, ...]] = ()  # per-query numbers beside the value
     row_columns: ClassVar[tuple[str, ...]] = ()  # per ranked row, in records (after judged, before tie_group)

@@ -4,6 +4,7 @@
     P     = |relevant retrieved| / |retrieved| (no cutoff: trec_eval's set_P; 0 for an empty list)
     success@k = 1 when a relevant doc is in the top k, else 0
     Rprec = |relevant in the top R| / R        (R: the query's relevant judgments; R = 0 -> `empty`)
+    rprec_mult(f) = P@c, c = (long)(f·R + 0.9)  (trec_eval m_Rprec_mult.c; rprec_mult(1) is Rprec)
 
 A doc is relevant when judged with a grade of at least rel_level (metrics/relevance.py). References:
 Buckley & Voorhees, 'Retrieval System Evaluation', in TREC: Experiment and Evaluation in IR (2005).
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rankflavor.flavor.values import Param, number_parser
 from rankflavor.metrics.base import MetricValues
 from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import (
@@ -88,6 +90,27 @@ class RPrecision(BinaryMetric):
                             {"relevant": relevant.astype(np.float64)} if detail else {})
 
 
+class RPrecisionMultiple(RPrecision):
+    """rprec_mult = relevant in the top c / c, c = f·R rounded as trec_eval does"""
+
+    name = "rprec_mult"
+    parameters = (Param("factor", "1", number_parser("factor", 0.0, 1e6, low_open=True), "the multiple f of R",
+                        ("0.2", "0.5", "1", "1.4", "2")),)
+    measure = reference.rprec_mult
+    reference = reference_of(reference.rprec_mult)
+
+    def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
+        relevant = relevant_rows(lists, flavor.rel_level)
+        r = lists.scope.shared(relevant_judgments, flavor.negative, flavor.rel_level)
+        c = np.floor(flavor.param("factor").number * r + 0.9)
+        hits = per_query(lists, relevant & (lists.positions.rank <= c[lists.rows.q]))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.where(r > 0, hits / np.maximum(c, 1), np.nan)
+        return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
+                            {"relevant": relevant.astype(np.float64)} if detail else {})
+
+
 register(Precision())
 register(Success())
 register(RPrecision())
+register(RPrecisionMultiple())

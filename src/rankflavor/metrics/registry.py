@@ -23,6 +23,7 @@ class Registered(Protocol):
 
     name: str
     reads: tuple[str, ...]  # the axes it reads, printed in its canonical string
+    parameters: tuple[Any, ...]  # its own parameters (flavor.values.Param), printed in its head
 
     def why_not(self, axis: str) -> tuple[str, str]: ...  # why an axis does not apply, a metric it applies to
 

@@ -81,6 +81,53 @@ def reciprocal_rank(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome
     return (0.0 if first is None else 1.0 / first), {"first_relevant": None if first is None else float(first)}, False
 
 
+def relevant_count(level: float, relevant: int, count: str) -> int:
+    """How many relevant docs a recall level stands for: lround(level·R) (trec_eval 10) or (long)(level·R + 0.9)
+    (trec_eval 9 and before, pytrec_eval)."""
+    x = level * relevant
+    return math.floor(x + 0.9) if count == "add0.9" else (math.floor(x) + (1 if x - math.floor(x) >= 0.5 else 0))
+
+
+def interpolated_precision(flags: list[bool], relevant: int, level: float, count: str) -> float:
+    """Int_Prec at recall `level`: max P@i over the ranks i at or below the c-th relevant doc, c the level's count
+    (c = 0: over the whole list); 0 when fewer than c relevant docs are retrieved."""
+    c = relevant_count(level, relevant, count)
+    ranks = [i for i, flag in enumerate(flags, start=1) if flag]
+    if c > len(ranks) or not ranks:
+        return 0.0
+    start = ranks[max(c, 1) - 1]
+    return max(sum(flags[:i]) / i for i in range(start, len(flags) + 1))
+
+
+def iprec(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+    """iprec(level) = Int_Prec at recall `level` (trec_eval iprec_at_recall)."""
+    parts = {"relevant_retrieved": float(sum(flags)), "relevant": float(relevant)}
+    if relevant == 0:
+        return None, parts, True
+    return interpolated_precision(flags, relevant, flavor.param("level").number, flavor.param("count")), parts, False
+
+
+AVERAGE_LEVELS = {"11": tuple(i / 10 for i in range(11)), "3": (0.2, 0.5, 0.8)}
+
+
+def iprec_avg(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+    """iprec_avg = the mean of Int_Prec over the recall levels (11: 0, 0.1, ..., 1; 3: 0.2, 0.5, 0.8)."""
+    parts = {"relevant_retrieved": float(sum(flags)), "relevant": float(relevant)}
+    if relevant == 0:
+        return None, parts, True
+    levels = AVERAGE_LEVELS[flavor.param("points")]
+    values = [interpolated_precision(flags, relevant, level, flavor.param("count")) for level in levels]
+    return sum(values) / len(values), parts, False
+
+
+def rprec_mult(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+    """Rprec_mult(f) = P@c with c = (long)(f·R + 0.9) (a list shorter than c is filled with nonrelevant docs)."""
+    c = math.floor(flavor.param("factor").number * relevant + 0.9)
+    hits = sum(flags[:c])
+    parts = {"relevant_retrieved": float(hits), "relevant": float(relevant)}
+    return (None, parts, True) if relevant == 0 else (hits / c, parts, False)
+
+
 def num_ret(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
     return float(len(flags)), {}, False
 
