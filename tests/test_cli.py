@@ -127,3 +127,19 @@ def test_console_script_runs_and_exits_with_codes(tmp_path):
     fail = subprocess.run([sys.executable, "-m", "rankflavor", "eval", Q, str(bad)], capture_output=True, text=True)
     assert fail.returncode == 3
     assert f"{bad}:1" in fail.stderr and "Traceback" not in fail.stderr
+
+
+def test_metrics_lists_every_metric_and_its_trec_eval_names_parse_back(capsys):
+    from rankflavor.flavor import parse_spec
+    from rankflavor.metrics import registry
+
+    code, out, _ = run_cli(capsys, "metrics", "--format", "json")
+    rows = json.loads(out)
+    assert code == 0 and [r["metric"].split("(")[0] for r in rows] == list(registry.names())
+    for row in rows:
+        for pattern in row["trec_eval"].split(", "):
+            if pattern != "none":
+                name = pattern.replace("_K", "_10").replace("X.XX", "0.50")
+                assert parse_spec(f"trec_eval.{name}")[0].metric == row["metric"].split("(")[0], name
+    code, out, _ = run_cli(capsys, "metrics")
+    assert code == 0 and "iprec(level, count=round)" in out and "rprec_mult(factor=1)" in out

@@ -89,7 +89,7 @@ def test_large_tie_groups_use_the_closed_form(ties):
 
 
 BINARY = ["p", "success", "rprec", "rprec_mult", "recall", "recall_cap", "map", "mrr", "iprec", "iprec_avg", "num_ret",
-          "num_rel", "num_rel_ret"]
+          "num_rel", "num_rel_ret", "bpref", "judged", "unj", "num_nonrel_judged_ret", "f", "set_map"]
 
 
 @given(qrels_and_run(), st.sampled_from(BINARY).flatmap(lambda name: flavors(metric=name)))

@@ -91,7 +91,7 @@ def test_parse_specs_dedupes_and_accepts_flavors():
         ("ndcg@10 colour=red", "unknown key 'colour'.*valid keys: gain, discount"),
         ("ndcg@0", "not a positive integer"),
         ("ndcg@x", "not a positive integer"),
-        ("mrrr@10", r"unknown metric or preset 'mrrr'; did you mean mrr\? metrics: ndcg"),
+        ("mrrr@10", r"unknown metric or preset 'mrrr'; did you mean mrr\? `rankflavor metrics`"),
         ("ndcg@10 ties=sideways", "valid values: docid_desc, docid_asc, input, average"),
         ("ndcg@10 discount=log(1)", "base must be greater than 1"),
         ("ndcg@10 ideal=recall(5)", "needs K >= k"),

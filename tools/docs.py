@@ -14,9 +14,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from rankflavor.flavor.axes import AXIS_NAMES, docs_table, values_table
-from rankflavor.flavor.peer_names import trec_eval_patterns
-from rankflavor.metrics import registry
+from rankflavor.flavor.axes import docs_table, values_table
+from rankflavor.metrics.catalog import metric_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 START, END = "<!-- axes:start -->", "<!-- axes:end -->"
@@ -32,14 +31,9 @@ A flavor is `metric[@k]` followed by `key=value` for any of these axes; a metric
 def metrics_table() -> str:
     """Every registered metric: its formula, the axes it does not read, its trec_eval names."""
     rows = ["| metric | formula | axes it does not read | trec_eval |", "|---|---|---|---|"]
-    for name in registry.names():
-        metric = registry.get(name)
-        formula = (type(metric).__doc__ or "").strip().splitlines()[0]
-        skipped = ", ".join(a for a in AXIS_NAMES if a not in metric.reads) or "none"
-        trec = ", ".join(f"`{n}`" for n in trec_eval_patterns(name)) or "none"
-        shown = [p.name if p.default is None else f"{p.name}={p.default}" for p in metric.parameters]
-        params = f"({', '.join(shown)})" if shown else ""
-        rows.append(f"| `{name}{params}` | {formula} | {skipped} | {trec} |")
+    for row in metric_rows():
+        trec = ", ".join(f"`{n}`" for n in row["trec_eval"].split(", ")) if row["trec_eval"] != "none" else "none"
+        rows.append(f"| `{row['metric']}` | {row['formula']} | {row['not_read']} | {trec} |")
     return "\n".join(rows)
 
 

@@ -1,6 +1,6 @@
 """pytrec_eval (trec_eval 9.0.x C code) against `pytrec_eval.NAME` for the binary-relevance measures: map,
-map_cut, P, recall, recip_rank, Rprec, Rprec_mult, success, set_P, set_recall, iprec_at_recall, 11pt_avg and the
-counts, at several relevance levels
+map_cut, P, recall, recip_rank, Rprec, Rprec_mult, success, set_P, set_recall, iprec_at_recall, 11pt_avg, bpref,
+set_F, set_map, relative_P, set_relative_P and the counts (num_nonrel_judged_ret too), at several relevance levels
 (trec_eval -l), judged-only (-J: unjudged=skip) and with a run depth (-M: run_depth), per query.
 
 A list that -J leaves empty gets nan from iprec_at_recall and 11pt_avg (m_iprec_at_recall.c divides
@@ -21,11 +21,14 @@ from peerdata import close, random_case, require, rf_mean, rf_values
 pytrec_eval = require("pytrec_eval")
 
 MEASURES = {"map", "map_cut.1,3,10", "P.1,3,10", "recall.1,3,10", "recip_rank", "Rprec", "success.1,5,10",
-            "set_P", "set_recall", "num_ret", "num_rel", "num_rel_ret", "iprec_at_recall", "11pt_avg", "Rprec_mult"}
+            "set_P", "set_recall", "num_ret", "num_rel", "num_rel_ret", "iprec_at_recall", "11pt_avg", "Rprec_mult",
+            "bpref", "num_nonrel_judged_ret", "set_F", "set_map", "set_relative_P", "relative_P.1,3,10"}
 NAMES = ["map", "map_cut_1", "map_cut_3", "map_cut_10", "P_1", "P_3", "P_10", "recall_1", "recall_3",
          "recall_10", "recip_rank", "Rprec", "success_1", "success_5", "success_10", "set_P", "set_recall",
          "num_ret", "num_rel", "num_rel_ret", "11pt_avg", *(f"iprec_at_recall_{i / 10:3.2f}" for i in range(11)),
-         *(f"Rprec_mult_{i / 5:3.2f}" for i in range(1, 11))]
+         *(f"Rprec_mult_{i / 5:3.2f}" for i in range(1, 11)), "bpref", "num_nonrel_judged_ret", "set_F", "set_map",
+         "set_relative_P", "relative_P_1", "relative_P_3", "relative_P_10"]
+JUDGED_ONLY = {"bpref", "num_nonrel_judged_ret"}  # they pass over unjudged docs: -J changes nothing, no axis to set
 
 
 def usable(case):
@@ -42,8 +45,8 @@ def test_binary_measures_match_pytrec_eval(seed, rel_level, judged_only, depth):
                                           for q, docs in case.run.items()}
     theirs = pytrec_eval.RelevanceEvaluator(case.qrels, MEASURES, relevance_level=rel_level,
                                             judged_docs_only_flag=judged_only).evaluate(run)
-    axes = f" rel_level={rel_level}" + (" unjudged=skip" if judged_only else "")
     for name in NAMES:
+        axes = f" rel_level={rel_level}" + (" unjudged=skip" if judged_only and name not in JUDGED_ONLY else "")
         ours = rf_values(f"pytrec_eval.{name}{axes}", case.qrels, run)
         for q, measures in theirs.items():
             if math.isnan(measures[name]):  # iprec on a list -J left empty: 0/0 in C; rankflavor gives 0

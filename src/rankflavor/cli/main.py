@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RankflavorError
 
-COMMANDS = ("eval", "explain", "check", "presets", "demo", "compare", "diff")
+COMMANDS = ("eval", "explain", "check", "presets", "metrics", "demo", "compare", "diff")
 
 
 class Parser(argparse.ArgumentParser):

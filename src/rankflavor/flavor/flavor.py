@@ -147,8 +147,7 @@ class Flavor:
 
 def parse_spec(spec: str) -> list[Flavor]:
     """All flavors a spec stands for: one, or one per default cutoff of a preset written without @k."""
-    metric_names = registry.names()
-    text = split_spec(spec, metric_names)
+    text = split_spec(spec)
     if text.name.startswith(project.PREFIX):
         if text.params:
             raise SpecError(f"{text.name} is a project flavor: it takes no parameters in (...); set them in its "
@@ -157,21 +156,14 @@ def parse_spec(spec: str) -> list[Flavor]:
     if registry.find(text.name) is not None:
         return [Flavor(metric=text.name, cutoff=text.cutoff, params=text.params, **text.overrides)]
     preset = PRESETS.get(text.name)
-    if preset is None and (measure := peer_measure(text.name)) is not None:
-        metric, cutoff, params, axes = measure
-        if cutoff is not None and text.cutoff is not None:
-            raise SpecError(f"{text.name} holds its cutoff already (@{cutoff}): drop @{text.cutoff}, or name the "
-                            f"measure with the cutoff you want")
-        if text.params:
-            raise SpecError(f"{text.name} is one of a peer's measures: it takes no parameters in (...); write "
-                            f"{metric}(...) to choose them")
-        return [Flavor(metric=metric, cutoff=cutoff if cutoff is not None else text.cutoff, params=params,
-                       **{**axes, **text.overrides})]
+    if preset is None and (measure := peer_measure(text.name, text.params, text.cutoff)) is not None:
+        return [Flavor(metric=measure.metric, cutoff=measure.cutoff, params=measure.params,
+                       **{**measure.axes, **text.overrides})]
     if preset is None:
-        readings = suggestions(text.name, metric_names, tuple(PRESETS))
+        readings = suggestions(text.name, registry.names(), tuple(PRESETS))
         hint = f"did you mean {' or '.join(readings)}? " if readings else ""
-        raise SpecError(f"unknown metric or preset {text.name!r}; {hint}metrics: {', '.join(metric_names)}; presets: "
-                        "`rankflavor presets` lists them; peers' names: trec_eval.NAME, pytrec_eval.NAME")
+        raise SpecError(f"unknown metric or preset {text.name!r}; {hint}`rankflavor metrics` and `rankflavor presets` "
+                        "list them; a peer's own names: trec_eval.NAME, pytrec_eval.NAME")
     if text.params:
         raise SpecError(f"preset {text.name} takes no parameters in (...); a metric's parameters follow its name, "
                         f"e.g. iprec(level=0.5)")

@@ -12,14 +12,20 @@ axes after the name: `-c` missing=zero, `-M N` run_depth=N, `-l N` rel_level=N, 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
+
+from rankflavor.errors import SpecError
 
 # trec_eval name -> rankflavor metric (and the parameters the name fixes)
 TREC_EVAL_PLAIN = {"map": ("map", {}), "recip_rank": ("mrr", {}), "Rprec": ("rprec", {}), "num_ret": ("num_ret", {}),
                    "num_rel": ("num_rel", {}), "num_rel_ret": ("num_rel_ret", {}), "set_P": ("p", {}),
-                   "set_recall": ("recall", {}), "ndcg": ("ndcg", {}), "11pt_avg": ("iprec_avg", {})}
+                   "set_recall": ("recall", {}), "ndcg": ("ndcg", {}), "11pt_avg": ("iprec_avg", {}),
+                   "bpref": ("bpref", {}), "num_nonrel_judged_ret": ("num_nonrel_judged_ret", {}),
+                   "set_F": ("f", {}), "set_map": ("set_map", {}), "set_relative_P": ("recall_cap", {})}
 # trec_eval name without its `_K` cutoff -> metric
-TREC_EVAL_CUT = {"P": "p", "recall": "recall", "map_cut": "map", "success": "success", "ndcg_cut": "ndcg"}
+TREC_EVAL_CUT = {"P": "p", "recall": "recall", "map_cut": "map", "success": "success", "ndcg_cut": "ndcg",
+                 "relative_P": "recall_cap", "unj": "unj"}
 # trec_eval name without its `_X.XX` parameter -> (metric, the parameter it sets)
 TREC_EVAL_LEVEL = {"iprec_at_recall": ("iprec", "level"), "Rprec_mult": ("rprec_mult", "factor")}
 _CUT = re.compile(r"(?P<base>[A-Za-z_]+?)_(?P<k>[0-9]+)")
@@ -29,6 +35,7 @@ PEER_PREFIXES: dict[str, tuple[dict[str, str], dict[str, dict[str, str]]]] = {
     "trec_eval.": ({}, {}),
     "pytrec_eval.": ({"precision": "f32"}, {"iprec": {"count": "add0.9"}, "iprec_avg": {"count": "add0.9"}}),
 }
+ONLY_IN_10 = {"unj"}  # trec_eval 10.0's measures that pytrec_eval (9.0.x) does not have
 
 
 class PeerMeasure(NamedTuple):
@@ -69,14 +76,33 @@ def trec_eval_name(metric: str, cutoff: int | None, params: dict[str, str] | Non
     return f"{_CUT_BASE[metric]}_{cutoff}" if metric in _CUT_BASE else None
 
 
-def peer_measure(name: str) -> PeerMeasure | None:
-    """The measure of `trec_eval.NAME` or `pytrec_eval.NAME`, with the axes and parameters the peer sets."""
-    for prefix, (axes, params) in PEER_PREFIXES.items():
+def peer_measure(name: str, params: tuple[tuple[str | None, str], ...] = (),
+                 cutoff: int | None = None) -> PeerMeasure | None:
+    """The measure a peer's name stands for, with the axes and parameters the peer sets, or None when `name`
+    is no peer's measure: `trec_eval.NAME` and `pytrec_eval.NAME` here, `PREFIX.NAME` in PEER_TABLES. `params`
+    and `cutoff` are what the spec writes after the name (`(rel=2)`, `@10`); a name that holds its cutoff or
+    parameters refuses them (SpecError)."""
+    for prefix, table in PEER_TABLES.items():
+        if name.startswith(prefix):
+            return table(name[len(prefix):], params, cutoff)
+    for prefix, (axes, fixed) in PEER_PREFIXES.items():
         if name.startswith(prefix):
             found = trec_eval_measure(name[len(prefix):])
-            if found is not None:
-                return found._replace(params={**params.get(found.metric, {}), **found.params}, axes=dict(axes))
+            if found is None or (prefix == "pytrec_eval." and found.metric in ONLY_IN_10):
+                return None
+            if found.cutoff is not None and cutoff is not None:
+                raise SpecError(f"{name} holds its cutoff already (@{found.cutoff}): drop @{cutoff}, or name the "
+                                "measure with the cutoff you want")
+            if params:
+                raise SpecError(f"{name} is one of trec_eval's measures: it takes no parameters in (...); write "
+                                f"{found.metric}(...) to choose them")
+            return found._replace(cutoff=found.cutoff if found.cutoff is not None else cutoff,
+                                  params={**fixed.get(found.metric, {}), **found.params}, axes=dict(axes))
     return None
+
+
+# other peers' name tables: prefix -> (name without the prefix, params as written, cutoff) -> PeerMeasure or None
+PEER_TABLES: dict[str, Callable[[str, tuple[tuple[str | None, str], ...], int | None], PeerMeasure | None]] = {}
 
 
 def trec_eval_patterns(metric: str) -> list[str]:

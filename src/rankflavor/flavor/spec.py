@@ -59,15 +59,15 @@ def _cutoff(text: str, spec: str) -> int:
     return int(text)
 
 
-def split_spec(spec: str, metric_names: tuple[str, ...]) -> SpecText:
-    """The parts of one spec (metric_names only words the error messages)."""
+def split_spec(spec: str) -> SpecText:
+    """The parts of one spec."""
     tokens = _tokens(spec)
     if not tokens:
         raise SpecError("empty flavor spec; write e.g. ndcg@10, or a preset name like trec_eval@10")
     match = _HEAD.match(tokens[0])
     if not match:
-        raise SpecError(f"flavor spec {spec!r} must start with a metric ({', '.join(metric_names)}) or a preset name, "
-                        f"optionally with @k, e.g. ndcg@10")
+        raise SpecError(f"flavor spec {spec!r} must start with a metric (ndcg, map, p, recall, mrr, ...: `rankflavor "
+                        "metrics` lists them) or a preset name, optionally with @k, e.g. ndcg@10")
     name, params_text, cut_text = match.group(1), match.group(2), match.group(3)
     cutoff = _cutoff(cut_text, spec) if cut_text is not None else None
     params = _params(params_text, spec) if params_text is not None else ()

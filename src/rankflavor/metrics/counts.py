@@ -4,17 +4,28 @@ over queries, not the mean (trec_eval: "Summary figure is sum of individual topi
     num_ret     = the docs retrieved (after run_depth and unjudged=skip)
     num_rel     = R: the query's relevant judgments (grade >= rel_level), retrieved or not
     num_rel_ret = the relevant docs retrieved
+    num_nonrel_judged_ret = the judged nonrelevant docs retrieved (m_num_nonrel_judged_ret.c; unjudged docs are
+                  not counted, so it does not read `unjudged`)
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from rankflavor.metrics.base import MetricValues
 from rankflavor.metrics.registry import register
-from rankflavor.metrics.relevance import BinaryMetric, per_query, reference, reference_of, relevant_judgments, relevant_rows
+from rankflavor.metrics.relevance import (
+    BINARY_AXES,
+    JUDGED_ONLY,
+    BinaryMetric,
+    per_query,
+    reference,
+    reference_of,
+    relevant_judgments,
+    relevant_rows,
+)
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -67,6 +78,20 @@ class NumRelRet(Count):
         return per_query(lists, relevant)
 
 
+class NumNonrelJudgedRet(Count):
+    """num_nonrel_judged_ret = the judged nonrelevant docs retrieved"""
+
+    name = "num_nonrel_judged_ret"
+    reads = tuple(a for a in BINARY_AXES if a != "unjudged")
+    not_read: ClassVar[dict[str, tuple[str, str]]] = {"unjudged": (JUDGED_ONLY, "num_ret")}
+    measure = reference.num_nonrel_judged_ret
+    reference = reference_of(reference.num_nonrel_judged_ret)
+
+    def counts(self, lists: RankedLists, flavor: Flavor, relevant: np.ndarray) -> np.ndarray:
+        return per_query(lists, lists.rows.judged & ~relevant)
+
+
 register(NumRet())
 register(NumRel())
 register(NumRelRet())
+register(NumNonrelJudgedRet())

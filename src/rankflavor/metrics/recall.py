@@ -1,7 +1,8 @@
 """Recall at k and capped recall at k (trec_eval m_recall.c, m_set_recall.c; BEIR's R_cap).
 
     R@k     = |relevant in the top k| / R             (no cutoff: relevant retrieved / R, set_recall)
-    R_cap@k = |relevant in the top k| / min(k, R)     (BEIR: a perfect list scores 1 however large R is)
+    R_cap@k = |relevant in the top k| / min(k, R)     (BEIR: a perfect list scores 1 however large R is;
+                                                       trec_eval's relative_P; no cutoff: k = |list|, set_relative_P)
 
 R: the query's relevant judgments (grade >= rel_level); R = 0 is left to the `empty` axis (trec_eval: 0).
 """
@@ -17,7 +18,6 @@ from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
-    cut,
     per_query,
     reference,
     reference_of,
@@ -44,9 +44,13 @@ class Recall(BinaryMetric):
         relevant = relevant_rows(lists, flavor.rel_level)
         r = lists.scope.shared(relevant_judgments, flavor.negative, flavor.rel_level)
         hits = per_query(lists, relevant & lists.positions.in_top)
-        denominator = np.minimum(r, cut(flavor)) if self.capped else r
+        if self.capped:  # (no cutoff: k is the list's length, trec_eval's set_relative_P)
+            k = lists.returned if flavor.cutoff is None else float(flavor.cutoff)
+            denominator = np.minimum(r, k)
+        else:
+            denominator = r
         with np.errstate(invalid="ignore", divide="ignore"):
-            value = np.where(r > 0, hits / np.maximum(denominator, 1), np.nan)
+            value = np.where(r > 0, np.where(denominator > 0, hits / np.maximum(denominator, 1), 0.0), np.nan)
         return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
                             {"relevant": relevant.astype(np.float64)} if detail else {})
 
@@ -55,7 +59,6 @@ class CappedRecall(Recall):
     """R_cap = relevant in the top k / min(k, R)"""
 
     name = "recall_cap"
-    cutoff_rule = "required"
     measure = reference.recall_cap
     reference = reference_of(reference.recall_cap)
     capped = True

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 GAIN_AXES = ("gain", "discount", "min_grade", "ideal", "ideal_depth")
 BINARY_AXES = tuple(a for a in AXIS_NAMES if a not in (*GAIN_AXES, "empty"))
 NORMALISED_AXES = tuple(a for a in AXIS_NAMES if a not in GAIN_AXES)  # (+ empty: a normaliser R can be 0)
+JUDGED_ONLY = "it reads judged docs only and passes over unjudged ones, whatever the axis"
 
 
 def relevant_judgments(data: DatasetScope, negative: Choice, rel_level: RelLevel) -> np.ndarray:
@@ -37,6 +38,13 @@ def relevant_judgments(data: DatasetScope, negative: Choice, rel_level: RelLevel
     ds = data.dataset
     relevant = data.stage(judged_mask, negative) & (ds.qrels.grade >= rel_level.threshold)
     return np.bincount(ds.qrels.q[relevant], minlength=ds.n_queries).astype(np.float64)
+
+
+def nonrelevant_judgments(data: DatasetScope, negative: Choice, rel_level: RelLevel) -> np.ndarray:
+    """N per query code: the judged qrels rows (under `negative`) with a grade below rel_level."""
+    ds = data.dataset
+    nonrelevant = data.stage(judged_mask, negative) & (ds.qrels.grade < rel_level.threshold)
+    return np.bincount(ds.qrels.q[nonrelevant], minlength=ds.n_queries).astype(np.float64)
 
 
 def relevant_rows(lists: RankedLists, rel_level: RelLevel) -> np.ndarray:

@@ -11,12 +11,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from rankflavor.flavor import Flavor
 from rankflavor.reference.lists import RefList, judgment
 
 Outcome = tuple[float | None, dict[str, float | None], bool]
+
+
+class Ranked(NamedTuple):
+    """What a binary measure reads of one query: per ranked doc, relevant and judged; R, the relevant
+    judgments; N, the judged nonrelevant ones (grade < rel_level)."""
+
+    flags: list[bool]
+    judged: list[bool]
+    r: int
+    n: int
 
 
 def relevant_judgments(judgments: Mapping[str, float], flavor: Flavor) -> int:
@@ -29,43 +39,51 @@ def _k(flavor: Flavor, flags: list[bool]) -> int:
     return len(flags) if flavor.cutoff is None else flavor.cutoff
 
 
-def precision(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def precision(ranked: Ranked, flavor: Flavor) -> Outcome:
     """P@k = |relevant in the top k| / k (a list shorter than k is filled with nonrelevant docs)."""
+    flags = ranked.flags
     k = _k(flavor, flags)
     hits = sum(flags[:k])
     return (hits / k if k else 0.0), {"relevant_retrieved": float(hits)}, False  # (an empty list: set_P 0)
 
 
-def success(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def success(ranked: Ranked, flavor: Flavor) -> Outcome:
     """success@k = 1 when a relevant doc is in the top k, else 0."""
+    flags = ranked.flags
     hits = sum(flags[:_k(flavor, flags)])
     return (1.0 if hits else 0.0), {"relevant_retrieved": float(hits)}, False
 
 
-def recall(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def recall(ranked: Ranked, flavor: Flavor) -> Outcome:
     """R@k = |relevant in the top k| / R."""
+    flags, relevant = ranked.flags, ranked.r
     hits = sum(flags[:_k(flavor, flags)])
     parts = {"relevant_retrieved": float(hits), "relevant": float(relevant)}
     return (None, parts, True) if relevant == 0 else (hits / relevant, parts, False)
 
 
-def recall_cap(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
-    """capped R@k = |relevant in the top k| / min(k, R)."""
+def recall_cap(ranked: Ranked, flavor: Flavor) -> Outcome:
+    """capped R@k = |relevant in the top k| / min(k, R) (no cutoff: k = |list|, trec_eval's set_relative_P)."""
+    flags, relevant = ranked.flags, ranked.r
     k = _k(flavor, flags)
     hits = sum(flags[:k])
     parts = {"relevant_retrieved": float(hits), "relevant": float(relevant)}
-    return (None, parts, True) if relevant == 0 else (hits / min(k, relevant), parts, False)
+    if relevant == 0:
+        return None, parts, True
+    return (hits / min(k, relevant) if k else 0.0), parts, False
 
 
-def rprec(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def rprec(ranked: Ranked, flavor: Flavor) -> Outcome:
     """R-precision = |relevant in the top R| / R."""
+    flags, relevant = ranked.flags, ranked.r
     hits = sum(flags[:relevant])
     parts = {"relevant_retrieved": float(hits), "relevant": float(relevant)}
     return (None, parts, True) if relevant == 0 else (hits / relevant, parts, False)
 
 
-def average_precision(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def average_precision(ranked: Ranked, flavor: Flavor) -> Outcome:
     """AP@k = (1/R) sum over the relevant docs ranked i <= k of P@i."""
+    flags, relevant = ranked.flags, ranked.r
     total, hits = 0.0, 0
     for i, flag in enumerate(flags[:_k(flavor, flags)], start=1):
         if flag:
@@ -75,8 +93,9 @@ def average_precision(flags: list[bool], relevant: int, flavor: Flavor) -> Outco
     return (None, parts, True) if relevant == 0 else (total / relevant, parts, False)
 
 
-def reciprocal_rank(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def reciprocal_rank(ranked: Ranked, flavor: Flavor) -> Outcome:
     """RR@k = 1 / the rank of the first relevant doc within the top k, 0 when there is none."""
+    flags = ranked.flags
     first = next((i for i, flag in enumerate(flags[:_k(flavor, flags)], start=1) if flag), None)
     return (0.0 if first is None else 1.0 / first), {"first_relevant": None if first is None else float(first)}, False
 
@@ -99,8 +118,9 @@ def interpolated_precision(flags: list[bool], relevant: int, level: float, count
     return max(sum(flags[:i]) / i for i in range(start, len(flags) + 1))
 
 
-def iprec(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def iprec(ranked: Ranked, flavor: Flavor) -> Outcome:
     """iprec(level) = Int_Prec at recall `level` (trec_eval iprec_at_recall)."""
+    flags, relevant = ranked.flags, ranked.r
     parts = {"relevant_retrieved": float(sum(flags)), "relevant": float(relevant)}
     if relevant == 0:
         return None, parts, True
@@ -110,8 +130,9 @@ def iprec(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
 AVERAGE_LEVELS = {"11": tuple(i / 10 for i in range(11)), "3": (0.2, 0.5, 0.8)}
 
 
-def iprec_avg(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def iprec_avg(ranked: Ranked, flavor: Flavor) -> Outcome:
     """iprec_avg = the mean of Int_Prec over the recall levels (11: 0, 0.1, ..., 1; 3: 0.2, 0.5, 0.8)."""
+    flags, relevant = ranked.flags, ranked.r
     parts = {"relevant_retrieved": float(sum(flags)), "relevant": float(relevant)}
     if relevant == 0:
         return None, parts, True
@@ -120,30 +141,93 @@ def iprec_avg(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
     return sum(values) / len(values), parts, False
 
 
-def rprec_mult(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def rprec_mult(ranked: Ranked, flavor: Flavor) -> Outcome:
     """Rprec_mult(f) = P@c with c = (long)(f·R + 0.9) (a list shorter than c is filled with nonrelevant docs)."""
+    flags, relevant = ranked.flags, ranked.r
     c = math.floor(flavor.param("factor").number * relevant + 0.9)
     hits = sum(flags[:c])
     parts = {"relevant_retrieved": float(hits), "relevant": float(relevant)}
     return (None, parts, True) if relevant == 0 else (hits / c, parts, False)
 
 
-def num_ret(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def bpref(ranked: Ranked, flavor: Flavor) -> Outcome:
+    """bpref = (1/R) sum over the relevant docs retrieved of 1 - min(n, R) / min(N, R), n the judged nonrelevant
+    docs ranked above it (1 when n = 0), N the query's judged nonrelevant docs; unjudged docs are passed over."""
+    total, above, hits = 0.0, 0, 0
+    for flag, judged in zip(ranked.flags, ranked.judged, strict=True):
+        if not judged:
+            continue
+        if not flag:
+            above += 1
+            continue
+        hits += 1
+        total += 1.0 if above == 0 else 1.0 - min(above, ranked.r) / min(ranked.n, ranked.r)
+    parts = {"relevant_retrieved": float(hits), "relevant": float(ranked.r), "nonrelevant": float(ranked.n)}
+    return (None, parts, True) if ranked.r == 0 else (total / ranked.r, parts, False)
+
+
+def judged_at(ranked: Ranked, flavor: Flavor) -> Outcome:
+    """judged@k = |judged in the top k| / min(k, |list|) (0 for an empty list)."""
+    top = ranked.judged[:_k(flavor, ranked.flags)]
+    return (sum(top) / len(top) if top else 0.0), {"judged_retrieved": float(sum(top))}, False
+
+
+def unjudged_at(ranked: Ranked, flavor: Flavor) -> Outcome:
+    """unj@k = |unjudged in the top k| / k (a list shorter than k is filled with judged docs)."""
+    k = _k(flavor, ranked.flags)
+    unjudged = sum(1 for judged in ranked.judged[:k] if not judged)
+    return (unjudged / k if k else 0.0), {"unjudged_retrieved": float(unjudged)}, False
+
+
+def num_nonrel_judged_ret(ranked: Ranked, flavor: Flavor) -> Outcome:
+    """The judged nonrelevant docs retrieved."""
+    return float(sum(1 for f, j in zip(ranked.flags, ranked.judged, strict=True) if j and not f)), {}, False
+
+
+def f_measure(ranked: Ranked, flavor: Flavor) -> Outcome:
+    """F_beta@k = (1 + beta²) P R / (beta² P + R), P = P@k (no cutoff: over the list), R = R@k; 0 when P = R = 0."""
+    precision_at, parts, _ = precision(ranked, flavor)
+    hits = parts["relevant_retrieved"]
+    parts = {"relevant_retrieved": hits, "relevant": float(ranked.r)}
+    if ranked.r == 0:
+        return None, parts, True
+    b2 = flavor.param("beta").number ** 2
+    p, r = precision_at, hits / ranked.r
+    return ((1 + b2) * p * r / (b2 * p + r) if hits else 0.0), parts, False
+
+
+def set_map(ranked: Ranked, flavor: Flavor) -> Outcome:
+    """set_map = P·R over the whole list = num_rel_ret² / (num_ret · R) (0 for an empty list)."""
+    hits = sum(ranked.flags)
+    parts = {"relevant_retrieved": float(hits), "relevant": float(ranked.r)}
+    if ranked.r == 0:
+        return None, parts, True
+    return (hits * hits / (len(ranked.flags) * ranked.r) if ranked.flags else 0.0), parts, False
+
+
+def num_ret(ranked: Ranked, flavor: Flavor) -> Outcome:
+    flags = ranked.flags
     return float(len(flags)), {}, False
 
 
-def num_rel(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def num_rel(ranked: Ranked, flavor: Flavor) -> Outcome:
+    relevant = ranked.r
     return float(relevant), {}, False
 
 
-def num_rel_ret(flags: list[bool], relevant: int, flavor: Flavor) -> Outcome:
+def num_rel_ret(ranked: Ranked, flavor: Flavor) -> Outcome:
+    flags = ranked.flags
     return float(sum(flags)), {}, False
 
 
 def query_value(measure, flavor: Flavor, judgments: Mapping[str, float], ranked: RefList,
                 qrels: Mapping[str, Mapping[str, float]]) -> Outcome:
     """`measure` (one of the functions above) of one query's ranked list."""
-    return measure(ranked.relevant(flavor.rel_level.threshold), relevant_judgments(judgments, flavor), flavor)
+    level = flavor.rel_level.threshold
+    judged = {doc: judgment(grade, flavor)[0] for doc, grade in judgments.items()}
+    nonrelevant = sum(1 for doc, grade in judgments.items() if judged[doc] and grade < level)
+    return measure(Ranked(ranked.relevant(level), [ranked.info[d][0] for d in ranked.docs],
+                          relevant_judgments(judgments, flavor), nonrelevant), flavor)
 
 
 def check_record(measure, record: Any, flavor: Flavor) -> list[str]:
@@ -153,12 +237,14 @@ def check_record(measure, record: Any, flavor: Flavor) -> list[str]:
     level = flavor.rel_level.threshold
     for row in record.ranked:
         expected = bool(row["judged"] and row["grade"] is not None and row["grade"] >= level)
-        if bool(row["relevant"]) != expected:
+        if "relevant" in row and bool(row["relevant"]) != expected:  # (judged@k's rows show `judged` alone)
             problems.append(f"rank {row['rank']}: relevant is {row['relevant']}, but its grade is {row['grade']}")
     if record.status == "missing":
         return problems
-    relevant = sum(1 for u in record.universe if u["relevant"])
-    value, _, undefined = measure([bool(r["relevant"]) for r in record.ranked], relevant, flavor)
+    relevant = sum(1 for u in record.universe if u.get("relevant"))
+    nonrelevant = sum(1 for u in record.universe if u["judged"] and not u.get("relevant"))
+    value, _, undefined = measure(Ranked([bool(r.get("relevant")) for r in record.ranked],
+                                         [bool(r["judged"]) for r in record.ranked], relevant, nonrelevant), flavor)
     if undefined:
         value = {"skip": None, "zero": 0.0, "one": 1.0, "error": None}[flavor.empty]
     elif flavor.round.decimals is not None:

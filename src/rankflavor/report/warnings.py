@@ -154,7 +154,7 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
         else:
             out.append(FlavorWarning("ties_across_cutoff", text, queries=n))
 
-    if c["unjudged_in_top"] and flavor.unjudged == "zero":
+    if c["unjudged_in_top"] and flavor.unjudged == "zero" and "unjudged" in result.metric.reads:
         n_docs = c["unjudged_in_top"]
         n_queries = int((q.unjudged_in_top > 0).sum())
         shares = q.judged_in_top[~np.isnan(q.judged_in_top)]

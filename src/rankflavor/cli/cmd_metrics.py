@@ -1,0 +1,33 @@
+"""`rankflavor metrics`: every metric with its parameters, formula, the axes it does not read and its trec_eval
+names (metrics/catalog.py; the README's metrics table is the same rows)."""
+
+from __future__ import annotations
+
+import argparse
+
+from rankflavor.errors import EXIT_OK
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("metrics", help="list the metrics: parameters, formula, axes not read, trec_eval names")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rankflavor.cli import render
+    from rankflavor.metrics.catalog import metric_rows
+
+    rows = metric_rows()
+    if args.format == "json":
+        render.print_json(rows)
+        return EXIT_OK
+    columns = ("metric", "formula", "trec_eval")
+    table = [list(columns)] + [[row[c] for c in columns] for row in rows]
+    widths = [max(len(r[i]) for r in table) for i in range(len(columns))]
+    for r in table:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+    print("\nparameters (in the head: iprec(level=0.5)):")
+    for row in rows:
+        if row["parameters"]:
+            print(f"  {row['metric']}: {row['parameters']}")
+    return EXIT_OK

@@ -1,0 +1,80 @@
+"""F-measure and set MAP: precision and recall of the same top k together (trec_eval m_set_F.c, m_set_map.c;
+van Rijsbergen, Information Retrieval, 1979, ch. 7; ranx's f1).
+
+    F_beta@k = (1 + beta²) P R / (beta² P + R)     P = P@k, R = R@k (no cutoff: over the list); 0 when P = R = 0
+    set_map  = P · R over the whole list = num_rel_ret² / (num_ret · R)
+
+trec_eval's set_F parameter is beta² (its `-m set_F.x` computes (x + 1) P R / (x P + R)); its default 1 is beta=1.
+R = 0 is left to the `empty` axis (trec_eval: 0).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rankflavor.flavor.values import Param, number_parser
+from rankflavor.metrics.base import MetricValues
+from rankflavor.metrics.registry import register
+from rankflavor.metrics.relevance import (
+    NORMALISED_AXES,
+    BinaryMetric,
+    per_query,
+    reference,
+    reference_of,
+    relevant_judgments,
+    relevant_rows,
+)
+
+if TYPE_CHECKING:
+    from rankflavor.engine.lists import RankedLists
+    from rankflavor.flavor import Flavor
+
+
+class FMeasure(BinaryMetric):
+    """F = (1 + beta²) P R / (beta² P + R)"""
+
+    name = "f"
+    reads = NORMALISED_AXES
+    parameters = (Param("beta", "1", number_parser("beta", 0.0, 1e6, low_open=True),
+                        "the weight of recall against precision, beta > 0 (1: F1)", ("0.5", "1", "2")),)
+    parts = ("relevant_retrieved", "relevant")
+    measure = reference.f_measure
+    reference = reference_of(reference.f_measure)
+
+    def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
+        relevant = relevant_rows(lists, flavor.rel_level)
+        r = lists.scope.shared(relevant_judgments, flavor.negative, flavor.rel_level)
+        hits = per_query(lists, relevant & lists.positions.in_top)
+        k = lists.returned if flavor.cutoff is None else float(flavor.cutoff)
+        b2 = flavor.param("beta").number ** 2
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p, recall = np.where(k > 0, hits / np.maximum(k, 1), 0.0), hits / r
+            value = np.where(r > 0, np.where(hits > 0, (1 + b2) * p * recall / (b2 * p + recall), 0.0), np.nan)
+        return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
+                            {"relevant": relevant.astype(np.float64)} if detail else {})
+
+
+class SetMap(BinaryMetric):
+    """set_map = P · R of the whole list"""
+
+    name = "set_map"
+    reads = NORMALISED_AXES
+    cutoff_rule = "none"
+    parts = ("relevant_retrieved", "relevant")
+    measure = reference.set_map
+    reference = reference_of(reference.set_map)
+
+    def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
+        relevant = relevant_rows(lists, flavor.rel_level)
+        r = lists.scope.shared(relevant_judgments, flavor.negative, flavor.rel_level)
+        hits = per_query(lists, relevant)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.where(r > 0, np.where(lists.returned > 0, hits * hits / (lists.returned * r), 0.0), np.nan)
+        return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
+                            {"relevant": relevant.astype(np.float64)} if detail else {})
+
+
+register(FMeasure())
+register(SetMap())
