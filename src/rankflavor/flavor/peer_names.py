@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import NamedTuple
 
 from rankflavor.errors import SpecError
+from rankflavor.flavor import ranx_names
+from rankflavor.flavor.peer_measure import PeerMeasure
 
 # trec_eval name -> rankflavor metric (and the parameters the name fixes)
 TREC_EVAL_PLAIN = {"map": ("map", {}), "recip_rank": ("mrr", {}), "Rprec": ("rprec", {}), "num_ret": ("num_ret", {}),
@@ -36,13 +37,6 @@ PEER_PREFIXES: dict[str, tuple[dict[str, str], dict[str, dict[str, str]]]] = {
     "pytrec_eval.": ({"precision": "f32"}, {"iprec": {"count": "add0.9"}, "iprec_avg": {"count": "add0.9"}}),
 }
 ONLY_IN_10 = {"unj"}  # trec_eval 10.0's measures that pytrec_eval (9.0.x) does not have
-
-
-class PeerMeasure(NamedTuple):
-    metric: str
-    cutoff: int | None
-    params: dict[str, str]
-    axes: dict[str, str]
 
 
 def trec_eval_measure(name: str) -> PeerMeasure | None:
@@ -102,7 +96,9 @@ def peer_measure(name: str, params: tuple[tuple[str | None, str], ...] = (),
 
 
 # other peers' name tables: prefix -> (name without the prefix, params as written, cutoff) -> PeerMeasure or None
-PEER_TABLES: dict[str, Callable[[str, tuple[tuple[str | None, str], ...], int | None], PeerMeasure | None]] = {}
+PEER_TABLES: dict[str, Callable[[str, tuple[tuple[str | None, str], ...], int | None], PeerMeasure | None]] = {
+    "ranx.": ranx_names.measure,
+}
 
 
 def trec_eval_patterns(metric: str) -> list[str]:

@@ -1,0 +1,12 @@
+"""What a peer's measure name resolves to (flavor/peer_names.py and the peer tables beside it)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class PeerMeasure(NamedTuple):
+    metric: str
+    cutoff: int | None
+    params: dict[str, str]  # the metric's own parameters (name -> token)
+    axes: dict[str, str]  # axis -> token; what the spec writes after the name overrides them
