@@ -22,11 +22,11 @@ SEEDS = range(20)
 CUTOFFS = (1, 5, 20)
 
 
-def gdeval(qrels_path, run_path, k: int) -> dict[str, str]:
+def gdeval(qrels_path, run_path, k: int, column: str = "ndcg") -> dict[str, str]:
     out = subprocess.run(["perl", str(GDEVAL), str(qrels_path), str(run_path), str(k)], check=True,
                          capture_output=True, text=True).stdout
     rows = [line.split(",") for line in out.splitlines()[1:] if line]
-    return {topic: ndcg for _run, topic, ndcg, _err in rows}
+    return {topic: (ndcg if column == "ndcg" else err) for _run, topic, ndcg, err in rows}
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -76,3 +76,19 @@ def test_ir_measures_over_gdeval_averages_the_printed_values(seed, k):
     per_query = {m.query_id: m.value for m in ir_measures.iter_calc([measure], case.qrels, case.run)}
     ours = rf_values(f"ir_measures.gdeval@{k}", case.qrels, case.run)
     assert all(ours[q] == pytest.approx(v, abs=1e-12) for q, v in per_query.items())
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gdeval_err_matches_printed_digits(seed, tmp_path):
+    """gdeval's err@k column: `err@k` with gdeval's printing (round=5) and its topics (empty=skip: a topic with
+    no judgment above 0 is not printed)."""
+    case = random_case(seed, numeric_ids=True)
+    qrels_path, run_path = case.write(tmp_path)
+    for k in CUTOFFS:
+        theirs = gdeval(qrels_path, run_path, k, column="err")
+        raw = rf_values(f"err@{k} empty=skip", case.qrels, case.run)
+        ours = rf_values(f"err@{k} empty=skip round=5", case.qrels, case.run)
+        assert {q for q, v in ours.items() if v is not None} == set(theirs), f"seed {seed} @{k}"
+        for topic, printed in theirs.items():
+            assert f"{raw[topic]:.5f}" == printed, f"seed {seed} @{k} topic {topic}: {raw[topic]!r} vs {printed}"
+            assert ours[topic] == float(printed)

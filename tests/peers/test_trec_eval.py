@@ -91,3 +91,27 @@ def test_pytrec_eval_counts_recall_levels_as_9_did():
     """9.0.x adds 0.9 and truncates: 0.4 stands for 2 relevant docs, 11pt_avg's counts are 0 1 1 1 2 2 2 2 3 3 3."""
     assert rf_values("pytrec_eval.iprec_at_recall_0.40", IPREC_QRELS, IPREC_RUN)["q"] == 0.5
     assert rf_values("pytrec_eval.11pt_avg", IPREC_QRELS, IPREC_RUN)["q"] == pytest.approx((4 + 7 * 0.5) / 11)
+
+
+# m_rbp.c, m_rbp_resid.c (10.0 only): p = 0.9; the gains of a query whose top grade exceeds 1 are divided by it;
+# rel < 0 (not in the qrels, or a negative grade: RELVALUE_UNJUDGED) gains 0 and counts for the residual.
+RBP_QRELS = {"q": {"a": 2, "b": 0, "c": 1, "n": -1}, "bin": {"a": 1, "b": 0}}
+RBP_RUN = {"q": {"a": 5.0, "x": 4.0, "c": 3.0, "n": 2.0, "b": 1.0}, "bin": {"b": 2.0, "a": 1.0}}
+
+
+def test_rbp_divides_the_gains_by_the_top_grade():
+    values = rf_values("trec_eval.rbp", RBP_QRELS, RBP_RUN)
+    assert values["q"] == pytest.approx(0.1 * (1.0 + 0.5 * 0.9 ** 2), abs=1e-15)  # a: 2/2 at rank 1, c: 1/2 at 3
+    assert values["bin"] == pytest.approx(0.1 * 0.9, abs=1e-15)  # top grade 1: gains as they are
+
+
+def test_rbp_resid_is_zero_without_an_unjudged_doc():
+    values = rf_values("trec_eval.rbp_resid", RBP_QRELS, RBP_RUN)
+    # x (rank 2) and n (rank 4) unjudged: p^5 past the list + 0.1 (0.9 + 0.9^3)
+    assert values["q"] == pytest.approx(0.9 ** 5 + 0.1 * (0.9 + 0.9 ** 3), abs=1e-15)
+    assert values["bin"] == 0.0  # (m_rbp_resid.c sets a value only when unj_so_far > 0)
+
+
+def test_unj_fills_a_short_list_with_judged_docs():
+    values = rf_values("trec_eval.unj_10", RBP_QRELS, RBP_RUN)
+    assert values["q"] == pytest.approx(2 / 10) and values["bin"] == 0.0  # x and n (negative) of 10

@@ -36,6 +36,7 @@ from rankflavor.flavor.values import Choice
 from rankflavor.inputs.intern import Dataset, InternedRun
 from rankflavor.metrics import registry
 from rankflavor.metrics.base import Metric, MetricValues
+from rankflavor.rounding import round_values
 
 
 class Engine:
@@ -141,7 +142,7 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
     parts = {name: np.where(missing, np.nan, part[codes]) for name, part in values.parts.items()}
     decimals = flavor.round.decimals
     raw = value
-    value = raw if decimals is None else np.round(raw, decimals)
+    value = raw if decimals is None else round_values(raw, decimals)
 
     pos, rows = lists.positions, lists.rows
     top_judged = np.bincount(rows.q, weights=(pos.in_top & rows.judged).astype(float), minlength=ds.n_queries)

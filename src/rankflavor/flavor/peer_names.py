@@ -23,7 +23,8 @@ TREC_EVAL_PLAIN = {"map": ("map", {}), "recip_rank": ("mrr", {}), "Rprec": ("rpr
                    "num_rel": ("num_rel", {}), "num_rel_ret": ("num_rel_ret", {}), "set_P": ("p", {}),
                    "set_recall": ("recall", {}), "ndcg": ("ndcg", {}), "11pt_avg": ("iprec_avg", {}),
                    "bpref": ("bpref", {}), "num_nonrel_judged_ret": ("num_nonrel_judged_ret", {}),
-                   "set_F": ("f", {}), "set_map": ("set_map", {}), "set_relative_P": ("recall_cap", {})}
+                   "set_F": ("f", {}), "set_map": ("set_map", {}), "set_relative_P": ("recall_cap", {}),
+                   "rbp": ("rbp", {}), "rbp_resid": ("rbp_resid", {})}
 # trec_eval name without its `_K` cutoff -> metric
 TREC_EVAL_CUT = {"P": "p", "recall": "recall", "map_cut": "map", "success": "success", "ndcg_cut": "ndcg",
                  "relative_P": "recall_cap", "unj": "unj"}
@@ -36,7 +37,7 @@ PEER_PREFIXES: dict[str, tuple[dict[str, str], dict[str, dict[str, str]]]] = {
     "trec_eval.": ({}, {}),
     "pytrec_eval.": ({"precision": "f32"}, {"iprec": {"count": "add0.9"}, "iprec_avg": {"count": "add0.9"}}),
 }
-ONLY_IN_10 = {"unj"}  # trec_eval 10.0's measures that pytrec_eval (9.0.x) does not have
+ONLY_IN_10 = {"unj", "rbp", "rbp_resid"}  # trec_eval 10.0's measures that pytrec_eval (9.0.x) does not have
 
 
 def trec_eval_measure(name: str) -> PeerMeasure | None:

@@ -60,8 +60,9 @@ def _where(source: Source) -> str:
 
 
 def check_qrels_layout(table: QrelsTable) -> None:
-    """Refuse a qrels written `qid docid iter grade` (see the module's docstring)."""
-    if table.rows < 2 or not _ITERATION.fullmatch(str(table.doc[0].as_py())):
+    """Refuse a qrels written `qid docid iter grade` (see the module's docstring). Text files only: a
+    mapping or a frame names its columns, it cannot swap them."""
+    if table.source.kind != "trec" or table.rows < 2 or not _ITERATION.fullmatch(str(table.doc[0].as_py())):
         return
     docs = _distinct(table.doc)
     if not all(_ITERATION.fullmatch(d) for d in docs):
@@ -81,8 +82,8 @@ def check_qrels_layout(table: QrelsTable) -> None:
 
 
 def check_run_layout(table: RunTable) -> None:
-    """Refuse a run written `qid docid Q0 rank score tag` (see the module's docstring)."""
-    if table.rows == 0 or table.doc[0].as_py() != "Q0":  # (the literal TREC writes; a doc named q0 is a doc)
+    """Refuse a run written `qid docid Q0 rank score tag` (see the module's docstring). Text files only."""
+    if table.source.kind != "trec" or table.rows == 0 or table.doc[0].as_py() != "Q0":  # (TREC's literal; q0 is a doc)
         return
     if any(d != "Q0" for d in _distinct(table.doc)):
         return

@@ -10,7 +10,7 @@ m_map.c, m_map_cut.c, m_recip_rank.c, m_Rprec.c, m_success.c, m_num_ret.c, m_num
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rankflavor.flavor import Flavor
@@ -20,13 +20,16 @@ Outcome = tuple[float | None, dict[str, float | None], bool]
 
 
 class Ranked(NamedTuple):
-    """What a binary measure reads of one query: per ranked doc, relevant and judged; R, the relevant
-    judgments; N, the judged nonrelevant ones (grade < rel_level)."""
+    """What a measure of relevance reads of one query: per ranked doc, relevant and judged; R, the relevant
+    judgments; N, the judged nonrelevant ones (grade < rel_level); the ranked docs' grades and the query's top
+    grade (graded measures: ERR, RBP)."""
 
     flags: list[bool]
     judged: list[bool]
     r: int
     n: int
+    grades: Sequence[float | None] = ()  # per ranked doc: its qrels grade (None: not in the qrels)
+    top_grade: float | None = None  # the query's highest qrels grade
 
 
 def relevant_judgments(judgments: Mapping[str, float], flavor: Flavor) -> int:
@@ -227,7 +230,8 @@ def query_value(measure, flavor: Flavor, judgments: Mapping[str, float], ranked:
     judged = {doc: judgment(grade, flavor)[0] for doc, grade in judgments.items()}
     nonrelevant = sum(1 for doc, grade in judgments.items() if judged[doc] and grade < level)
     return measure(Ranked(ranked.relevant(level), [ranked.info[d][0] for d in ranked.docs],
-                          relevant_judgments(judgments, flavor), nonrelevant), flavor)
+                          relevant_judgments(judgments, flavor), nonrelevant, [ranked.grades[d] for d in ranked.docs],
+                          max(judgments.values(), default=None)), flavor)
 
 
 def check_record(measure, record: Any, flavor: Flavor) -> list[str]:
@@ -244,7 +248,9 @@ def check_record(measure, record: Any, flavor: Flavor) -> list[str]:
     relevant = sum(1 for u in record.universe if u.get("relevant"))
     nonrelevant = sum(1 for u in record.universe if u["judged"] and not u.get("relevant"))
     value, _, undefined = measure(Ranked([bool(r.get("relevant")) for r in record.ranked],
-                                         [bool(r["judged"]) for r in record.ranked], relevant, nonrelevant), flavor)
+                                         [bool(r["judged"]) for r in record.ranked], relevant, nonrelevant,
+                                         [r["grade"] for r in record.ranked],
+                                         max((u["grade"] for u in record.universe), default=None)), flavor)
     if undefined:
         value = {"skip": None, "zero": 0.0, "one": 1.0, "error": None}[flavor.empty]
     elif flavor.round.decimals is not None:

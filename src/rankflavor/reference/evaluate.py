@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from rankflavor.flavor import Flavor
 from rankflavor.metrics import registry
 from rankflavor.reference.lists import RefError, judgment, ranked_list
@@ -74,13 +72,13 @@ def reference_evaluate(flavor: Flavor, qrels: Mapping[str, Mapping[str, float]],
 def reference_mean(values: list[float | None], weights: list[float] | None, decimals: int | None, mean_of: str,
                    ) -> float | None:
     """A result's mean from its per-query values (None = null; the zeros of unjudged_queries=zero included):
-    sum(w v) / sum(w) over the non-null values, each rounded as numpy rounds to `decimals` first when mean_of
+    sum(w v) / sum(w) over the non-null values, each rounded to `decimals` first when mean_of
     is `rounded` (the mean is then not rounded again), else the mean rounded to `decimals` last."""
     kept = [(v, 1.0 if weights is None else weights[i]) for i, v in enumerate(values) if v is not None]
     if not kept:
         return None
     if mean_of == "rounded":
-        kept = [(float(np.round(v, decimals)), w) for v, w in kept]
+        kept = [(round(v, decimals), w) for v, w in kept]
     total = math.fsum(w for _, w in kept)
     mean = math.fsum(v * w for v, w in kept) / total
     return mean if mean_of == "rounded" or decimals is None else round(mean, decimals)

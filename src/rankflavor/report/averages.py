@@ -22,6 +22,7 @@ from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice, Round
 from rankflavor.inputs.intern import Dataset, InternedRun
 from rankflavor.metrics import registry
+from rankflavor.rounding import round_values
 
 
 @dataclass
@@ -38,7 +39,7 @@ class Averaging:
 
     def _values(self, codes: np.ndarray, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(codes, values) of the queries averaged: the non-null values, then the zeros."""
-        values = raw if self.mean_of == "raw" else np.round(raw, self.round_to.decimals)
+        values = raw if self.mean_of == "raw" else round_values(raw, self.round_to.decimals)
         ok = ~np.isnan(values)
         if not len(self.zero_codes):
             return codes[ok], values[ok]
@@ -77,7 +78,7 @@ class Averaging:
     def denominator(self, codes: np.ndarray, raw: np.ndarray) -> dict[str, Any]:
         """What the mean averaged (queries, and their total weight) and what it left out."""
         averaged, _ = self._values(codes, raw)
-        values = raw if self.mean_of == "raw" else np.round(raw, self.round_to.decimals)
+        values = raw if self.mean_of == "raw" else round_values(raw, self.round_to.decimals)
         of = "rounded values" if self.mean_of == "rounded" else "unrounded values"
         out: dict[str, Any] = {"queries": len(averaged), "of": f"the sum of the {of}" if self.total else of,
                                "unjudged_queries_as_zero": len(self.zero_codes),
