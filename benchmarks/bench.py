@@ -11,6 +11,9 @@ fastest documented reader: pytrec_eval's parse_qrel/parse_run, ranx's Qrels/Run.
 warm-up run on a tiny file that fills numba's cache), ir_measures' read_trec_qrels/read_trec_run.
 Per-query values of rankflavor's `pytrec_eval@10` and `trec_eval@10` are compared with pytrec_eval's
 `ndcg_cut_10` (they must agree to 1e-9).
+Measure sets: `rankflavor eval -m pytrec_eval.all_trec --format trec` against pytrec_eval computing its
+`all_trec` set on the same workload, and `rankflavor eval -m trec_eval.official` against pytrec_eval's
+`official` on a TREC-sized run (200 queries x 1,000 docs), each ratio printed beside the peer.
 Memory per row is the slope of rankflavor's peak RSS over runs of 1/4, 1/2 and all of the queries.
 
 Every measured command starts from the same memory state: on a virtual machine, memory that a large
@@ -67,8 +70,25 @@ def peer_ir_measures(qrels: str, run: str) -> dict[str, float]:
     return {m.query_id: float(m.value) for m in results}
 
 
+def peer_pytrec_eval_set(qrels: str, run: str, measures: str) -> dict[str, float]:
+    """pytrec_eval computing a trec_eval measure set (`official`, `all_trec`): the mean of each measure."""
+    import pytrec_eval
+
+    with open(qrels) as f:
+        judged = pytrec_eval.parse_qrel(f)
+    with open(run) as f:
+        ranked = pytrec_eval.parse_run(f)
+    result = pytrec_eval.RelevanceEvaluator(judged, {measures}).evaluate(ranked)
+    names = {name for values in result.values() for name in values}
+    return {name: sum(v[name] for v in result.values()) / max(len(result), 1) for name in sorted(names)}
+
+
 PEERS = {"pytrec_eval": ("pytrec_eval", peer_pytrec_eval), "ranx": ("ranx", peer_ranx),
-         "ir_measures": ("ir_measures", peer_ir_measures)}
+         "ir_measures": ("ir_measures", peer_ir_measures),
+         "pytrec_eval all_trec": ("pytrec_eval", lambda q, r: peer_pytrec_eval_set(q, r, "all_trec")),
+         "pytrec_eval official": ("pytrec_eval", lambda q, r: peer_pytrec_eval_set(q, r, "official"))}
+SETS = {"pytrec_eval all_trec": "rankflavor pytrec_eval.all_trec",  # peer -> the rankflavor command it is timed with
+        "pytrec_eval official": "rankflavor trec_eval.official (TREC-sized)"}
 
 
 def run_peer(name: str, qrels: str, run: str, out: str) -> None:
@@ -166,6 +186,7 @@ def main() -> None:
     args = parser.parse_args()
 
     qrels, run = ensure_data(args.data, args.queries, args.depth, args.judged)
+    trec_qrels, trec_run = ensure_data(args.data, 200, 1000, args.judged)  # a TREC-sized run: 200 x 1,000
     rows = sum(1 for _ in run.open("rb"))
     rf = rankflavor_cmd()
     me = Path(__file__).resolve()
@@ -183,6 +204,10 @@ def main() -> None:
                                         "json"],
         "rankflavor explain": [*rf, "explain", str(qrels), str(run), "-q", "q17", "-m", SPEC],
         "rankflavor --help": [*rf, "--help"],
+        "rankflavor pytrec_eval.all_trec": [*rf, "eval", str(qrels), str(run), "-m", "pytrec_eval.all_trec", "--format",
+                                            "trec"],
+        "rankflavor trec_eval.official (TREC-sized)": [*rf, "eval", str(trec_qrels), str(trec_run), "-m",
+                                                       "trec_eval.official", "--format", "trec"],
     }
     peers = [] if args.skip_peers else [name for name, (module, _) in PEERS.items() if installed(module)]
     if "ranx" in peers:  # fill numba's cache once, as a user who ran ranx before has it
@@ -192,7 +217,8 @@ def main() -> None:
         (tiny / "run").write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n")
         measure([sys.executable, str(me), "peer", "ranx", str(tiny / "qrels"), str(tiny / "run"), str(tiny / "o")])
     for name in peers:
-        commands[name] = [sys.executable, str(me), "peer", name, str(qrels), str(run), str(tmp / f"{name}.json")]
+        q, r = (trec_qrels, trec_run) if "official" in name else (qrels, run)
+        commands[name] = [sys.executable, str(me), "peer", name, str(q), str(r), str(tmp / f"{name}.json")]
 
     times: dict[str, list[float]] = {name: [] for name in commands}
     memory: dict[str, float] = dict.fromkeys(commands, 0.0)
@@ -208,16 +234,18 @@ def main() -> None:
     best = {name: min(t) for name, t in times.items()}
     main_name = f"rankflavor {SPEC}"
     print()
-    print(f"{'command':32s} {'best s':>8s} {'median s':>9s} {'peak MB':>8s}  ratio")
+    print(f"{'command':44s} {'best s':>8s} {'median s':>9s} {'peak MB':>8s}  ratio")
     for name in commands:
         ratio = ""
-        if name in peers:
+        if name in SETS:
+            ratio = f"{SETS[name]} is {best[name] / best[SETS[name]]:.2f}x faster"
+        elif name in peers:
             ratio = f"rankflavor is {best[name] / best[main_name]:.1f}x faster"
         elif name == "rankflavor 24 flavors":
             ratio = f"{best[name] / best[main_name]:.2f}x one flavor"
         elif name == "rankflavor 3 runs":
             ratio = f"{best[name] / best[main_name]:.2f}x one run"
-        print(f"{name:32s} {best[name]:8.2f} {statistics.median(times[name]):9.2f} {memory[name]:8.0f}  {ratio}")
+        print(f"{name:44s} {best[name]:8.2f} {statistics.median(times[name]):9.2f} {memory[name]:8.0f}  {ratio}")
 
     # memory per row: peak RSS over runs of 1/4, 1/2 and all of the queries
     points = []

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from rankflavor.flavor.axes import docs_table, values_table
-from rankflavor.metrics.catalog import metric_rows
+from rankflavor.metrics.catalog import common_axes, metric_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 START, END = "<!-- axes:start -->", "<!-- axes:end -->"
@@ -28,12 +28,16 @@ A flavor is `metric[@k]` followed by `key=value` for any of these axes; a metric
 """
 
 
+PEERS = ("trec_eval", "ranx")  # (metrics/catalog.py peer_names)
+
+
 def metrics_table() -> str:
-    """Every registered metric: its formula, the axes it does not read, its trec_eval names."""
-    rows = ["| metric | formula | axes it does not read | trec_eval |", "|---|---|---|---|"]
+    """Every registered metric: its formula, the axes that set it apart, each peer's names for it."""
+    rows = [f"Every metric also reads {', '.join(common_axes())}.", "",
+            "| metric | formula | axes | " + " | ".join(PEERS) + " |", "|---|---|---|" + "---|" * len(PEERS)]
     for row in metric_rows():
-        trec = ", ".join(f"`{n}`" for n in row["trec_eval"].split(", ")) if row["trec_eval"] != "none" else "none"
-        rows.append(f"| `{row['metric']}` | {row['formula']} | {row['not_read']} | {trec} |")
+        names = [", ".join(f"`{n}`" for n in row[p].split(", ")) if row[p] != "none" else "" for p in PEERS]
+        rows.append(f"| `{row['metric']}` | {row['formula']} | {row['axes']} | " + " | ".join(names) + " |")
     return "\n".join(rows)
 
 

@@ -71,8 +71,10 @@ def run(args: argparse.Namespace) -> int:
         render.write_csv(report, sys.stdout)
     elif args.format == "trec":
         from rankflavor.cli.trec_output import write_trec
+        from rankflavor.flavor.measure_sets import set_members
 
-        write_trec(report, sys.stdout, per_query=args.per_query)
+        asked_set = any(spec.split() and set_members(spec.split()[0]) is not None for spec in specs)
+        write_trec(report, sys.stdout, per_query=args.per_query, set_lines=asked_set)
     else:
         render.print_report(report, per_query=args.per_query)
     if compared is not None and args.format != "json":

@@ -1,5 +1,5 @@
-"""`rankflavor metrics`: every metric with its parameters, formula, the axes it does not read and its trec_eval
-names (metrics/catalog.py; the README's metrics table is the same rows)."""
+"""`rankflavor metrics`: every metric with its parameters, formula, axes and each peer's names for it
+(metrics/catalog.py; the README's metrics table is the same rows)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from rankflavor.errors import EXIT_OK
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("metrics", help="list the metrics: parameters, formula, axes not read, trec_eval names")
+    p = sub.add_parser("metrics", help="list the metrics: parameters, formula, axes, each peer's names")
     p.add_argument("--format", choices=("table", "json"), default="table")
 
 
@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         render.print_json(rows)
         return EXIT_OK
-    columns = ("metric", "formula", "trec_eval")
+    columns = ("metric", "formula", "trec_eval", "ranx")
     table = [list(columns)] + [[row[c] for c in columns] for row in rows]
     widths = [max(len(r[i]) for r in table) for i in range(len(columns))]
     for r in table:

@@ -4,7 +4,9 @@ A flavor equal to trec_eval 10.0's own measure takes trec_eval's name (`ndcg_cut
 `ndcg` for `trec_eval.ndcg`, `ndcg_p` for `trec_eval.ndcg_p`, as in trec_eval's meas_print_final.c); any
 other flavor is named by its full canonical string, so that no number loses its flavor. With --per-query,
 every scored query's lines come first, then the `all` lines (the mean), as `trec_eval -q` does. Several runs
-are printed one after the other, each block opened by a `runid` line.
+are printed one after the other, each block opened by a `runid` line. For a trec_eval measure set
+(`trec_eval.official`, `trec_eval.all_trec`: flavor/measure_sets.py) the `all` lines open with `runid` (the
+run file's tag) and `num_q` (the queries scored), as trec_eval prints them.
 """
 
 from __future__ import annotations
@@ -24,21 +26,44 @@ def trec_eval_name(flavor: Flavor) -> str | None:
     return None
 
 
+def _name(result, set_lines: bool) -> str:
+    """The measure's name in trec_eval's lines: trec_eval's own name for a flavor that is exactly one of its
+    measures; in a set's output, the member's name (its overrides are the set's, as trec_eval's options)."""
+    head = result.label.split()[0]
+    if set_lines and head.startswith(("trec_eval.", "pytrec_eval.")):
+        return head.split(".", 1)[1]
+    return trec_eval_name(result.flavor) or str(result.flavor)
+
+
 def _line(name: str, query: str, value: float, count: bool = False) -> str:
     shown = f"{int(value)}" if count else f"{value:6.4f}"  # (trec_eval prints its counts as integers)
     return f"{name:<22s}\t{query}\t{shown}\n"
 
 
-def write_trec(report, stream: IO[str], per_query: bool = False) -> None:
+def run_ids(report) -> dict[str, str]:
+    """Per run name: its runid, the tag of its file's first line (inputs.trec.run_tag), else its name."""
+    from rankflavor.inputs.trec import run_tag
+
+    out = {}
+    for item in report.provenance.get("inputs", []):
+        if item.get("role") == "run":
+            tag = run_tag(item["path"]) if item.get("kind") == "trec" and item.get("path") else None
+            out[item["name"]] = tag or item["name"]
+    return out
+
+
+def write_trec(report, stream: IO[str], per_query: bool = False, set_lines: bool = False) -> None:
+    """set_lines: print trec_eval's runid and num_q summary lines (a measure set was asked for)."""
     runs: list[str] = []
     for result in report.results:
         if result.run not in runs:
             runs.append(result.run)
+    tags = run_ids(report) if set_lines else {}
     for run in runs:
         results = [r for r in report.results if r.run == run]
-        if len(runs) > 1:
+        if len(runs) > 1 and not set_lines:
             stream.write(f"{'runid':<22s}\tall\t{run}\n")
-        names = [trec_eval_name(r.flavor) or str(r.flavor) for r in results]
+        names = [_name(r, set_lines) for r in results]
         counts = [r.metric.aggregate == "sum" for r in results]
         if per_query:
             queries = [row["query"] for row in results[0].per_query()]
@@ -47,6 +72,9 @@ def write_trec(report, stream: IO[str], per_query: bool = False) -> None:
                 for name, values, count in zip(names, rows, counts, strict=True):
                     if values.get(query) is not None:
                         stream.write(_line(name, query, values[query], count))
+        if set_lines:
+            stream.write(f"{'runid':<22s}\tall\t{tags.get(run, run)}\n")
+            stream.write(_line("num_q", "all", results[0].counts["scored"], True))
         for name, result, count in zip(names, results, counts, strict=True):
             if result.mean is not None:
                 stream.write(_line(name, "all", result.mean, count))

@@ -55,26 +55,30 @@ def chunk_run(run: InternedRun, owner: np.ndarray, index: int, segments: np.ndar
 
 
 def evaluate_in_chunks(run: InternedRun, owner: np.ndarray, parts: list[np.ndarray],
-                       evaluate: Callable[[InternedRun], QueryResults]) -> QueryResults:
-    """`evaluate` over each chunk (built, evaluated and let go one at a time), put together: each query's
-    numbers from its chunk, the row counts summed. On an EvaluationError, `evaluate(run)` raises it."""
-    merged: QueryResults | None = None
-    counts: dict[str, int] = {}
+                       evaluate: Callable[[InternedRun], list[QueryResults]]) -> list[QueryResults]:
+    """`evaluate` (several flavors' results) over each chunk (built, evaluated and let go one at a time), put
+    together: each query's numbers from its chunk, the row counts summed. On an EvaluationError,
+    `evaluate(run)` raises it."""
+    merged: list[QueryResults] | None = None
+    counts: list[dict[str, int]] = []
     take = np.zeros(0, dtype=np.int64)
     try:
         for index, segs in enumerate(parts):  # (one chunk's results alive at a time: they are per query code)
-            part = evaluate(chunk_run(run, owner, index, segs))
+            results = evaluate(chunk_run(run, owner, index, segs))
             if merged is None:
-                merged, take = part, owner[part.query]
+                merged, take, counts = results, owner[results[0].query], [{} for _ in results]
             else:
-                _take_rows(merged, part, take == index)
-            for key, value in part.row_counts.items():
-                counts[key] = counts.get(key, 0) + int(value)
+                for into, part in zip(merged, results, strict=True):
+                    _take_rows(into, part, take == index)
+            for total, part in zip(counts, results, strict=True):
+                for key, value in part.row_counts.items():
+                    total[key] = total.get(key, 0) + int(value)
     except EvaluationError:
         evaluate(run)  # the whole run's message (its counts are over every query)
         raise
     assert merged is not None
-    merged.row_counts = counts
+    for result, total in zip(merged, counts, strict=True):
+        result.row_counts = total
     return merged
 
 

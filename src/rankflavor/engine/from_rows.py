@@ -4,14 +4,19 @@ run_depth, condensation, positions."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, replace
+
 import numpy as np
 
 from rankflavor.engine.join import join_qrels, self_doc_codes
 from rankflavor.engine.lists import (
     Dropped,
     ListSpec,
+    Positions,
     RankedLists,
     Rows,
+    Shape,
     apply_ties,
     condense,
     cut_run_depth,
@@ -47,7 +52,37 @@ def joined_rows(scope: RunScope, spec: ListSpec) -> tuple[Rows, dict[str, int]]:
 
 
 def lists_from_rows(scope: RunScope, spec: ListSpec, detail: bool = False) -> RankedLists:
-    """The ranked lists of every judged query of the run, every row ranked."""
+    """The ranked lists of every judged query of the run, every row ranked. The ranked rows are a stage of
+    the spec without its cutoff (flavors that differ in their cutoff or metric alone share them), and so are
+    the positions under each cutoff."""
+    whole = replace(spec, cutoff=None, need=math.inf, whole_list=False)  # (what the ranking reads)
+    ranked = scope.stage(ranked_rows, whole, detail)
+    positions = scope.stage(positions_of, whole, detail, spec.cutoff)
+    return RankedLists(scope, spec, ranked.rows, positions, ranked.returned, ranked.tied, dict(ranked.counts),
+                       dropped=ranked.dropped)
+
+
+def positions_of(scope: RunScope, whole: ListSpec, detail: bool, cutoff: int | None) -> Positions:
+    """The positions of the ranked rows of `whole` under a cutoff (shared: metrics may keep stages of them)."""
+    shape = scope.stage(ranked_rows, whole, detail).shape
+    return positions_at(shape, cutoff, scope.dataset.n_queries, shared=True)
+
+
+@dataclass(eq=False)
+class RankedRows:
+    """Every judged query's rows in rank order and what the cutoff does not change."""
+
+    rows: Rows
+    shape: Shape
+    returned: np.ndarray
+    tied: np.ndarray
+    counts: dict[str, int]
+    dropped: Dropped | None
+
+
+def ranked_rows(scope: RunScope, spec: ListSpec, detail: bool) -> RankedRows:
+    """The rows of every judged query ranked under `spec` (its cutoff None): join, drops, trec_eval's order,
+    the tie policy, run_depth, condensation."""
     nq = scope.dataset.n_queries
     rows, counts = joined_rows(scope, spec)
     dropped = Dropped() if detail else None
@@ -76,6 +111,5 @@ def lists_from_rows(scope: RunScope, spec: ListSpec, detail: bool = False) -> Ra
         refuse_unjudged(scope, rows)
     if spec.unjudged == "skip":
         rows, counts["rows_unjudged_skipped"] = condense(rows, dropped)
-    positions = positions_at(shape_of(rows.q, rows.score), spec.cutoff, nq)
     returned = np.bincount(rows.q, minlength=nq)
-    return RankedLists(scope, spec, rows, positions, returned, tied, counts, dropped=dropped)
+    return RankedRows(rows, shape_of(rows.q, rows.score), returned, tied, counts, dropped)

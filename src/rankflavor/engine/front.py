@@ -58,7 +58,7 @@ class Engine:
         rows: "all", or "judged": the run without the docs that are unjudged under each flavor's
         `negative` policy (its row counts then describe that run)."""
         scope = self.scope(run)
-        out = []
+        targets = []
         for flavor in flavors:
             target = scope
             if rows == "judged":
@@ -66,12 +66,13 @@ class Engine:
             if queries is not None:
                 codes = tuple(np.asarray(queries, dtype=np.int64).tolist())
                 target = RunScope(self.data, target.stage(_only_queries, codes), scope.memo)
-            evaluation = self._evaluate(target, flavor, detail)
-            if queries is not None:
-                wanted = np.zeros(self.dataset.n_queries, dtype=bool)
-                wanted[np.asarray(queries, dtype=np.int64)] = True
+            targets.append(target)
+        out = self._evaluate_all(targets, list(flavors), detail)
+        if queries is not None:
+            wanted = np.zeros(self.dataset.n_queries, dtype=bool)
+            wanted[np.asarray(queries, dtype=np.int64)] = True
+            for evaluation in out:
                 evaluation.results = evaluation.results.where(wanted[evaluation.results.query])
-            out.append(evaluation)
         return out
 
     def scope(self, run: InternedRun) -> RunScope:
@@ -83,8 +84,41 @@ class Engine:
         """Forget what was kept for this run (its stages, sub-runs and selections)."""
         self._scopes.pop(run, None)
 
-    # ---- one flavor ---------------------------------------------------------------------------------------
-    def _evaluate(self, scope: RunScope, flavor: Flavor, detail: bool, split: bool = True) -> Evaluation:
+    # ---- flavors ---------------------------------------------------------------------------------------------
+    def _evaluate_all(self, targets: list[RunScope], flavors: list[Flavor], detail: bool) -> list[Evaluation]:
+        """Each flavor on its run scope. The flavors whose lists are made from every row of a large run are
+        evaluated together a chunk of queries at a time: one chunk's stages (join, order, ranked rows) serve
+        every flavor before the next chunk is made."""
+        out: list[Evaluation | None] = [None] * len(flavors)
+        chunked: dict[int, list[int]] = {}  # id(target run) -> the flavors evaluated over its chunks
+        for i, (target, flavor) in enumerate(zip(targets, flavors, strict=True)):
+            evaluation = self._evaluate(target, flavor, detail)
+            if evaluation is None:
+                chunked.setdefault(id(target.run), []).append(i)
+            else:
+                out[i] = evaluation
+        for members in chunked.values():
+            target = targets[members[0]]
+            owner, parts = query_chunks(self.dataset, target.run, chunk_rows(self.dataset))
+            chosen = [flavors[i] for i in members]
+            results = evaluate_in_chunks(target.run, owner, parts,
+                                         lambda sub, chosen=chosen: self._evaluate_chunk(sub, chosen))
+            for i, result in zip(members, results, strict=True):
+                out[i] = Evaluation(result)
+        return [evaluation for evaluation in out if evaluation is not None]
+
+    def _evaluate_chunk(self, run: InternedRun, flavors: list[Flavor]) -> list[QueryResults]:
+        scope = RunScope(self.data, run)  # (one memo for the chunk's flavors)
+        out = []
+        for flavor in flavors:
+            evaluation = self._evaluate(scope, flavor, False, split=False)
+            assert evaluation is not None  # (split=False: never deferred)
+            out.append(evaluation.results)
+        return out
+
+    def _evaluate(self, scope: RunScope, flavor: Flavor, detail: bool, split: bool = True) -> Evaluation | None:
+        """One flavor's evaluation, or None when its lists must be made from every row of a run large enough
+        to be evaluated in chunks (`_evaluate_all` does that)."""
         metric = registry.get(flavor.metric)
         spec = ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor))
         scope.shared(judgments, spec.gain, spec.negative, spec.min_grade)  # (refuses the qrels before the run)
@@ -94,10 +128,8 @@ class Engine:
             if prefix is not None:
                 lists = lists_from_prefix(scope, spec, prefix)
             elif split and self.chunked and scope.run.n_rows > chunk_rows(self.dataset):
-                owner, parts = query_chunks(self.dataset, scope.run, chunk_rows(self.dataset))
-                if len(parts) > 1:
-                    return Evaluation(evaluate_in_chunks(scope.run, owner, parts, lambda sub: self._evaluate(
-                        RunScope(self.data, sub), flavor, False, split=False).results))
+                if len(query_chunks(self.dataset, scope.run, chunk_rows(self.dataset))[1]) > 1:
+                    return None
         if lists is None:
             lists = lists_from_rows(scope, spec, detail)
         values = metric.compute(lists, flavor, detail)

@@ -16,6 +16,7 @@ from typing import Any
 from rankflavor.errors import SpecError
 from rankflavor.flavor import project
 from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, parse_value
+from rankflavor.flavor.measure_sets import set_members
 from rankflavor.flavor.peer_names import peer_measure
 from rankflavor.flavor.presets import PRESETS
 from rankflavor.flavor.spec import split_spec
@@ -155,6 +156,8 @@ def parse_spec(spec: str) -> list[Flavor]:
         return _project_flavors(text.name, text.cutoff, text.overrides)
     if registry.find(text.name) is not None:
         return [Flavor(metric=text.name, cutoff=text.cutoff, params=text.params, **text.overrides)]
+    if (members := set_members(text.name)) is not None:
+        return _set_flavors(text, members)
     preset = PRESETS.get(text.name)
     if preset is None and (measure := peer_measure(text.name, text.params, text.cutoff)) is not None:
         return [Flavor(metric=measure.metric, cutoff=measure.cutoff, params=measure.params,
@@ -174,6 +177,29 @@ def parse_spec(spec: str) -> list[Flavor]:
     else:
         cutoffs = preset.cutoffs
     return [Flavor(metric=preset.metric, cutoff=k, **{**preset.axes, **text.overrides}) for k in cutoffs]
+
+
+def _set_flavors(text: Any, members: list[str]) -> list[Flavor]:
+    """The flavors of a trec_eval measure set (flavor/measure_sets.py), each member given the overrides among
+    the axes it reads, as trec_eval applies -l, -J, -M and -c to the measures that read them."""
+    if text.params or text.cutoff is not None:
+        raise SpecError(f"{text.name} is a set of trec_eval's measures, each with its own cutoffs: it takes no "
+                        "parameters and no @k")
+    flavors, used = [], set()
+    for member in members:
+        measure = peer_measure(member)
+        if measure is None:
+            raise SpecError(f"{text.name}: {member} is not yet a rankflavor metric")
+        reads = registry.get(measure.metric).reads
+        mine = {axis: value for axis, value in text.overrides.items() if axis in reads}
+        used.update(mine)
+        flavors.append(Flavor(metric=measure.metric, cutoff=measure.cutoff, params=measure.params,
+                              **{**measure.axes, **mine}))
+    unread = [axis for axis in text.overrides if axis not in used]
+    if unread:
+        raise SpecError(f"{text.name}: no measure of the set reads {', '.join(unread)}; drop "
+                        f"{' '.join(f'{a}={text.overrides[a]}' for a in unread)}")
+    return flavors
 
 
 def _resolve_params(metric: Any, given: Any) -> tuple[tuple[str, AxisValue], ...]:
@@ -235,8 +261,13 @@ def labelled_specs(specs: Sequence[str | Flavor] | str | Flavor) -> dict[Flavor,
         else:
             flavors = parse_spec(item)
             words = item.split()
-            named = [(f, " ".join(words)) for f in flavors] if len(flavors) == 1 else \
-                [(f, " ".join([f"{words[0]}@{f.cutoff}", *words[1:]])) for f in flavors]
+            members = set_members(words[0]) if words else None
+            if members is not None:
+                named = [(f, " ".join([m, *words[1:]])) for f, m in zip(flavors, members, strict=True)]
+            elif len(flavors) == 1:
+                named = [(f, " ".join(words)) for f in flavors]
+            else:
+                named = [(f, " ".join([f"{words[0]}@{f.cutoff}", *words[1:]])) for f in flavors]
         for flavor, label in named:
             labels = out.setdefault(flavor, [])
             if label not in labels:

@@ -57,6 +57,23 @@ def read_trec_run(path: str | Path, defer_scan: bool = False, parsed: pa.Table |
     return RunTable(source=source, query=query, doc=doc, score=score, line=lines)
 
 
+def run_tag(path: str | Path) -> str | None:
+    """The tag (sixth column) of a TREC run file's first line, what trec_eval prints as its runid (m_runid.c
+    prints the tag of the last query it evaluates: a run's lines normally share one tag); None when unreadable."""
+    import gzip
+
+    path = Path(path)
+    try:
+        with (gzip.open(path, "rt") if path.suffix == ".gz" else path.open()) as stream:
+            for line in stream:
+                fields = line.split()
+                if fields and not line.startswith("#"):
+                    return fields[5] if len(fields) > 5 else None
+    except (OSError, UnicodeDecodeError, EOFError):
+        return None
+    return None
+
+
 def settle(source: Source) -> bool:
     """Wait for a deferred scan (`defer_scan=True`): fill the source's sha256; False when the file must be read
     again without deferring (it is not plain, or it changed or vanished), so that its table, errors and line

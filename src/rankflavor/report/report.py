@@ -19,7 +19,7 @@ from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record, build_record
 from rankflavor.report.result import Result
 from rankflavor.report.verify import Disagreement, verify_results
-from rankflavor.report.warnings import warnings_for
+from rankflavor.report.warnings import prefetch, warnings_for
 
 
 @dataclass
@@ -129,13 +129,18 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
     for run in dataset.runs:
         unjudged_queries = int((run.present & ~dataset.judged).sum())
         shared: dict[tuple[str, Flavor], np.ndarray] = {}  # (run, flavor) -> raw values
-        for flavor in flavors:
-            res = engine.evaluate(run, [flavor])[0].results
+        evaluations = engine.evaluate(run, flavors)  # (together: a large run's chunks serve every flavor)
+        mine = []
+        for flavor, evaluation in zip(flavors, evaluations, strict=True):
+            res = evaluation.results
             shared[(run.name, flavor)] = res.raw_value
-            result = Result(run.name, flavor, res, dataset.query_ids, unjudged_queries,
-                            averaging=averaging_for(dataset, run, flavor), labels=list((labels or {}).get(flavor, [])))
-            result.warnings = warnings_for(result, flavor, engine, run, shared)  # type: ignore[assignment]
-            results.append(result)
+            mine.append(Result(run.name, flavor, res, dataset.query_ids, unjudged_queries,
+                               averaging=averaging_for(dataset, run, flavor),
+                               labels=list((labels or {}).get(flavor, []))))
+        prefetch([(result, result.flavor) for result in mine], engine, run, shared)
+        for result in mine:
+            result.warnings = warnings_for(result, result.flavor, engine, run, shared)  # type: ignore[assignment]
+        results += mine
         engine.release(run)
     return Report(dataset, flavors, results, provenance, engine)
 

@@ -124,6 +124,34 @@ def _skip_mean_unchecked(result: Result, flavor: Flavor, engine: Engine, run: In
     return result.mean_with(values)
 
 
+def prefetch(pairs: list[tuple[Result, Flavor]], engine: Engine, run: InternedRun, cache: Cache) -> None:
+    """Evaluate together, into `cache`, the whole-run extra flavors the warnings of these results will read
+    (the tie range when many queries are tied, the unjudged=skip mean), so that a large run's chunks serve
+    them all at once. An evaluation the data refuses is left to `warnings_for`, which reports it per result."""
+    whole: list[Flavor] = []
+    judged_rows: dict[Flavor, Flavor] = {}  # unjudged=skip flavor -> its unjudged=zero flavor on the judged rows
+    for result, flavor in pairs:
+        c, tied = result.counts, result.queries.ties_any
+        if c["ties_across_cutoff"] and int(tied.sum()) > len(tied) // 4:
+            whole += [flavor.with_(ties=ties) for ties in ("pessimistic", "optimistic")]
+        if c["unjudged_in_top"] and flavor.unjudged == "zero" and "unjudged" in result.metric.reads:
+            skip = flavor.with_(unjudged="skip")
+            if flavor.run_depth.limit is not None:
+                whole.append(skip)
+            else:
+                judged_rows[skip] = flavor.with_(unjudged="zero")
+    try:
+        todo = list(dict.fromkeys(f for f in whole if (run.name, f) not in cache))
+        for flavor, evaluation in zip(todo, engine.evaluate(run, todo), strict=True):
+            cache[(run.name, flavor)] = evaluation.results.raw_value
+        todo = [skip for skip in judged_rows if (run.name, skip) not in cache]
+        zero = [judged_rows[skip] for skip in todo]
+        for skip, evaluation in zip(todo, engine.evaluate(run, zero, rows="judged"), strict=True):
+            cache[(run.name, skip)] = evaluation.results.raw_value
+    except EvaluationError:
+        return
+
+
 def _fmt(x: float | None) -> str:
     return "null" if x is None else f"{x:.6f}"
 
