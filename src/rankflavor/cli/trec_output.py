@@ -3,7 +3,8 @@
 A flavor equal to trec_eval 10.0's own measure takes trec_eval's name (`ndcg_cut_10` for `trec_eval@10`,
 `ndcg` for `trec_eval.ndcg`, `ndcg_p` for `trec_eval.ndcg_p`, as in trec_eval's meas_print_final.c); any
 other flavor is named by its full canonical string, so that no number loses its flavor. With --per-query,
-every scored query's lines come first, then the `all` lines (the mean), as `trec_eval -q` does. Several runs
+every scored query's lines come first, then the `all` lines (the mean), as `trec_eval -q` does; a geometric
+mean (gm_map, gm_bpref) has no per-query line, as in trec_eval (te_print_single_meas_empty). Several runs
 are printed one after the other, each block opened by a `runid` line.
 """
 
@@ -39,13 +40,13 @@ def write_trec(report, stream: IO[str], per_query: bool = False) -> None:
         if len(runs) > 1:
             stream.write(f"{'runid':<22s}\tall\t{run}\n")
         names = [trec_eval_name(r.flavor) or str(r.flavor) for r in results]
-        counts = [r.metric.aggregate == "sum" for r in results]
+        counts = [None if r.metric.aggregate == "gm" else r.metric.aggregate == "sum" for r in results]
         if per_query:
             queries = [row["query"] for row in results[0].per_query()]
             rows = [{row["query"]: row["value"] for row in r.per_query()} for r in results]
             for query in queries:
                 for name, values, count in zip(names, rows, counts, strict=True):
-                    if values.get(query) is not None:
+                    if values.get(query) is not None and count is not None:
                         stream.write(_line(name, query, values[query], count))
         for name, result, count in zip(names, results, counts, strict=True):
             if result.mean is not None:
