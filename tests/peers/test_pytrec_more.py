@@ -25,6 +25,7 @@ pytrec_eval = require("pytrec_eval")
 MIN_GEO_MEAN = 1e-5
 GEOMETRIC = ("gm_map", "gm_bpref")
 JUDGED_ONLY = {"gm_bpref"}  # passes over unjudged docs: -J changes nothing, no axis to set
+NO_LEVEL = {"G", "ndcg_rel"}  # they do not read -l: pytrec_eval's value at any level is the one without rel_level
 
 
 def usable(case):
@@ -39,7 +40,8 @@ def _cut(run, depth):
 
 
 def _axes(name: str, rel_level: int, judged_only: bool) -> str:
-    return f" rel_level={rel_level}" + (" unjudged=skip" if judged_only and name not in JUDGED_ONLY else "")
+    level = "" if name in NO_LEVEL else f" rel_level={rel_level}"
+    return level + (" unjudged=skip" if judged_only and name not in JUDGED_ONLY else "")
 
 
 def _compare(names, seed, rel_level, judged_only, depth, *, max_grade=3):
@@ -66,6 +68,22 @@ def _compare(names, seed, rel_level, judged_only, depth, *, max_grade=3):
                                                                   (1, True, None), (3, True, None), (1, False, 4)])
 def test_geometric_means_per_query_match_pytrec_eval(seed, rel_level, judged_only, depth):
     _compare(GEOMETRIC, seed, rel_level, judged_only, depth)
+
+
+OTHERS = ("infAP", "G", "binG", "Rndcg", "ndcg_rel", "utility")
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize(("rel_level", "judged_only", "depth"), [(1, False, None), (2, False, None),
+                                                                  (1, True, None), (3, True, None), (1, False, 4)])
+def test_infap_gain_measures_and_utility_per_query_match_pytrec_eval(seed, rel_level, judged_only, depth):
+    _compare(OTHERS, seed, rel_level, judged_only, depth)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_binary_labels_and_a_high_top_grade(seed):
+    _compare(OTHERS + GEOMETRIC, 100 + seed, 1, False, None, max_grade=1)
+    _compare(OTHERS + GEOMETRIC, 200 + seed, 4, False, None, max_grade=6)
 
 
 @pytest.mark.parametrize("seed", range(25))
