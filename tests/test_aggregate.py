@@ -32,13 +32,13 @@ def test_partials_merge_exactly_in_any_order(values, parts, rng):
     finite = values[~np.isnan(values)]
     assert merged.count == whole.count == len(finite)
     assert merged.total == whole.total == math.fsum(finite.tolist())  # exact, whatever the split and order
-    positive = finite[finite > 0]
-    assert merged.positive == len(positive)
-    assert math.fsum(merged.log_partials) == math.fsum(np.log(positive).tolist())
+    logs = [math.log(max(v, 1e-5)) for v in finite.tolist()]  # trec_eval's gm: log(max(v, MIN_GEO_MEAN))
+    assert math.fsum(merged.log_partials) == math.fsum(logs)
     if len(finite):
         assert math.isclose(merged.mean(), float(np.mean(finite)), rel_tol=1e-12, abs_tol=1e-300)
+        assert math.isclose(merged.geometric_mean(), math.exp(math.fsum(logs) / len(logs)), rel_tol=1e-12)
     else:
-        assert merged.mean() is None
+        assert merged.mean() is None and merged.geometric_mean() is None
 
 
 @settings(max_examples=40, deadline=None)

@@ -49,7 +49,9 @@ def check(qrels, run, flavor):
         kept = [v for v in values if v is not None]
         assert _same(report.mean(), sum(kept) if kept else None)
     else:
-        assert _same(report.mean(), reference_mean(values, None, flavor.round.decimals, str(flavor.mean_of)))
+        geometric = registry.get(flavor.metric).aggregate == "gm"  # (gm_map, gm_bpref)
+        assert _same(report.mean(), reference_mean(values, None, flavor.round.decimals, str(flavor.mean_of),
+                                                   geometric))
     return report
 
 

@@ -3,7 +3,8 @@
 A flavor equal to trec_eval 10.0's own measure takes trec_eval's name (`ndcg_cut_10` for `trec_eval@10`,
 `ndcg` for `trec_eval.ndcg`, `ndcg_p` for `trec_eval.ndcg_p`, as in trec_eval's meas_print_final.c); any
 other flavor is named by its full canonical string, so that no number loses its flavor. With --per-query,
-every scored query's lines come first, then the `all` lines (the mean), as `trec_eval -q` does. Several runs
+every scored query's lines come first, then the `all` lines (the mean), as `trec_eval -q` does; a geometric
+mean (gm_map, gm_bpref) has no per-query line, as in trec_eval (te_print_single_meas_empty). Several runs
 are printed one after the other, each block opened by a `runid` line. For a trec_eval measure set
 (`trec_eval.official`, `trec_eval.all_trec`: flavor/measure_sets.py) the `all` lines open with `runid` (the
 run file's tag) and `num_q` (the queries scored), as trec_eval prints them.
@@ -64,17 +65,17 @@ def write_trec(report, stream: IO[str], per_query: bool = False, set_lines: bool
         if len(runs) > 1 and not set_lines:
             stream.write(f"{'runid':<22s}\tall\t{run}\n")
         names = [_name(r, set_lines) for r in results]
-        counts = [r.metric.aggregate == "sum" for r in results]
+        counts = [None if r.metric.aggregate == "gm" else r.metric.aggregate == "sum" for r in results]
         if per_query:
             queries = [row["query"] for row in results[0].per_query()]
             rows = [{row["query"]: row["value"] for row in r.per_query()} for r in results]
             for query in queries:
                 for name, values, count in zip(names, rows, counts, strict=True):
-                    if values.get(query) is not None:
+                    if values.get(query) is not None and count is not None:
                         stream.write(_line(name, query, values[query], count))
         if set_lines:
             stream.write(f"{'runid':<22s}\tall\t{tags.get(run, run)}\n")
             stream.write(_line("num_q", "all", results[0].counts["scored"], True))
         for name, result, count in zip(names, results, counts, strict=True):
             if result.mean is not None:
-                stream.write(_line(name, "all", result.mean, count))
+                stream.write(_line(name, "all", result.mean, bool(count)))

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 OK, ZERO_IDEAL, MISSING = 0, 1, 2
+MIN_GEO_MEAN = 1e-5  # trec_eval.h (as metrics/base.py: the engine does not import the metrics' contract)
 STATUS_NAMES = ("ok", "zero_ideal", "missing")
 
 
@@ -71,24 +72,22 @@ class Aggregate:
     """A partial aggregate of per-query values that merges exactly across chunks and partitions.
 
     `partials` is a sum held exactly (Shewchuk's non-overlapping partials, as `math.fsum` keeps them), so
-    merging is exact whatever the order; `log_partials` likewise for the sum of log(value) over positive
-    values (geometric means). The mean is correctly rounded: it can differ from numpy's pairwise mean of
-    the same values in the last bit."""
+    merging is exact whatever the order; `log_partials` likewise for the sum of log(max(value, 1e-5)), the
+    geometric mean's (trec_eval's MIN_GEO_MEAN, meas_avg.c te_calc_avg_meas_s_gm: gm_map, gm_bpref). The mean
+    is correctly rounded: it can differ from numpy's pairwise mean of the same values in the last bit."""
 
     count: int = 0
     partials: list[float] = field(default_factory=list)
-    positive: int = 0
     log_partials: list[float] = field(default_factory=list)
 
     @classmethod
     def of(cls, values: np.ndarray) -> Aggregate:
         ok = values[~np.isnan(values)]
-        positive = ok[ok > 0]
-        return cls(len(ok), _exact(ok.tolist()), len(positive), _exact(np.log(positive).tolist()))
+        return cls(len(ok), _exact(ok.tolist()), _exact(np.log(np.maximum(ok, MIN_GEO_MEAN)).tolist()))
 
     def merge(self, other: Aggregate) -> Aggregate:
         return Aggregate(self.count + other.count, _exact(self.partials + other.partials),
-                         self.positive + other.positive, _exact(self.log_partials + other.log_partials))
+                         _exact(self.log_partials + other.log_partials))
 
     @property
     def total(self) -> float:
@@ -96,6 +95,10 @@ class Aggregate:
 
     def mean(self) -> float | None:
         return None if self.count == 0 else math.fsum(self.partials) / self.count
+
+    def geometric_mean(self) -> float | None:
+        """exp(the mean of log(max(value, 1e-5))): the summary of a metric whose aggregate is "gm"."""
+        return None if self.count == 0 else math.exp(math.fsum(self.log_partials) / self.count)
 
 
 def _exact(values: list[float]) -> list[float]:

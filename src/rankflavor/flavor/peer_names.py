@@ -24,7 +24,10 @@ TREC_EVAL_PLAIN = {"map": ("map", {}), "recip_rank": ("mrr", {}), "Rprec": ("rpr
                    "set_recall": ("recall", {}), "ndcg": ("ndcg", {}), "11pt_avg": ("iprec_avg", {}),
                    "bpref": ("bpref", {}), "num_nonrel_judged_ret": ("num_nonrel_judged_ret", {}),
                    "set_F": ("f", {}), "set_map": ("set_map", {}), "set_relative_P": ("recall_cap", {}),
-                   "rbp": ("rbp", {}), "rbp_resid": ("rbp_resid", {})}
+                   "rbp": ("rbp", {}), "rbp_resid": ("rbp_resid", {}),
+                   "gm_map": ("gm_map", {}), "gm_bpref": ("gm_bpref", {}), "infAP": ("infap", {}), "G": ("g", {}),
+                   "Rndcg": ("rndcg", {}), "ndcg_rel": ("ndcg_rel", {}), "binG": ("bin_g", {}),
+                   "utility": ("utility", {})}
 # trec_eval name without its `_K` cutoff -> metric
 TREC_EVAL_CUT = {"P": "p", "recall": "recall", "map_cut": "map", "success": "success", "ndcg_cut": "ndcg",
                  "relative_P": "recall_cap", "unj": "unj"}

@@ -19,6 +19,8 @@ import numpy as np
 
 from rankflavor.flavor.values import Param
 
+MIN_GEO_MEAN = 1e-5  # trec_eval.h: a value below it counts as it in a geometric mean (gm_map, gm_bpref)
+
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
     from rankflavor.flavor import Flavor
@@ -50,7 +52,8 @@ class Metric:
     undefined_reason: ClassVar[str] = "no value"  # why a query has no value ("N queries have ...")
     undefined_status: ClassVar[str] = "zero_ideal"  # the status (and count) of such a query
     undefined_note: ClassVar[str] = ""  # said after the reason in the warning, e.g. "(nothing relevant in the ideal)"
-    aggregate: ClassVar[str] = "mean"  # how per-query values make the summary: "mean", or "sum" (counts)
+    aggregate: ClassVar[str] = "mean"  # how per-query values make the summary: "mean", "sum" (counts) or "gm"
+    # ("gm": exp of the mean of log(max(value, MIN_GEO_MEAN)), trec_eval meas_avg.c te_calc_avg_meas_s_gm)
     reference: ClassVar[Callable[..., Any] | None] = None  # the slow per-query formula (rankflavor.reference)
 
     def why_not(self, axis: str) -> tuple[str, str]:

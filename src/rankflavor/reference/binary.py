@@ -169,6 +169,52 @@ def bpref(ranked: Ranked, flavor: Flavor) -> Outcome:
     return (None, parts, True) if ranked.r == 0 else (total / ranked.r, parts, False)
 
 
+INFAP_EPSILON = 1e-5  # trec_eval.h
+
+
+def infap(ranked: Ranked, flavor: Flavor) -> Outcome:
+    """infAP = (1/R) sum over the relevant docs ranked j+1 of 1 (j = 0), else 1/(j+1) + j/(j+1) ·
+    (r + n + u)/j · (r + eps)/(r + n + 2 eps), r, n, u the relevant, judged nonrelevant and pooled-unjudged docs
+    (in the qrels, not judged: trec_eval's negative grades) above it; docs absent from the qrels count in j only."""
+    total, rel, nonrel, pooled = 0.0, 0, 0, 0
+    for j, (flag, judged, grade) in enumerate(zip(ranked.flags, ranked.judged, ranked.grades, strict=True)):
+        if not judged:
+            pooled += grade is not None
+            continue
+        if not flag:
+            nonrel += 1
+            continue
+        if j == 0:
+            total += 1.0
+        else:
+            fj = float(j)
+            total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((rel + nonrel + pooled) / fj) * (
+                (rel + INFAP_EPSILON) / (rel + nonrel + 2 * INFAP_EPSILON))
+        rel += 1
+    parts = {"relevant_retrieved": float(rel), "relevant": float(ranked.r)}
+    return (None, parts, True) if ranked.r == 0 else (total / ranked.r, parts, False)
+
+
+def bin_g(ranked: Ranked, flavor: Flavor) -> Outcome:
+    """binG = (1/R) sum over the relevant docs of 1 / log2(2 + the docs above it that are not relevant)."""
+    total, rel = 0.0, 0
+    for i, flag in enumerate(ranked.flags):
+        if flag:
+            rel += 1
+            total += 1.0 / math.log2(3 + i - rel)
+    parts = {"relevant_retrieved": float(rel), "relevant": float(ranked.r)}
+    return (None, parts, True) if ranked.r == 0 else (total / ranked.r, parts, False)
+
+
+def utility(ranked: Ranked, flavor: Flavor) -> Outcome:
+    """utility = p1 a + p2 b + p3 c + p4 d over the contingency table: a relevant retrieved, b retrieved not
+    relevant, c relevant not retrieved, d = docs + a - retrieved - R."""
+    a, retrieved = float(sum(ranked.flags)), float(len(ranked.flags))
+    p = [flavor.param(name).number for name in ("rel_ret", "nonrel_ret", "rel_nonret", "nonrel_nonret", "docs")]
+    value = p[0] * a + p[1] * (retrieved - a) + p[2] * (ranked.r - a) + p[3] * (p[4] + a - retrieved - ranked.r)
+    return value, {"relevant_retrieved": a, "relevant": float(ranked.r)}, False
+
+
 def judged_at(ranked: Ranked, flavor: Flavor) -> Outcome:
     """judged@k = |judged in the top k| / min(k, |list|) (0 for an empty list)."""
     top = ranked.judged[:_k(flavor, ranked.flags)]

@@ -70,15 +70,20 @@ def reference_evaluate(flavor: Flavor, qrels: Mapping[str, Mapping[str, float]],
 
 
 def reference_mean(values: list[float | None], weights: list[float] | None, decimals: int | None, mean_of: str,
-                   ) -> float | None:
+                   geometric: bool = False) -> float | None:
     """A result's mean from its per-query values (None = null; the zeros of unjudged_queries=zero included):
     sum(w v) / sum(w) over the non-null values, each rounded to `decimals` first when mean_of
-    is `rounded` (the mean is then not rounded again), else the mean rounded to `decimals` last."""
+    is `rounded` (the mean is then not rounded again), else the mean rounded to `decimals` last. `geometric`:
+    exp(sum(w log(max(v, 1e-5))) / sum(w)) (trec_eval meas_avg.c te_calc_avg_meas_s_gm, MIN_GEO_MEAN)."""
     kept = [(v, 1.0 if weights is None else weights[i]) for i, v in enumerate(values) if v is not None]
     if not kept:
         return None
     if mean_of == "rounded":
         kept = [(round(v, decimals), w) for v, w in kept]
+    if geometric:
+        kept = [(math.log(max(v, 1e-5)), w) for v, w in kept]
     total = math.fsum(w for _, w in kept)
     mean = math.fsum(v * w for v, w in kept) / total
+    if geometric:
+        mean = math.exp(mean)
     return mean if mean_of == "rounded" or decimals is None else round(mean, decimals)

@@ -7,6 +7,8 @@ empty=skip), plus, with unjudged_queries=zero, the run's queries that have no ju
 (trectools). v is the unrounded value (mean_of=raw: the mean is then rounded to `round` decimals) or the value
 as reported, rounded to `round` decimals (mean_of=rounded: the mean is not rounded again; ir_measures over
 gdeval). w_q = 1 (weights=none: numpy's mean of the values) or the weight bound to the flavor's weights name.
+A metric whose aggregate is "sum" (trec_eval's counts) reports sum_q v_q; "gm" (gm_map, gm_bpref) the geometric
+mean exp(sum_q w_q log(max(v_q, 1e-5)) / sum_q w_q) (trec_eval meas_avg.c te_calc_avg_meas_s_gm, MIN_GEO_MEAN).
 `denominator` says what the mean averaged and what it left out.
 """
 
@@ -22,6 +24,7 @@ from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice, Round
 from rankflavor.inputs.intern import Dataset, InternedRun
 from rankflavor.metrics import registry
+from rankflavor.metrics.base import MIN_GEO_MEAN
 from rankflavor.rounding import round_values
 
 
@@ -36,6 +39,7 @@ class Averaging:
     weights_name: str | None = None
     query_ids: np.ndarray | None = None  # (for messages)
     total: bool = False  # the summary is the sum of the values (trec_eval's counts: num_ret, num_rel, ...)
+    geometric: bool = False  # the summary is the geometric mean of max(value, MIN_GEO_MEAN) (gm_map, gm_bpref)
 
     def _values(self, codes: np.ndarray, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(codes, values) of the queries averaged: the non-null values, then the zeros."""
@@ -53,6 +57,8 @@ class Averaging:
             return None
         if self.total:
             return float(values.sum())
+        if self.geometric:
+            values = np.log(np.maximum(values, MIN_GEO_MEAN))
         if self.weights is None:
             mean = float(values.mean())
         else:
@@ -62,6 +68,8 @@ class Averaging:
                 raise EvaluationError(f"the weights {self.weights_name!r} of the {len(values)} queries averaged sum to "
                                       f"{total:g}: the weighted mean is undefined; give them positive weights")
             mean = float((weights * values).sum() / total)
+        if self.geometric:
+            mean = float(np.exp(mean))
         return mean if self.mean_of == "rounded" or self.round_to.decimals is None else round(mean, self.round_to.decimals)
 
     def _weights_of(self, codes: np.ndarray) -> np.ndarray:
@@ -80,7 +88,8 @@ class Averaging:
         averaged, _ = self._values(codes, raw)
         values = raw if self.mean_of == "raw" else round_values(raw, self.round_to.decimals)
         of = "rounded values" if self.mean_of == "rounded" else "unrounded values"
-        out: dict[str, Any] = {"queries": len(averaged), "of": f"the sum of the {of}" if self.total else of,
+        of = f"the sum of the {of}" if self.total else f"the geometric mean of the {of}" if self.geometric else of
+        out: dict[str, Any] = {"queries": len(averaged), "of": of,
                                "unjudged_queries_as_zero": len(self.zero_codes),
                                "left_out_null": int(np.isnan(values).sum())}
         if self.weights is not None:
@@ -99,6 +108,6 @@ def averaging_for(dataset: Dataset, run: InternedRun, flavor: Flavor) -> Averagi
             raise SpecError(f"weights={flavor.weights.name} names no weights: bind them with --weights "
                             f"{flavor.weights.name}=FILE (Python: weights={{{flavor.weights.name!r}: file or mapping}})")
         weights = dataset.weights[flavor.weights.name]
-    total = registry.get(flavor.metric).aggregate == "sum"
+    kind = registry.get(flavor.metric).aggregate
     return Averaging(flavor.round, flavor.mean_of, np.zeros(0, dtype=np.int64) if zeros is None else zeros, weights,
-                     flavor.weights.name, dataset.query_ids, total)
+                     flavor.weights.name, dataset.query_ids, kind == "sum", kind == "gm")

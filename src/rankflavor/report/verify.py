@@ -72,7 +72,8 @@ def check_mean(result: Result, dataset: Dataset) -> list[str]:
         kept = [v for v in values if v is not None]
         expected = math.fsum(kept) if kept else None
     else:
-        expected = reference_mean(values, weights, flavor.round.decimals, str(flavor.mean_of))
+        expected = reference_mean(values, weights, flavor.round.decimals, str(flavor.mean_of),
+                                  registry.get(flavor.metric).aggregate == "gm")
     reported = result.mean
     if reported is None or expected is None:
         same = reported is None and expected is None
