@@ -217,7 +217,7 @@ REFUSED = {
     "RBP": "requires rel=",
     "RBP(p=0.8)": "requires rel=",
     "RBP(rel=1)@10": "without a cutoff only",
-    "RBP(p=0.99,rel=1)": "p >= 0.96",
+    "RBP(p=0.99,rel=1)": r"p > 0\.963",
     "RBP(p=0.9,rel=0)": "clips negative grades to 0",
     "ERR": "gdeval needs @k",
     "nDCG(dcg='exp-log2')": "ranx provider",

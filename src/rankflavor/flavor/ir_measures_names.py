@@ -40,7 +40,7 @@ qrels are never scored):
   gain 0, the run sorted by score with Python's stable sort
   (ties=input), read to max_n=1000 ranks (run_depth=1000): rbp(p=..,scale=binary) rel_level=N. cwl's weights
   are normalised over those 1000 ranks (cwl/ruler/measures/cwl_metrics.py w_vector: W1 = 1/sum p^i), which is
-  (1 - p) times 1/(1 - p^1000): refused where that factor differs from 1 in float64 (p >= 0.9646).
+  (1 - p) times 1/(1 - p^1000): refused where that factor differs from 1 in float64 (p > 0.96326).
 
 What no flavor expresses (tested in tests/peers/test_ir_measures_names.py): with judged_only=True, IPrec on a list
 that -J empties is 0/0 = nan in trec_eval 9's m_iprec_at_recall.c when the level counts no relevant doc;
@@ -303,7 +303,7 @@ def _rbp(v: dict[str, Any], cut: int | None, where: str) -> PeerMeasure:
     if 1 - p ** CWL_DEPTH != 1:
         raise SpecError(f"{where}: cwl_eval scales RBP by 1/(1 - p^{CWL_DEPTH}) (its weights normalised over "
                         f"{CWL_DEPTH} ranks: cwl/ruler/measures/cwl_metrics.py w_vector), {1 / (1 - p ** CWL_DEPTH)!r} "
-                        "for this p; rankflavor's rbp does not: refused for p >= 0.9646")
+                        "for this p; rankflavor's rbp does not: refused for p > 0.96326")
     return PeerMeasure("rbp", None, {"p": repr(p), "scale": "binary"}, {**CWL_AXES, "rel_level": str(v["rel"])})
 
 
