@@ -28,7 +28,7 @@ A flavor is `metric[@k]` followed by `key=value` for any of these axes; a metric
 """
 
 
-PEERS = ("trec_eval", "ranx")  # (metrics/catalog.py peer_names)
+PEERS = ("trec_eval", "ir_measures", "ranx")  # (metrics/catalog.py peer_names)
 
 
 def metrics_table() -> str:

@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         render.print_json(rows)
         return EXIT_OK
-    columns = ("metric", "formula", "trec_eval", "ranx")
+    columns = ("metric", "formula", "trec_eval", "ir_measures", "ranx")
     table = [list(columns)] + [[row[c] for c in columns] for row in rows]
     widths = [max(len(r[i]) for r in table) for i in range(len(columns))]
     for r in table:

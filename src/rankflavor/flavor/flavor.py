@@ -17,7 +17,7 @@ from rankflavor.errors import SpecError
 from rankflavor.flavor import project
 from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, parse_value
 from rankflavor.flavor.measure_sets import set_members
-from rankflavor.flavor.peer_names import peer_measure
+from rankflavor.flavor.peer_names import peer_measure, reads_own_head
 from rankflavor.flavor.presets import PRESETS
 from rankflavor.flavor.spec import split_spec
 from rankflavor.flavor.suggest import suggestions
@@ -148,7 +148,7 @@ class Flavor:
 
 def parse_spec(spec: str) -> list[Flavor]:
     """All flavors a spec stands for: one, or one per default cutoff of a preset written without @k."""
-    text = split_spec(spec)
+    text = split_spec(spec, raw_head=reads_own_head)
     if text.name.startswith(project.PREFIX):
         if text.params:
             raise SpecError(f"{text.name} is a project flavor: it takes no parameters in (...); set them in its "
@@ -159,7 +159,7 @@ def parse_spec(spec: str) -> list[Flavor]:
     if (members := set_members(text.name)) is not None:
         return _set_flavors(text, members)
     preset = PRESETS.get(text.name)
-    if preset is None and (measure := peer_measure(text.name, text.params, text.cutoff)) is not None:
+    if preset is None and (measure := peer_measure(text.head or text.name, text.params, text.cutoff)) is not None:
         return [Flavor(metric=measure.metric, cutoff=measure.cutoff, params=measure.params,
                        **{**measure.axes, **text.overrides})]
     if preset is None:

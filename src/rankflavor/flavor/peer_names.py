@@ -15,8 +15,9 @@ import re
 from collections.abc import Callable
 
 from rankflavor.errors import SpecError
-from rankflavor.flavor import ranx_names
+from rankflavor.flavor import ir_measures_names, ranx_names
 from rankflavor.flavor.peer_measure import PeerMeasure
+from rankflavor.flavor.presets import PRESETS
 
 # trec_eval name -> rankflavor metric (and the parameters the name fixes)
 TREC_EVAL_PLAIN = {"map": ("map", {}), "recip_rank": ("mrr", {}), "Rprec": ("rprec", {}), "num_ret": ("num_ret", {}),
@@ -102,7 +103,16 @@ def peer_measure(name: str, params: tuple[tuple[str | None, str], ...] = (),
 # other peers' name tables: prefix -> (name without the prefix, params as written, cutoff) -> PeerMeasure or None
 PEER_TABLES: dict[str, Callable[[str, tuple[tuple[str | None, str], ...], int | None], PeerMeasure | None]] = {
     "ranx.": ranx_names.measure,
+    "ir_measures.": ir_measures_names.measure,
 }
+# the tables that read the head in their own grammar (`ir_measures.IPrec@0.1`): they get it as written after the
+# prefix, params () and cutoff None (flavor/spec.py leaves them unread)
+RAW_HEADS = ("ir_measures.",)
+
+
+def reads_own_head(name: str) -> bool:
+    """Whether a peer table reads the head of `name` as written (a preset of that name is read as a preset)."""
+    return name.startswith(RAW_HEADS) and name not in PRESETS
 
 
 def trec_eval_patterns(metric: str) -> list[str]:

@@ -7,12 +7,14 @@ the metric's first parameter (`rbp(0.8)`).
 
 Keys are axis names (any subset, any order, each at most once); metric and cutoff live in the head only.
 Whitespace inside {...} and (...) is ignored. This module splits the text; `rankflavor.flavor.flavor`
-resolves the parts into Flavors.
+resolves the parts into Flavors. A head that a peer table reads in its own grammar (`ir_measures.IPrec@0.1`,
+`ir_measures.nDCG(gains={0:0,1:1})@10`: flavor/peer_names.py RAW_HEADS) is kept as written, unread.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rankflavor.errors import SpecError
@@ -29,6 +31,7 @@ class SpecText:
     cutoff: int | None
     overrides: dict[str, str]
     params: tuple[tuple[str | None, str], ...] = ()  # (key or None for a bare value, value) as written
+    head: str | None = None  # the head as written when a peer table reads it (params and cutoff then unread)
 
 
 def _tokens(spec: str) -> list[str]:
@@ -59,8 +62,9 @@ def _cutoff(text: str, spec: str) -> int:
     return int(text)
 
 
-def split_spec(spec: str) -> SpecText:
-    """The parts of one spec."""
+def split_spec(spec: str, raw_head: Callable[[str], bool] | None = None) -> SpecText:
+    """The parts of one spec. When `raw_head(name)` holds, the head is kept as written (SpecText.head) and its
+    params and cutoff are left to the peer table that reads them."""
     tokens = _tokens(spec)
     if not tokens:
         raise SpecError("empty flavor spec; write e.g. ndcg@10, or a preset name like trec_eval@10")
@@ -69,8 +73,9 @@ def split_spec(spec: str) -> SpecText:
         raise SpecError(f"flavor spec {spec!r} must start with a metric (ndcg, map, p, recall, mrr, ...: `rankflavor "
                         "metrics` lists them) or a preset name, optionally with @k, e.g. ndcg@10")
     name, params_text, cut_text = match.group(1), match.group(2), match.group(3)
-    cutoff = _cutoff(cut_text, spec) if cut_text is not None else None
-    params = _params(params_text, spec) if params_text is not None else ()
+    head = tokens[0] if raw_head is not None and raw_head(name) else None
+    cutoff = _cutoff(cut_text, spec) if cut_text is not None and head is None else None
+    params = _params(params_text, spec) if params_text is not None and head is None else ()
 
     overrides: dict[str, str] = {}
     for token in tokens[1:]:
@@ -84,7 +89,7 @@ def split_spec(spec: str) -> SpecText:
         if key in overrides:
             raise SpecError(f"key {key!r} given twice in {spec!r}")
         overrides[key] = value
-    return SpecText(name, cutoff, overrides, params)
+    return SpecText(name, cutoff, overrides, params, head)
 
 
 def _params(text: str, spec: str) -> tuple[tuple[str | None, str], ...]:

@@ -2,7 +2,8 @@
 
 A name is compared without its case and its punctuation with every metric, preset and `PEER.NAME`, with the
 names users carry over from other tools (`nDCG`, `MAP`, `P`, `RR`, `R-prec`, `hit_rate`), and with a
-peer's name given without its prefix (`P_10` -> trec_eval.P_10).
+peer's name given without its prefix (`P_10` -> trec_eval.P_10); an `ir_measures.` name in another case gets
+ir_measures' own (`ir_measures.ndcg` -> ir_measures.nDCG).
 """
 
 from __future__ import annotations
@@ -10,12 +11,15 @@ from __future__ import annotations
 import difflib
 import re
 
+from rankflavor.flavor import ir_measures_names
 from rankflavor.flavor.peer_names import PEER_PREFIXES, TREC_EVAL_CUT, TREC_EVAL_LEVEL, TREC_EVAL_PLAIN, peer_measure
 
 # what users of other tools type -> rankflavor's metric
 COMMON_NAMES = {"ap": "map", "rr": "mrr", "reciprocal_rank": "mrr", "recip_rank": "mrr", "precision": "p",
                 "r": "recall", "hit_rate": "success", "hits": "success", "hit": "success", "r_precision": "rprec",
                 "r_prec": "rprec", "ndcg_cut": "ndcg", "p_cut": "p", "11pt_avg": "iprec_avg", "iprec_at_recall": "iprec"}
+
+IR_MEASURES = "ir_measures."
 
 
 def _key(name: str) -> str:
@@ -43,6 +47,8 @@ def _spellings(name: str) -> list[str]:
 def suggestions(name: str, metrics: tuple[str, ...], presets: tuple[str, ...]) -> list[str]:
     """Up to five readings of an unknown `name`, the closest first."""
     found: list[str] = []
+    if name.startswith(IR_MEASURES):
+        found += [IR_MEASURES + spelled for spelled in ir_measures_names.spellings(name[len(IR_MEASURES):])]
     bare = name.split(".", 1)[1] if "." in name and name.split(".", 1)[0] + "." in PEER_PREFIXES else name
     for variant in _spellings(bare):
         found += [prefix + variant for prefix in PEER_PREFIXES if peer_measure(prefix + variant) is not None]
