@@ -313,3 +313,34 @@ def test_means_and_paired_difference_can_disagree_when_queries_are_excluded(caps
 
     print_comparison(cmp, queries=0)
     assert "ndcg@3: b by the means, a by the pairs" in capsys.readouterr().out
+
+
+def test_diff_walks_a_metrics_own_parameters():
+    """diff over rbp's p and scale and an axis: one step each, each step's flavor evaluated, the walk ends at B."""
+    att = rc.diff(SEED000_QRELS, str(SEED000_RUNS[0]), "rbp(p=0.8)", "rbp(p=0.95,scale=binary) rel_level=2")
+    assert list(att.steps.axis) == ["", "p", "scale", "rel_level"]
+    assert att.steps["flavor"].iloc[-1] == str(rf.Flavor.parse("rbp(p=0.95,scale=binary) rel_level=2"))
+    assert att.steps["flavor"].iloc[1] == str(rf.Flavor.parse("rbp(p=0.95)"))
+    att = rc.diff(SEED000_QRELS, str(SEED000_RUNS[0]), "map@10", "rbp(p=0.8)")
+    assert att.steps["flavor"].iloc[-1] == str(rf.Flavor.parse("rbp(p=0.8)"))  # (the new metric's parameters come along)
+
+
+def test_with_changes_a_metrics_parameter_and_a_new_metric_starts_from_its_defaults():
+    flavor = rf.Flavor.parse("rbp(p=0.8) rel_level=1")
+    assert flavor.with_(p=0.5) == rf.Flavor.parse("rbp(p=0.5)")
+    assert flavor.with_(metric="err", cutoff=10) == rf.Flavor.parse("err@10")
+    assert flavor.value_of("p") == flavor.param("p") and flavor.value_of("ties") == flavor.ties
+    with pytest.raises(rf.SpecError, match="rbp's parameters: p, scale"):
+        flavor.with_(q=1)
+
+
+def test_grids_cross_a_metrics_parameters(tmp_path):
+    flavors, skipped = rc.build_grid({"p": ["0.5", "0.8"], "rel_level": ["1", "2"]}, [10], base="rbp(scale=binary)")
+    assert not skipped and {str(f.param("p")) for f in flavors} == {"0.5", "0.8"} and len(flavors) == 4
+    path = tmp_path / "p.grid"
+    path.write_text("p: 0.5 0.9\n")
+    flavors, _ = rc.build_grid(str(path), [5], base="rbp")
+    assert {str(f.param("p")) for f in flavors} == {"0.5", "0.9"}
+    path.write_text("q: 0.5\n")
+    with pytest.raises(rf.SpecError, match="the base metric's parameters: p, scale"):
+        rc.build_grid(str(path), [5], base="rbp")

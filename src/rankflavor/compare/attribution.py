@@ -68,7 +68,15 @@ class Attribution:
 
 
 def _target_value(flavor: Flavor, axis: str) -> Any:
-    return getattr(flavor, axis)
+    return flavor.value_of(axis)
+
+
+def _changes(end: Flavor, combo: Sequence[str]) -> dict[str, Any]:
+    """What moves a flavor to `end` on these axes (a change of metric brings `end`'s parameters along)."""
+    changes = {a: _target_value(end, a) for a in combo}
+    if "metric" in combo:
+        changes["params"] = {name: str(value) for name, value in end.params}
+    return changes
 
 
 def walk(start: Flavor, end: Flavor, order: Sequence[str] | None = None, usable=None,
@@ -97,7 +105,7 @@ def walk(start: Flavor, end: Flavor, order: Sequence[str] | None = None, usable=
         for size in range(1, len(remaining) + 1):
             for combo in itertools.combinations(remaining, size):
                 try:
-                    candidate = current.with_(**{a: _target_value(end, a) for a in combo})
+                    candidate = current.with_(**_changes(end, combo))
                 except SpecError as exc:
                     refusals.append(f"{' + '.join(combo)}: {exc}")
                     continue
@@ -219,7 +227,7 @@ def shapley(scores: Scores, start: Flavor, end: Flavor, runs: Sequence[str] | No
     for size in range(m + 1):
         for combo in itertools.combinations(axes, size):
             try:
-                flavor = start.with_(**{a: _target_value(end, a) for a in combo})
+                flavor = start.with_(**_changes(end, combo))
                 means = {r: scores.mean(r, flavor) for r in runs}
             except RankflavorError as exc:
                 reason = str(exc).splitlines()[0]

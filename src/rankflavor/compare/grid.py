@@ -53,9 +53,12 @@ def _cross(base: Flavor, axes: Mapping[str, Sequence[str]], cutoffs: Sequence[in
            skipped: list[tuple[str, str]]) -> list[Flavor]:
     out: list[Flavor] = []
     names = list(axes)
+    own = [p.name for p in base.metric_parameters()]
     for name in names:
-        if name not in AXIS_NAMES:
-            raise SpecError(f"grid axis {name!r} is not an axis; valid axes: {', '.join(AXIS_NAMES)}")
+        if name not in AXIS_NAMES and name not in own:
+            raise SpecError(f"grid axis {name!r} is not an axis" + (f" nor a parameter of {base.metric}" if own else "")
+                            + f"; valid axes: {', '.join(AXIS_NAMES)}" + (f"; {base.metric}'s parameters: "
+                                                                          f"{', '.join(own)}" if own else ""))
     for k in cutoffs:
         for values in itertools.product(*(axes[n] for n in names)):
             changes = dict(zip(names, values, strict=True))
@@ -83,8 +86,9 @@ def _from_specs(specs: Iterable[str], cutoffs: Sequence[int | None], skipped: li
     return out
 
 
-def read_grid_file(path: str | Path) -> tuple[dict[str, tuple[str, ...]], list[str]]:
-    """(axes to cross, specs to list) from a grid file."""
+def read_grid_file(path: str | Path, params: Sequence[str] = ()) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    """(axes to cross, specs to list) from a grid file; `params`: the base metric's parameters, crossed like
+    axes (`p: 0.5 0.8 0.95` over rbp)."""
     axes: dict[str, tuple[str, ...]] = {}
     specs: list[str] = []
     for number, raw in enumerate(Path(path).read_text().splitlines(), 1):
@@ -94,8 +98,9 @@ def read_grid_file(path: str | Path) -> tuple[dict[str, tuple[str, ...]], list[s
         head = line.split(None, 1)[0]
         if head.endswith(":"):
             name = head[:-1]
-            if name not in AXIS_NAMES:
-                raise SpecError(f"{path}:{number}: {name!r} is not an axis; valid axes: {', '.join(AXIS_NAMES)}")
+            if name not in AXIS_NAMES and name not in params:
+                own = f"; the base metric's parameters: {', '.join(params)}" if params else ""
+                raise SpecError(f"{path}:{number}: {name!r} is not an axis; valid axes: {', '.join(AXIS_NAMES)}{own}")
             values = tuple(line.split(None, 1)[1].split()) if " " in line else ()
             if not values:
                 raise SpecError(f"{path}:{number}: axis {name} lists no values; write e.g. 'gain: linear exp2'")
@@ -125,7 +130,7 @@ def build_grid(grid: str | Grid | Mapping[str, Sequence[str]] | Sequence[str | F
     if isinstance(grid, str) and grid not in GRIDS:
         if not Path(grid).is_file():
             raise SpecError(f"unknown grid {grid!r} (and no such file); named grids: {', '.join(GRIDS)}")
-        axes, specs = read_grid_file(grid)
+        axes, specs = read_grid_file(grid, [p.name for p in base_flavor.metric_parameters()])
         flavors = _cross(base_flavor, axes, cutoffs, skipped) if axes else []
         flavors += [f for f in _from_specs(specs, cutoffs, skipped) if f not in flavors]
     elif isinstance(grid, (str, Grid)):

@@ -93,6 +93,10 @@ class Flavor:
         """The typed value of one of the metric's own parameters."""
         return dict(self.params)[name]
 
+    def metric_parameters(self) -> tuple[Any, ...]:
+        """The metric's own parameters (`Param`s: name, default, meaning)."""
+        return tuple(registry.get(self.metric).parameters)
+
     def axis_items(self) -> list[tuple[str, str]]:
         """(key, token) for every axis its metric reads, in canonical order."""
         reads = registry.get(self.metric).reads
@@ -123,11 +127,26 @@ class Flavor:
         return flavors[0]
 
     def with_(self, **changes: Any) -> Flavor:
-        """A copy with some axes changed (values are re-validated)."""
-        unknown = set(changes) - {f.name for f in fields(self)}
+        """A copy with some axes, or parameters of its metric (`p=0.8`), changed (values are re-validated). A new
+        metric starts from its own parameters' defaults, unless `params` or parameter names are given too."""
+        names = {f.name for f in fields(self)}
+        metric = changes.get("metric", self.metric)
+        declared = {p.name for p in registry.get(metric).parameters} if registry.find(metric) is not None else set()
+        params = {key: str(changes.pop(key)) for key in list(changes) if key in declared and key not in names}
+        unknown = set(changes) - names
         if unknown:
-            raise SpecError(f"unknown axis {sorted(unknown)[0]!r}; valid axes: metric, cutoff, {', '.join(AXIS_BY_NAME)}")
+            own = f"; {metric}'s parameters: {', '.join(sorted(declared))}" if declared else ""
+            raise SpecError(f"unknown axis {sorted(unknown)[0]!r}; valid axes: metric, cutoff, "
+                            f"{', '.join(AXIS_BY_NAME)}{own}")
+        if params or ("metric" in changes and "params" not in changes):
+            kept = {name: str(value) for name, value in self.params} if metric == self.metric else {}
+            changes["params"] = {**kept, **params}
         return replace(self, **changes)
+
+    def value_of(self, name: str) -> Any:
+        """An axis's value, or a parameter's of its metric (`p`), by name."""
+        params = dict(self.params)
+        return params[name] if name in params else getattr(self, name)
 
     def differences(self, other: Flavor) -> list[tuple[str, str, str]]:
         """(axis, self's token, other's token) for every axis on which the two differ, head first."""
