@@ -25,7 +25,7 @@ from rankflavor.engine.chunks import chunk_rows, evaluate_in_chunks, query_chunk
 from rankflavor.engine.from_prefix import lists_from_prefix
 from rankflavor.engine.from_rows import lists_from_rows
 from rankflavor.engine.join import judged_hits
-from rankflavor.engine.lists import ListSpec, RankedLists
+from rankflavor.engine.lists import ListSpec, RankedLists, in_qrels
 from rankflavor.engine.qrels import judged_mask, judgments
 from rankflavor.engine.results import MISSING, OK, ZERO_IDEAL, Evaluation, QueryResults, RecordRows
 from rankflavor.engine.scope import DatasetScope, RunScope
@@ -132,6 +132,8 @@ class Engine:
                     return None
         if lists is None:
             lists = lists_from_rows(scope, spec, detail)
+        if metric.qrels_rows_only and not detail:
+            lists = in_qrels(lists)
         values = metric.compute(lists, flavor, detail)
         results = finish(lists, metric, flavor, values)
         return Evaluation(results, record_rows(lists, values) if detail else None)

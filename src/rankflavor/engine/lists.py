@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -84,6 +84,7 @@ class Rows:
     grade: np.ndarray
     judged: np.ndarray
     gain: np.ndarray
+    derived: dict[Any, Any] = field(default_factory=dict, repr=False)  # what is kept of these rows, dies with them
 
     def take(self, index: np.ndarray) -> Rows:
         """The rows at `index` (a mask or positions)."""
@@ -163,6 +164,30 @@ class RankedLists:
         if self.positions.shared:
             return self.scope.memo(fn, self.positions, *parts)
         return fn(self.positions, *parts)
+
+
+def in_qrels(lists: RankedLists) -> RankedLists:
+    """The lists without the rows of docs absent from the qrels, for a metric that never reads them
+    (`Metric.qrels_rows_only`): an unjudged doc adds nothing to it and its rank is kept in the rows that remain.
+    The per-query facts (docs returned, rows within the cutoff, ties) stay those of the whole lists. The rows
+    kept, and the ranks of a list shape, are kept with the rows (every metric and cutoff over them shares them);
+    what is kept refers to no scope, so that a chunk's memo is still freed at once when dropped."""
+    rows, pos = lists.rows, lists.positions
+    kept = rows.derived.get("in_qrels")
+    if kept is None:
+        keep = np.flatnonzero(~np.isnan(rows.grade))
+        kept = rows.derived["in_qrels"] = (keep, None if len(keep) == len(rows) else rows.take(keep))
+    keep, sub = kept
+    if sub is None:
+        return lists
+    shape = rows.derived.get(id(pos.rank))
+    if shape is None or shape[0] is not pos.rank:
+        shape = (pos.rank, pos.q[keep], pos.rank[keep], pos.group[keep], pos.tie_group[keep])
+        if pos.shared:
+            rows.derived[id(pos.rank)] = shape
+    positions = Positions(shape[1], shape[2], pos.in_top[keep], shape[3], shape[4], pos.straddle, pos.top_rows,
+                          pos.shared)
+    return replace(lists, rows=sub, positions=positions)
 
 
 # ---- stages shared by both producers ------------------------------------------------------------------

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 class AveragePrecision(BinaryMetric):
     """AP = sum of P@i over the relevant docs ranked i / R"""
 
+    qrels_rows_only = True
+
     name = "map"
     reads = NORMALISED_AXES
     parts = ("relevant_retrieved", "relevant")

@@ -52,6 +52,9 @@ class Metric:
     undefined_reason: ClassVar[str] = "no value"  # why a query has no value ("N queries have ...")
     undefined_status: ClassVar[str] = "zero_ideal"  # the status (and count) of such a query
     undefined_note: ClassVar[str] = ""  # said after the reason in the warning, e.g. "(nothing relevant in the ideal)"
+    # the metric reads no row of a doc absent from the qrels (such a doc adds nothing, its rank is kept in the rows
+    # after it): the engine hands it only the rows in the qrels (engine/lists.py in_qrels)
+    qrels_rows_only: ClassVar[bool] = False
     aggregate: ClassVar[str] = "mean"  # how per-query values make the summary: "mean", "sum" (counts) or "gm"
     # ("gm": exp of the mean of log(max(value, MIN_GEO_MEAN)), trec_eval meas_avg.c te_calc_avg_meas_s_gm)
     reference: ClassVar[Callable[..., Any] | None] = None  # the slow per-query formula (rankflavor.reference)

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 class BinaryPreference(BinaryMetric):
     """bpref = the mean over the R relevant docs of the share of judged nonrelevant docs ranked below it"""
 
+    qrels_rows_only = True
+
     name = "bpref"
     reads = tuple(a for a in NORMALISED_AXES if a != "unjudged")
     not_read: ClassVar[dict[str, tuple[str, str]]] = {"unjudged": (JUDGED_ONLY, "map")}

@@ -48,6 +48,8 @@ class Count(BinaryMetric):
 class NumRet(Count):
     """num_ret = the docs retrieved"""
 
+    qrels_rows_only = True
+
     name = "num_ret"
     measure = reference.num_ret
     reference = reference_of(reference.num_ret)

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 class FMeasure(BinaryMetric):
     """F = (1 + beta²) P R / (beta² P + R)"""
 
+    qrels_rows_only = True
+
     name = "f"
     reads = NORMALISED_AXES
     parameters = (Param("beta", "1", number_parser("beta", 0.0, 1e6, low_open=True),
@@ -58,6 +60,8 @@ class FMeasure(BinaryMetric):
 
 class SetMap(BinaryMetric):
     """set_map = P · R of the whole list"""
+
+    qrels_rows_only = True
 
     name = "set_map"
     reads = NORMALISED_AXES

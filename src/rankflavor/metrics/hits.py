@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 class Hits(BinaryMetric):
     """hits = relevant docs in the top k"""
 
+    qrels_rows_only = True
+
     name = "hits"
     parts = ("relevant_retrieved",)
     measure = ranx_ref.hits

@@ -45,6 +45,8 @@ def above(q: np.ndarray, flags: np.ndarray) -> np.ndarray:
 class InferredAP(BinaryMetric):
     """infAP = (1/R) sum over the relevant docs of the inferred precision above them (pooled-unjudged docs: grade < 0)"""
 
+    qrels_rows_only = True
+
     name = "infap"
     reads = NORMALISED_AXES
     cutoff_rule = "none"

@@ -89,6 +89,8 @@ def _suffix_max_within(q: np.ndarray, values: np.ndarray) -> np.ndarray:
 class InterpolatedPrecision(BinaryMetric):
     """iprec = the max precision at or below the rank where recall reaches the level"""
 
+    qrels_rows_only = True
+
     name = "iprec"
     reads = NORMALISED_AXES
     cutoff_rule = "none"

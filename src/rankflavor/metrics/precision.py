@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 class Precision(BinaryMetric):
     """P = relevant retrieved / k (no cutoff: / retrieved)"""
 
+    qrels_rows_only = True
+
     name = "p"
     parts = ("relevant_retrieved",)
     measure = reference.precision
@@ -57,6 +59,8 @@ class Precision(BinaryMetric):
 class Success(BinaryMetric):
     """success = 1 when a relevant doc is in the top k"""
 
+    qrels_rows_only = True
+
     name = "success"
     cutoff_rule = "required"
     parts = ("relevant_retrieved",)
@@ -72,6 +76,8 @@ class Success(BinaryMetric):
 
 class RPrecision(BinaryMetric):
     """Rprec = relevant in the top R / R"""
+
+    qrels_rows_only = True
 
     name = "rprec"
     reads = NORMALISED_AXES

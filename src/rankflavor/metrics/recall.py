@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 class Recall(BinaryMetric):
     """R = relevant in the top k / R"""
 
+    qrels_rows_only = True
+
     name = "recall"
     reads = NORMALISED_AXES
     parts = ("relevant_retrieved", "relevant")

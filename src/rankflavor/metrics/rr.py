@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 class ReciprocalRank(BinaryMetric):
     """RR = 1 / the rank of the first relevant doc"""
 
+    qrels_rows_only = True
+
     name = "mrr"
     parts = ("first_relevant",)
     measure = reference.reciprocal_rank

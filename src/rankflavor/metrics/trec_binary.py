@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 class BinaryG(BinaryMetric):
     """binG = (1/R) sum over the relevant docs of 1 / log2(2 + the docs above it that are not relevant)"""
 
+    qrels_rows_only = True
+
     name = "bin_g"
     reads = NORMALISED_AXES
     cutoff_rule = "none"
@@ -66,6 +68,8 @@ def _coefficient(name: str, default: str, meaning: str) -> Param:
 
 class Utility(BinaryMetric):
     """utility = p1 a + p2 b + p3 c + p4 d over the contingency table (relevant or not, retrieved or not)"""
+
+    qrels_rows_only = True
 
     name = "utility"
     reads = BINARY_AXES
