@@ -6,9 +6,11 @@ import json
 
 import pytest
 from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import rankflavor as rf
 from rankflavor.errors import EvaluationError
+from rankflavor.metrics import registry
 from rankflavor.report.warnings import FlavorWarning
 from strategies import flavors, qrels_and_run
 
@@ -84,6 +86,19 @@ def _mean_or_refused(qrels, run, flavor):
 def test_warning_numbers_equal_full_evaluations(data, flavor):
     """The tie range and the unjudged=skip mean are computed on the affected queries only: they must
     equal the means of full evaluations under the changed flavor."""
+    check_warning_numbers(data, flavor)
+
+
+@settings(max_examples=120)
+@given(qrels_and_run(), st.sampled_from([m for m in registry.names() if m != "ndcg"]).flatmap(
+    lambda name: flavors(metric=name)))
+def test_every_metrics_warning_numbers_equal_full_evaluations(data, flavor):
+    """The same for every other metric: ties across the cutoff with their range, unjudged docs in the top k,
+    missing queries and the queries the metric cannot score."""
+    check_warning_numbers(data, flavor)
+
+
+def check_warning_numbers(data, flavor):
     qrels, run = data
     assume(run)
     report = _means_or_none(qrels, run, flavor)
@@ -111,8 +126,9 @@ def test_warning_numbers_equal_full_evaluations(data, flavor):
         expected = _means_or_none(qrels, run, flavor.with_(missing=other))
         if expected is not None:
             assert w["missing"].numbers[f"mean_missing_{other}"] == pytest.approx(expected.mean(), abs=1e-12)
-    if "zero_ideal" in w and flavor.empty != "skip":
-        assert w["zero_ideal"].numbers["mean_without"] == pytest.approx(
+    undefined = report.results[0].metric.undefined_status
+    if undefined in w and flavor.empty != "skip":
+        assert w[undefined].numbers["mean_without"] == pytest.approx(
             rf.evaluate(qrels, run, flavor.with_(empty="skip")).mean(), abs=1e-12)
 
 

@@ -28,6 +28,10 @@ from rankflavor.engine.lists import (
 from rankflavor.engine.order import tie_rows, trec_order
 from rankflavor.engine.qrels import gain_levels, judgments
 from rankflavor.engine.scope import RunScope
+from rankflavor.flavor.axes import AXIS_BY_NAME, parse_value
+
+# the ties, unjudged and run_depth an ordering part holds (their defaults: ordered_rows reads none of them)
+ORDER_ONLY = {axis: parse_value(axis, AXIS_BY_NAME[axis].default) for axis in ("ties", "unjudged", "run_depth")}
 
 
 def joined_rows(scope: RunScope, spec: ListSpec) -> tuple[Rows, dict[str, int]]:
@@ -81,9 +85,38 @@ class RankedRows:
 
 
 def ranked_rows(scope: RunScope, spec: ListSpec, detail: bool) -> RankedRows:
-    """The rows of every judged query ranked under `spec` (its cutoff None): join, drops, trec_eval's order,
-    the tie policy, run_depth, condensation."""
+    """The rows of every judged query ranked under `spec` (its cutoff None): join, drops, trec_eval's order
+    (a stage shared by the specs that differ only in what comes after it), the tie policy, run_depth,
+    condensation."""
     nq = scope.dataset.n_queries
+    if detail:  # (the record of what was dropped is the spec's own)
+        rows, counts, ties_found, dropped = ordered_rows(scope, spec, detail)
+    else:
+        rows, counts, ties_found, dropped = scope.stage(ordered_rows, ordering_part(spec), detail)
+    counts = dict(counts)
+    levels = scope.shared(gain_levels, spec.gain, spec.negative, spec.min_grade)
+    rows = apply_ties(scope, spec, rows, levels, lambda: ties_found)
+    tied = tied_queries(rows.q, ties_found[0], nq)  # (before any cut: a tie across run_depth changes what is kept)
+
+    if spec.run_depth.limit is not None:
+        rows, counts["rows_beyond_run_depth"] = cut_run_depth(rows, spec.run_depth.limit, dropped)
+    if spec.unjudged == "error":
+        refuse_unjudged(scope, rows)
+    if spec.unjudged == "skip":
+        rows, counts["rows_unjudged_skipped"] = condense(rows, dropped)
+    returned = np.bincount(rows.q, minlength=nq)
+    return RankedRows(rows, shape_of(rows.q, rows.score), returned, tied, counts, dropped)
+
+
+def ordering_part(spec: ListSpec) -> ListSpec:
+    """The spec as far as `ordered_rows` reads it: the tie policy, run_depth and unjudged come after."""
+    return replace(spec, **ORDER_ONLY, drops=replace(spec.drops, condensed=False, judged_under=None))
+
+
+def ordered_rows(scope: RunScope, spec: ListSpec, detail: bool,
+                 ) -> tuple[Rows, dict[str, int], tuple[np.ndarray, np.ndarray], Dropped | None]:
+    """The judged queries' rows joined with the qrels, the drops made (self_docs, negative=drop), in
+    trec_eval's order; the row counts, the tied rows found, and the record of the drops (with detail)."""
     rows, counts = joined_rows(scope, spec)
     dropped = Dropped() if detail else None
     if spec.drops.self_docs == "drop":
@@ -98,18 +131,5 @@ def ranked_rows(scope: RunScope, spec: ListSpec, detail: bool) -> RankedRows:
             dropped.add(rows, negative, "negative grade (negative=drop)")
         counts["rows_dropped_negative"] = int(negative.sum())
         rows = rows.take(~negative)
-
     rows = rows.take(trec_order(rows.q, rows.score, rows.d))
-    ties_found = tie_rows(rows.q, rows.score)
-    levels = scope.shared(gain_levels, spec.gain, spec.negative, spec.min_grade)
-    rows = apply_ties(scope, spec, rows, levels, lambda: ties_found)
-    tied = tied_queries(rows.q, ties_found[0], nq)  # (before any cut: a tie across run_depth changes what is kept)
-
-    if spec.run_depth.limit is not None:
-        rows, counts["rows_beyond_run_depth"] = cut_run_depth(rows, spec.run_depth.limit, dropped)
-    if spec.unjudged == "error":
-        refuse_unjudged(scope, rows)
-    if spec.unjudged == "skip":
-        rows, counts["rows_unjudged_skipped"] = condense(rows, dropped)
-    returned = np.bincount(rows.q, minlength=nq)
-    return RankedRows(rows, shape_of(rows.q, rows.score), returned, tied, counts, dropped)
+    return rows, counts, tie_rows(rows.q, rows.score), dropped

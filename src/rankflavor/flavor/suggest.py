@@ -12,7 +12,9 @@ import difflib
 import re
 
 from rankflavor.flavor import ir_measures_names
+from rankflavor.flavor.measure_sets import SETS
 from rankflavor.flavor.peer_names import PEER_PREFIXES, TREC_EVAL_CUT, TREC_EVAL_LEVEL, TREC_EVAL_PLAIN, peer_measure
+from rankflavor.flavor.ranx_names import RANX_NAMES
 
 # what users of other tools type -> rankflavor's metric
 COMMON_NAMES = {"ap": "map", "rr": "mrr", "reciprocal_rank": "mrr", "recip_rank": "mrr", "precision": "p",
@@ -20,6 +22,8 @@ COMMON_NAMES = {"ap": "map", "rr": "mrr", "reciprocal_rank": "mrr", "recip_rank"
                 "r_prec": "rprec", "ndcg_cut": "ndcg", "p_cut": "p", "11pt_avg": "iprec_avg", "iprec_at_recall": "iprec"}
 
 IR_MEASURES = "ir_measures."
+# a peer's own words after its prefix, for a misspelt one (`trec_eval.oficial` -> trec_eval.official)
+PEER_WORDS = {"trec_eval.": (*SETS, *TREC_EVAL_PLAIN), "pytrec_eval.": (*SETS, *TREC_EVAL_PLAIN), "ranx.": tuple(RANX_NAMES)}
 
 
 def _key(name: str) -> str:
@@ -49,6 +53,9 @@ def suggestions(name: str, metrics: tuple[str, ...], presets: tuple[str, ...]) -
     found: list[str] = []
     if name.startswith(IR_MEASURES):
         found += [IR_MEASURES + spelled for spelled in ir_measures_names.spellings(name[len(IR_MEASURES):])]
+    prefix, dot, rest = name.partition(".")
+    words = PEER_WORDS.get(prefix + dot, ()) if dot else ()
+    found += [prefix + dot + close for close in difflib.get_close_matches(rest.split("@")[0], words, n=3, cutoff=0.75)]
     bare = name.split(".", 1)[1] if "." in name and name.split(".", 1)[0] + "." in PEER_PREFIXES else name
     for variant in _spellings(bare):
         found += [prefix + variant for prefix in PEER_PREFIXES if peer_measure(prefix + variant) is not None]
