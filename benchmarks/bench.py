@@ -238,7 +238,8 @@ def main() -> None:
     for name in commands:
         ratio = ""
         if name in SETS:
-            ratio = f"{SETS[name]} is {best[name] / best[SETS[name]]:.2f}x faster"
+            r = best[name] / best[SETS[name]]
+            ratio = f"{SETS[name]} is {r:.2f}x faster" if r >= 1 else f"{SETS[name]} is {1 / r:.2f}x slower"
         elif name in peers:
             ratio = f"rankflavor is {best[name] / best[main_name]:.1f}x faster"
         elif name == "rankflavor 24 flavors":
