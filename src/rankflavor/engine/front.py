@@ -179,7 +179,8 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
     value = raw if decimals is None else round_values(raw, decimals)
 
     pos, rows = lists.positions, lists.rows
-    top_judged = np.bincount(rows.q, weights=(pos.in_top & rows.judged).astype(float), minlength=ds.n_queries)
+    top_judged = lists.kept(("judged_in_top", lists.spec.cutoff), lambda: np.bincount(
+        rows.q, weights=(pos.in_top & rows.judged).astype(float), minlength=ds.n_queries))
     with np.errstate(invalid="ignore", divide="ignore"):
         judged_share = np.where(pos.top_rows > 0, top_judged / np.maximum(pos.top_rows, 1), np.nan)
     return QueryResults(

@@ -159,6 +159,14 @@ class RankedLists:
     def n_queries(self) -> int:
         return self.scope.dataset.n_queries
 
+    def kept(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+        """compute(), kept with the rows for the ranks of these lists under `key` (what it reads beyond the rows
+        and their ranks, e.g. a metric's name and axes): the metrics of one set of lists share it."""
+        entry = self.rows.derived.get(key)
+        if entry is None or entry[0] is not self.positions.rank:
+            entry = self.rows.derived[key] = (self.positions.rank, compute())
+        return entry[1]
+
     def stage(self, fn: Callable[..., T], *parts: Any) -> T:
         """fn(positions, *parts), kept and shared when the positions are shared (fn must read positions only)."""
         if self.positions.shared:

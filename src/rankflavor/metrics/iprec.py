@@ -106,7 +106,8 @@ class InterpolatedPrecision(BinaryMetric):
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)
         r = lists.scope.shared(relevant_judgments, flavor.negative, flavor.rel_level)
-        value = np.where(r > 0, self.values(InterpolationTable(lists, relevant), r, flavor), np.nan)
+        table = lists.kept(("iprec.table", flavor.rel_level), lambda: InterpolationTable(lists, relevant))
+        value = np.where(r > 0, self.values(table, r, flavor), np.nan)
         return MetricValues(value, ~(r > 0), {"relevant_retrieved": per_query(lists, relevant), "relevant": r},
                             {"relevant": relevant.astype(np.float64)} if detail else {})
 

@@ -83,6 +83,11 @@ class Frame:
                         0.0)
 
 
+def frame(lists: RankedLists, flavor: Flavor) -> Frame:
+    """The Frame of these lists, shared by g, rndcg and ndcg_rel over the same lists and gains."""
+    return lists.kept(("trec_gains.frame", flavor.gain, flavor.negative, flavor.min_grade), lambda: Frame(lists, flavor))
+
+
 class TrecGainMetric(Metric):
     """One of trec_eval's experimental gain measures: `name` is its reference (reference/trec_gains.py)."""
 
@@ -139,7 +144,7 @@ class NormalizedGain(TrecGainMetric):
     undefined_reason = "no judged doc of positive gain (S = 0)"
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
-        f = Frame(lists, flavor)
+        f = frame(lists, flavor)
         ideal = f.ideal_at_rows()
         cost = segment_cumsum(f.q, np.where(ideal >= 1.0, ideal, 1.0))
         so_far = segment_cumsum(f.q, f.gain)
@@ -163,7 +168,7 @@ class RNdcg(TrecGainMetric):
     undefined_reason = "no relevant judgment (R = 0) or no point to average"
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
-        f, nq = Frame(lists, flavor), lists.n_queries
+        f, nq = frame(lists, flavor), lists.n_queries
         iq, gain = f.ideal.q, f.ideal.gain
         following = np.r_[gain[1:], 0.0] if len(gain) else gain
         if len(gain):
@@ -196,7 +201,7 @@ class NdcgRel(TrecGainMetric):
     undefined_reason = "no judged doc of positive gain (P = 0)"
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
-        f, nq = Frame(lists, flavor), lists.n_queries
+        f, nq = frame(lists, flavor), lists.n_queries
         p = f.p.astype(np.int64)
         positive = f.gain > 0
         with np.errstate(divide="ignore", invalid="ignore"):
