@@ -89,3 +89,16 @@ def test_explain_alone_gives_the_record_the_report_gives():
     assert alone == rf.evaluate(QRELS, RUN, flavor).explain(None, "q1", None)
     with pytest.raises(KeyError):
         rf.explain(QRELS, RUN, "q9", flavor)  # in the run, not in the qrels: never scored
+
+
+def test_warnings_false_skips_them_and_changes_no_value():
+    """evaluate(warnings=False) (what `eval --format trec` asks): the same values, no warnings computed."""
+    qrels = {"q1": {"a": 2, "b": 1, "c": 0}, "q2": {"a": 1}, "q3": {"x": 1}}
+    run = {"q1": {"a": 1.0, "u": 1.0, "b": 0.5, "c": 0.5}, "q2": {"z": 2.0, "a": 1.0}}  # ties, unjudged, q3 missing
+    specs = ["ndcg@1", "trec_eval.P_5", "map", "rbp(p=0.8)"]
+    full = rf.evaluate(qrels, run, specs)
+    bare = rf.evaluate(qrels, run, specs, warnings=False)
+    assert any(r.warnings for r in full.results)
+    assert not any(r.warnings for r in bare.results)
+    for a, b in zip(full.results, bare.results, strict=True):
+        assert a.per_query() == b.per_query() and a.mean == b.mean

@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     specs = args.specs or [default_spec()]
     labelled_specs(specs)  # a bad spec is reported before anything about the inputs
     saved = load_saved(args.against) if args.against else None
-    report = evaluate(args.qrels, runs, specs, on_duplicate=args.on_duplicate, weights=weight_files(args.weights))
+    report = evaluate(args.qrels, runs, specs, on_duplicate=args.on_duplicate, weights=weight_files(args.weights),
+                      warnings=args.format != "trec" or args.against is not None)  # (trec's lines show none)
     compared = against(report, saved, args.allow_flavor_change) if saved is not None else None
     for warning in [*report.provenance["input_warnings"], *(compared.warnings if compared else [])]:
         sys.stderr.write(f"warning: {warning}\n")  # (on stderr: the output's format stays parseable)

@@ -120,7 +120,7 @@ class Report:
 
 
 def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, Any],
-                 labels: Mapping[Flavor, list[str]] | None = None) -> Report:
+                 labels: Mapping[Flavor, list[str]] | None = None, with_warnings: bool = True) -> Report:
     """Every run under every flavor. The engine shares each run's stages across the flavors; the warnings'
     extra evaluations (tie range, unjudged=skip) are shared across flavors that lead to the same one; a
     run's stages are released before the next run."""
@@ -137,16 +137,17 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
             mine.append(Result(run.name, flavor, res, dataset.query_ids, unjudged_queries,
                                averaging=averaging_for(dataset, run, flavor),
                                labels=list((labels or {}).get(flavor, []))))
-        prefetch([(result, result.flavor) for result in mine], engine, run, shared)
-        for result in mine:
-            result.warnings = warnings_for(result, result.flavor, engine, run, shared)  # type: ignore[assignment]
+        if with_warnings:
+            prefetch([(result, result.flavor) for result in mine], engine, run, shared)
+            for result in mine:
+                result.warnings = warnings_for(result, result.flavor, engine, run, shared)  # type: ignore[assignment]
         results += mine
         engine.release(run)
     return Report(dataset, flavors, results, provenance, engine)
 
 
 def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str = "error",
-             weights: Mapping[str, Any] | None = None) -> Report:
+             weights: Mapping[str, Any] | None = None, warnings: bool = True) -> Report:
     """Evaluate one run or several against one qrels under one flavor or several.
 
     qrels: a TREC qrels path, {qid: {docid: grade}}, or a DataFrame (query, doc, grade columns).
@@ -155,6 +156,8 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     checked before any input is read.
     on_duplicate: a (query, doc) listed twice in the qrels or a run: `error`, keep the `first`, or the `max`.
     weights: {NAME: file of 'qid weight' lines, or {qid: weight}}, for flavors with weights=NAME.
+    warnings: False leaves each result's warnings empty and skips their extra evaluations (the tie range, the
+    unjudged=skip mean): what `rankflavor eval --format trec` does, as trec_eval's lines have no room for them.
     Bad input raises rankflavor.InputError (with .source, .line, .text, .fix); see docs/input-catalogue.md.
     """
     labelled = labelled_specs(flavors)
@@ -167,7 +170,7 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
 
     def work(dataset: Dataset, provenance: dict[str, Any]) -> Report:
         bind_weights(dataset, provenance, bound)
-        return build_report(dataset, wanted, provenance, labelled)
+        return build_report(dataset, wanted, provenance, labelled, with_warnings=warnings)
 
     return speculatively(qrels, runs, on_duplicate, work)
 
