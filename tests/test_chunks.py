@@ -158,3 +158,27 @@ def test_a_run_of_many_short_queries_is_cut_in_fewer_chunks():
         with patch.object(front, "evaluate_in_chunks", lambda *args: calls.append(args)):
             Engine(dataset).evaluate(dataset.runs[0], [rf.Flavor.parse("trec_eval.ndcg")])
     assert not calls  # (fewer rows than one chunk: evaluated whole)
+
+
+def test_chunks_grow_with_the_flavors_that_share_them():
+    dataset, _ = prepare({"q": {"a": 1}}, {"q": {"a": 1.0}})
+    base = chunks.chunk_rows(dataset)
+    assert [chunks.chunk_rows(dataset, n) for n in (1, 7, 8, 16, 24, 32, 500)] == \
+        [base, base, base, 2 * base, 3 * base, 4 * base, 4 * base]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(3, 8), st.integers(5, 25), st.booleans())
+def test_many_flavors_over_shared_chunks_equal_each_flavor_alone(seed, n_queries, depth, interleave):
+    """Several flavors evaluated together over one set of chunks (one chunk memo serving them all, ranked rows
+    and qrels-only rows shared) give each flavor's own unchunked results."""
+    qrels, rows = _data(seed, n_queries, depth, interleave)
+    specs = ["map", "p@3 ties=average", "recall", "bpref rel_level=2", "iprec(level=0.3)", "ndcg@5 gain=exp2",
+             "rbp(p=0.8)", "g", "mrr unjudged=skip", "num_rel_ret", "infap", "err@4"]
+    wanted = [rf.Flavor.parse(s) for s in specs]
+    dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
+    run = dataset.runs[0]
+    with patch.object(front, "select_prefix", lambda *args: None), _small_chunks(7):
+        together = Engine(dataset).evaluate(run, wanted)
+        for flavor, got in zip(wanted, together, strict=True):
+            _fields_equal(got.results, Engine(dataset, chunked=False).evaluate(run, [flavor])[0].results)

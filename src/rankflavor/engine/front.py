@@ -99,7 +99,7 @@ class Engine:
                 out[i] = evaluation
         for members in chunked.values():
             target = targets[members[0]]
-            owner, parts = query_chunks(self.dataset, target.run, chunk_rows(self.dataset))
+            owner, parts = query_chunks(self.dataset, target.run, chunk_rows(self.dataset, len(members)))
             chosen = [flavors[i] for i in members]
             results = evaluate_in_chunks(target.run, owner, parts,
                                          lambda sub, chosen=chosen: self._evaluate_chunk(sub, chosen))
