@@ -85,6 +85,11 @@ RANX_NAMES: dict[str, RanxName] = {
     "bpref": RanxName("bpref", "ranx", "ignored", "ranx/metrics/bpref.py"),
 }
 RBP = "rbp"  # ranx/metrics/rank_biased_precision.py: rbp.NN is rbp(p=0.NN, scale=grade)
+# metric -> every ranx name of it (for `rankflavor metrics` and the README), rbp.NN included
+METRIC_NAMES: dict[str, tuple[str, ...]] = {
+    **{metric: tuple(n for n, e in RANX_NAMES.items() if e.metric == metric) for metric in
+       dict.fromkeys(e.metric for e in RANX_NAMES.values())},
+    RBP: (f"{RBP}.NN",)}
 LEVEL = "-l"  # ranx/meta/evaluate.py: metric.split("-l"), int(rel_lvl)
 
 

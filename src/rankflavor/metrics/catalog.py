@@ -7,7 +7,7 @@ from __future__ import annotations
 from rankflavor.flavor.axes import AXIS_NAMES
 from rankflavor.flavor.ir_measures_names import METRIC_NAMES as IR_MEASURES_NAMES
 from rankflavor.flavor.peer_names import trec_eval_patterns
-from rankflavor.flavor.ranx_names import RANX_NAMES
+from rankflavor.flavor.ranx_names import METRIC_NAMES as RANX_METRIC_NAMES
 from rankflavor.metrics import registry
 
 
@@ -19,12 +19,8 @@ def common_axes() -> list[str]:
 
 def peer_names(metric: str) -> dict[str, list[str]]:
     """Per peer, its names for the metric (trec_eval's with K for a cutoff and X.XX for a level)."""
-    names = {"trec_eval": trec_eval_patterns(metric),
-             "ir_measures": list(IR_MEASURES_NAMES.get(metric, ())),
-             "ranx": [name for name, entry in RANX_NAMES.items() if entry.metric == metric]}
-    if metric == "rbp":
-        names["ranx"].append("rbp.NN")
-    return names
+    return {"trec_eval": trec_eval_patterns(metric), "ir_measures": list(IR_MEASURES_NAMES.get(metric, ())),
+            "ranx": list(RANX_METRIC_NAMES.get(metric, ()))}
 
 
 def metric_rows() -> list[dict[str, str]]:

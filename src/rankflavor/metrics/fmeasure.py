@@ -20,6 +20,7 @@ from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
+    over_relevant,
     per_query,
     reference,
     reference_of,
@@ -54,8 +55,7 @@ class FMeasure(BinaryMetric):
         with np.errstate(invalid="ignore", divide="ignore"):
             p, recall = np.where(k > 0, hits / np.maximum(k, 1), 0.0), hits / r
             value = np.where(r > 0, np.where(hits > 0, (1 + b2) * p * recall / (b2 * p + recall), 0.0), np.nan)
-        return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
-                            {"relevant": relevant.astype(np.float64)} if detail else {})
+        return over_relevant(value, r, hits, relevant, detail)
 
 
 class SetMap(BinaryMetric):
@@ -76,8 +76,7 @@ class SetMap(BinaryMetric):
         hits = per_query(lists, relevant)
         with np.errstate(invalid="ignore", divide="ignore"):
             value = np.where(r > 0, np.where(lists.returned > 0, hits * hits / (lists.returned * r), 0.0), np.nan)
-        return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
-                            {"relevant": relevant.astype(np.float64)} if detail else {})
+        return over_relevant(value, r, hits, relevant, detail)
 
 
 register(FMeasure())

@@ -22,6 +22,7 @@ from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
+    over_relevant,
     per_query,
     reference,
     reference_of,
@@ -92,8 +93,7 @@ class RPrecision(BinaryMetric):
         hits = per_query(lists, relevant & (lists.positions.rank <= r[lists.rows.q]))
         with np.errstate(invalid="ignore", divide="ignore"):
             value = np.where(r > 0, hits / np.maximum(r, 1), np.nan)
-        return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
-                            {"relevant": relevant.astype(np.float64)} if detail else {})
+        return over_relevant(value, r, hits, relevant, detail)
 
 
 class RPrecisionMultiple(RPrecision):
@@ -112,8 +112,7 @@ class RPrecisionMultiple(RPrecision):
         hits = per_query(lists, relevant & (lists.positions.rank <= c[lists.rows.q]))
         with np.errstate(invalid="ignore", divide="ignore"):
             value = np.where(r > 0, hits / np.maximum(c, 1), np.nan)
-        return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
-                            {"relevant": relevant.astype(np.float64)} if detail else {})
+        return over_relevant(value, r, hits, relevant, detail)
 
 
 register(Precision())

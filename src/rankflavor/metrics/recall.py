@@ -18,6 +18,7 @@ from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
+    over_relevant,
     per_query,
     reference,
     reference_of,
@@ -53,8 +54,7 @@ class Recall(BinaryMetric):
             denominator = r
         with np.errstate(invalid="ignore", divide="ignore"):
             value = np.where(r > 0, np.where(denominator > 0, hits / np.maximum(denominator, 1), 0.0), np.nan)
-        return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
-                            {"relevant": relevant.astype(np.float64)} if detail else {})
+        return over_relevant(value, r, hits, relevant, detail)
 
 
 class CappedRecall(Recall):

@@ -21,7 +21,7 @@ from rankflavor.engine.scope import DatasetScope
 from rankflavor.errors import SpecError
 from rankflavor.flavor.axes import AXIS_NAMES
 from rankflavor.flavor.values import Choice, RelLevel
-from rankflavor.metrics.base import Metric
+from rankflavor.metrics.base import Metric, MetricValues
 from rankflavor.reference import binary as reference
 
 if TYPE_CHECKING:
@@ -52,6 +52,14 @@ def relevant_rows(lists: RankedLists, rel_level: RelLevel) -> np.ndarray:
     rows = lists.rows
     with np.errstate(invalid="ignore"):
         return rows.judged & (rows.grade >= rel_level.threshold)
+
+
+def over_relevant(value: np.ndarray, r: np.ndarray, hits: np.ndarray, relevant: np.ndarray, detail: bool,
+                  ) -> MetricValues:
+    """The values of a measure normalised by R: undefined where R = 0 (the `empty` policy decides), with the
+    parts relevant_retrieved and relevant and, with detail, each row's relevance."""
+    return MetricValues(value, ~(r > 0), {"relevant_retrieved": hits, "relevant": r},
+                        {"relevant": relevant.astype(np.float64)} if detail else {})
 
 
 def per_query(lists: RankedLists, mask: np.ndarray) -> np.ndarray:

@@ -74,6 +74,13 @@ def values_under(engine: Engine, run: InternedRun, flavor: Flavor, cache: Cache 
     return out
 
 
+def _many_tied(result: Result) -> bool:
+    """More than a quarter of the queries hold a tie: the tie range then evaluates the whole run (whose stages
+    are kept), else the tied queries alone."""
+    tied = result.queries.ties_any
+    return int(tied.sum()) > len(tied) // 4
+
+
 def _tie_range(result: Result, flavor: Flavor, engine: Engine, run: InternedRun, cache: Cache | None,
                ) -> tuple[float | None, float | None]:
     """The means under ties=pessimistic and ties=optimistic (None when the data refuses that flavor).
@@ -91,7 +98,7 @@ def _tie_range(result: Result, flavor: Flavor, engine: Engine, run: InternedRun,
             else:
                 codes = result.queries.query[tied]
                 raw = result.queries.raw_value.copy()
-                if len(codes) > len(tied) // 4:  # many: the whole run, whose stages are kept
+                if _many_tied(result):
                     raw = values_under(engine, run, other)
                 elif len(codes):
                     raw[tied] = engine.evaluate(run, [other], queries=codes)[0].results.raw_value
@@ -131,8 +138,8 @@ def prefetch(pairs: list[tuple[Result, Flavor]], engine: Engine, run: InternedRu
     whole: list[Flavor] = []
     judged_rows: dict[Flavor, Flavor] = {}  # unjudged=skip flavor -> its unjudged=zero flavor on the judged rows
     for result, flavor in pairs:
-        c, tied = result.counts, result.queries.ties_any
-        if c["ties_across_cutoff"] and int(tied.sum()) > len(tied) // 4:
+        c = result.counts
+        if c["ties_across_cutoff"] and _many_tied(result):
             whole += [flavor.with_(ties=ties) for ties in ("pessimistic", "optimistic")]
         if c["unjudged_in_top"] and flavor.unjudged == "zero" and "unjudged" in result.metric.reads:
             skip = flavor.with_(unjudged="skip")
