@@ -15,7 +15,9 @@ counts over the whole run.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -24,15 +26,17 @@ from rankflavor.errors import EvaluationError
 from rankflavor.inputs.intern import Dataset, InternedRun
 
 CHUNK_ROWS = 1 << 18  # rows per chunk: a chunk's int64 temporaries are 2 MB each
-SHARED_SCALE, FLAVORS_PER_SCALE = 4, 8  # chunks grow by one CHUNK_ROWS per 8 flavors sharing them, up to 4
+SHARED_SCALE, FLAVORS_PER_SCALE = 2, 8  # chunks grow by one CHUNK_ROWS per 8 flavors sharing them, up to 2x
 ROWS_PER_QUERY = 2  # ... at least this many per query of the dataset: a chunk's results are per query code
+WORKERS = min(4, len(os.sched_getaffinity(0)))  # chunks evaluated at once (numpy's loops let go of the GIL)
 
 
 def chunk_rows(ds: Dataset, flavors: int = 1) -> int:
     """Rows per chunk: CHUNK_ROWS, or more when the dataset has so many queries that each chunk's per-query
     work (arrays over every query code) would outweigh its per-row work; up to SHARED_SCALE times more when
     several flavors share each chunk (each flavor's fixed work per chunk then dominates: measured on the
-    7M-row benchmark, 95 flavors took 11.9 s in chunks of 2^18 rows and 9.3 s in chunks of 2^20)."""
+    7M-row benchmark, 95 flavors took 11.9 s in chunks of 2^18 rows and 9.3 s in chunks of 2^20, one chunk at a
+    time; two at a time, 8.6 s and 1.2 GB in chunks of 2^19, 8.9 s and 1.6 GB in chunks of 2^20)."""
     scale = min(SHARED_SCALE, max(1, flavors // FLAVORS_PER_SCALE))
     return max(CHUNK_ROWS * scale, ROWS_PER_QUERY * ds.n_queries)
 
@@ -59,16 +63,16 @@ def chunk_run(run: InternedRun, owner: np.ndarray, index: int, segments: np.ndar
 
 
 def evaluate_in_chunks(run: InternedRun, owner: np.ndarray, parts: list[np.ndarray],
-                       evaluate: Callable[[InternedRun], list[QueryResults]]) -> list[QueryResults]:
-    """`evaluate` (several flavors' results) over each chunk (built, evaluated and let go one at a time), put
+                       evaluate: Callable[[InternedRun], list[QueryResults]],
+                       workers: int | None = None) -> list[QueryResults]:
+    """`evaluate` (several flavors' results) over each chunk (built, evaluated and let go a few at a time), put
     together: each query's numbers from its chunk, the row counts summed. On an EvaluationError,
     `evaluate(run)` raises it."""
     merged: list[QueryResults] | None = None
     counts: list[dict[str, int]] = []
     take = np.zeros(0, dtype=np.int64)
     try:
-        for index, segs in enumerate(parts):  # (one chunk's results alive at a time: they are per query code)
-            results = evaluate(chunk_run(run, owner, index, segs))
+        for index, results in enumerate(_chunk_results(run, owner, parts, evaluate, workers or WORKERS)):
             if merged is None:
                 merged, take, counts = results, owner[results[0].query], [{} for _ in results]
             else:
@@ -84,6 +88,27 @@ def evaluate_in_chunks(run: InternedRun, owner: np.ndarray, parts: list[np.ndarr
     for result, total in zip(merged, counts, strict=True):
         result.row_counts = total
     return merged
+
+
+def _chunk_results(run: InternedRun, owner: np.ndarray, parts: list[np.ndarray],
+                   evaluate: Callable[[InternedRun], list[QueryResults]], workers: int) -> Iterator[list[QueryResults]]:
+    """Each chunk's results in chunk order. The first chunk is evaluated alone (it fills the dataset's
+    stages, which every chunk shares); the others `workers` at a time in threads, at most `workers` ahead
+    of the one being merged (so that only so many chunks' temporaries are alive at once)."""
+    def one(index: int) -> list[QueryResults]:
+        return evaluate(chunk_run(run, owner, index, parts[index]))
+    yield one(0)
+    if workers <= 1 or len(parts) <= 2:
+        yield from (one(index) for index in range(1, len(parts)))
+        return
+    with ThreadPoolExecutor(workers, thread_name_prefix="rankflavor-chunk") as pool:
+        pending: list[Future[list[QueryResults]]] = []
+        for index in range(1, len(parts)):
+            pending.append(pool.submit(one, index))
+            if len(pending) >= workers:
+                yield pending.pop(0).result()
+        for future in pending:
+            yield future.result()
 
 
 def _take_rows(into: QueryResults, part: QueryResults, mine: np.ndarray) -> None:
