@@ -46,13 +46,38 @@ def test_eval_json_follows_the_output_contract(capsys):
     assert by[("X.run", "gain=exp2")] < by[("Y.run", "gain=exp2")]
 
 
-def test_eval_csv_is_tidy_with_the_mean_as_all(capsys):
-    code, out, _ = run_cli(capsys, "eval", Q, X, "-m", "ndcg@4", "--format", "csv")
+def test_eval_csv_is_one_row_per_result_and_per_query_with_per_query(capsys):
+    code, out, _ = run_cli(capsys, "eval", Q, X, Y, "-m", "ndcg@4", "-m", "sklearn@3", "--format", "csv")
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert [r["query"] for r in rows] == ["q1", "all"]
-    assert float(rows[1]["value"]) == pytest.approx(0.904976558, abs=1e-9)
-    assert rows[0]["status"] == "ok" and rows[1]["status"] == "mean"
+    assert [(r["run"], r["label"]) for r in rows] == [("X.run", "ndcg@4"), ("X.run", "sklearn@3"),
+                                                      ("Y.run", "ndcg@4"), ("Y.run", "sklearn@3")]
+    assert float(rows[0]["mean"]) == pytest.approx(0.904976558, abs=1e-9)
+    assert rows[0]["n"] == "1" and rows[0]["flavor"].startswith("ndcg@4 gain=linear") and "warnings" in rows[0]
+    code, out, _ = run_cli(capsys, "eval", Q, X, "-m", "ndcg@4", "--format", "csv", "--per-query")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["label"], r["query"], r["status"]) for r in rows] == [("ndcg@4", "q1", "ok")]  # (no mean row)
+    assert float(rows[0]["value"]) == pytest.approx(0.904976558, abs=1e-9)
+
+
+def test_eval_names_each_row_by_its_label_and_warns_on_stderr(capsys, tmp_path):
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("q1 0 a 1\nq1 0 b 1\nq2 0 c 1\n")
+    run.write_text("q1 Q0 a 1 1.0 t\nq1 Q0 b 2 1.0 t\nq1 Q0 u 3 1.0 t\n")  # a 3-way tie across @1; q2 missing
+    code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "-m", "sklearn@1", "-m", "ndcg@1 gain=exp2")
+    assert code == 0 and "warning" not in out
+    header, *lines = out.splitlines()
+    assert header.split()[:3] == ["run", "label", "mean"]
+    assert [line.split()[1] for line in lines] == ["sklearn@1", "ndcg@1"]  # (then gain=exp2 in the label column)
+    assert "r.txt sklearn@1: 1 queries have tied scores across the cutoff @1" in err
+    assert "r.txt ndcg@1 gain=exp2: 1 judged queries are absent from the run" in err
+    code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "-m", "sklearn@1", "-m", "ndcg@1 gain=exp2",
+                             "--format", "trec")
+    # sklearn averages the tie (2 of the 3 tied docs relevant): 2/3; docid_desc ranks u first: 0
+    assert [line.split() for line in out.splitlines()] == [["sklearn@1", "all", "0.6667"],
+                                                            ["ndcg@1;gain=exp2", "all", "0.0000"]]
+    assert "warning: ties across cutoff: r.txt sklearn@1, r.txt ndcg@1;gain=exp2" in err
+    assert "warning: missing: " in err
 
 
 def test_eval_table_prints_the_full_flavor(capsys):

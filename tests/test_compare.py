@@ -263,7 +263,7 @@ def test_flavors_the_data_refuses_are_skipped_with_the_reason():
     y = {"q1": {"n": 2.0, "a": 1.0}, "q2": {"a": 1.0}}
     cmp = rc.compare(qrels, {"x": x, "y": y}, grid="presets", cutoffs=[3])
     reasons = dict(cmp.skipped)
-    sklearn = rc.short_label(rf.Flavor.parse("sklearn@3"))
+    sklearn = "sklearn@3"  # (the grid's label: the preset as listed)
     assert sklearn in reasons and "negative=error" in reasons[sklearn]
     assert rf.Flavor.parse("trec_eval@3") in cmp.flavors
     assert not any(f.negative == "error" for f in cmp.flavors)
@@ -344,3 +344,15 @@ def test_grids_cross_a_metrics_parameters(tmp_path):
     path.write_text("q: 0.5\n")
     with pytest.raises(rf.SpecError, match="the base metric's parameters: p, scale"):
         rc.build_grid(str(path), [5], base="rbp")
+
+
+def test_rows_are_labelled_by_the_specs_as_written():
+    qrels = {"q1": {"a": 2, "b": 1}, "q2": {"a": 1}}
+    x = {"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 1.0}}
+    y = {"q1": {"b": 2.0, "a": 1.0}, "q2": {"a": 1.0}}
+    cmp = rc.compare(qrels, {"x": x, "y": y}, ["trec_eval@3", "sklearn@3", "ndcg@3 gain=exp2"])
+    assert list(cmp.pairs.label) == ["trec_eval@3", "sklearn@3", "ndcg@3 gain=exp2"]
+    assert list(cmp.means.label.unique()) == ["trec_eval@3", "sklearn@3", "ndcg@3 gain=exp2"]
+    crossed = rc.compare(qrels, {"x": x, "y": y}, grid={"gain": ["linear", "exp2"]}, cutoffs=[3])
+    assert list(crossed.pairs.label) == ["ndcg@3", "ndcg@3 gain=exp2"]  # (crossed: the axes that differ)
+    assert cmp.to_dict()["labels"] == ["trec_eval@3", "sklearn@3", "ndcg@3 gain=exp2"]

@@ -46,7 +46,7 @@ def test_values_parts_and_statuses():
     assert rows["q3"]["status"] == "missing" and rows["q3"]["value"] is None
     assert report.mean() == 0.25
     frame = report.to_frame()
-    assert list(frame.columns) == ["run", "flavor", "query", "value", "hits", "relevant", "status"]
+    assert list(frame.columns) == ["run", "label", "flavor", "query", "value", "hits", "relevant", "status"]
 
 
 def test_explain_and_verify_end_to_end():
@@ -79,8 +79,8 @@ def test_the_cli_evaluates_and_explains_the_toy(tmp_path, capsys):
     assert main(["eval", str(qrels), str(run), "-m", f"{NAME}@2", "--format", "json", "--per-query"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["results"][0]["mean"] == 0.25 and out["results"][0]["per_query"][0]["hits"] == 1.0
-    assert main(["eval", str(qrels), str(run), "-m", f"{NAME}@2", "--format", "csv"]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == "run,flavor,query,value,hits,relevant,status"
+    assert main(["eval", str(qrels), str(run), "-m", f"{NAME}@2", "--format", "csv", "--per-query"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "run,label,flavor,query,value,hits,relevant,status"
     assert main(["explain", str(qrels), str(run), "-q", "q1", "-m", f"{NAME}@2"]) == 0
     text = capsys.readouterr().out
     assert "HITS 1.000000000" in text and "RELEVANT 3.000000000" in text

@@ -62,11 +62,26 @@ def test_verify_passes_and_catches_tampering():
     assert any("value" in p for p in check_record(record, flavor))
 
 
-def test_to_frame_is_tidy():
+def test_to_frame_is_tidy_and_the_means_are_apart():
     report = rf.evaluate(QRELS, {"A": RUN, "B": RUN}, ["ndcg@3", "dcg@3"])
     frame = report.to_frame()
-    assert len(frame) == 2 * 2 * (3 + 1)
-    assert set(frame["query"]) == {"q1", "q2", "q3", "all"}
+    assert len(frame) == 2 * 2 * 3 and set(frame["query"]) == {"q1", "q2", "q3"}  # (no mean rows among them)
+    assert list(frame.columns[:4]) == ["run", "label", "flavor", "query"]
+    means = report.means_frame()
+    assert [(r.run, r.label) for r in means.itertuples()] == [("A", "ndcg@3"), ("A", "dcg@3"), ("B", "ndcg@3"),
+                                                              ("B", "dcg@3")]
+    for row in means.itertuples():
+        assert row.mean == pytest.approx(frame[(frame.run == row.run) & (frame.label == row.label)].value.mean())
+
+
+def test_the_api_is_listed_and_reprs_are_short():
+    assert {"evaluate", "explain", "Report", "Result", "Flavor", "compare"} <= set(dir(rf))
+    assert "importlib" not in dir(rf) and set(rf.__all__) <= set(dir(rf))
+    report = rf.evaluate(QRELS, {"A": RUN, "B": RUN}, ["ndcg@3", "ndcg@3 gain=exp2"])
+    warned = sum(len(r.warnings) for r in report.results)
+    assert repr(report) == f"<Report 2 runs (A, B) x ndcg@3, ndcg@3 gain=exp2; 3 judged queries; {warned} warnings>"
+    assert repr(report.result("A", "ndcg@3 gain=exp2")).startswith("<Result A ndcg@3 gain=exp2: mean ")
+    assert len(repr(report.result("A", "ndcg@3"))) < 400
 
 
 def test_dcg_metric_has_no_ideal():
@@ -92,13 +107,16 @@ def test_explain_alone_gives_the_record_the_report_gives():
 
 
 def test_warnings_false_skips_them_and_changes_no_value():
-    """evaluate(warnings=False) (what `eval --format trec` asks): the same values, no warnings computed."""
+    """evaluate(warnings=False) (what `eval --format trec` asks): the same values, and only the warnings the
+    counts tell, without the numbers of the extra evaluations."""
     qrels = {"q1": {"a": 2, "b": 1, "c": 0}, "q2": {"a": 1}, "q3": {"x": 1}}
     run = {"q1": {"a": 1.0, "u": 1.0, "b": 0.5, "c": 0.5}, "q2": {"z": 2.0, "a": 1.0}}  # ties, unjudged, q3 missing
     specs = ["ndcg@1", "trec_eval.P_5", "map", "rbp(p=0.8)"]
     full = rf.evaluate(qrels, run, specs)
     bare = rf.evaluate(qrels, run, specs, warnings=False)
     assert any(r.warnings for r in full.results)
-    assert not any(r.warnings for r in bare.results)
+    assert [[w.code for w in r.warnings] for r in bare.results] == [[w.code for w in r.warnings] for r in full.results]
+    assert not any("mean_pessimistic" in w.numbers or "mean_unjudged_skip" in w.numbers
+                   for r in bare.results for w in r.warnings)
     for a, b in zip(full.results, bare.results, strict=True):
         assert a.per_query() == b.per_query() and a.mean == b.mean

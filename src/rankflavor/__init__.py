@@ -21,6 +21,7 @@ _EXPORTS = {
     "parse_specs": "rankflavor.flavor",
     "Record": "rankflavor.report",
     "Report": "rankflavor.report",
+    "Result": "rankflavor.report",
     "evaluate": "rankflavor.report",
     "explain": "rankflavor.report",
 }
@@ -29,13 +30,14 @@ __all__ = [  # noqa: RUF022 (kept in the order of _EXPORTS)
     "__version__",
     "EvaluationError", "InputError", "RankflavorError", "SpecError",
     "PRESETS", "Flavor", "parse_spec", "parse_specs",
-    "Record", "Report", "evaluate", "explain",
+    "Record", "Report", "Result", "evaluate", "explain",
 ]
+SUBPACKAGES = ("compare",)  # rf.compare.compare(...), or `import rankflavor.compare as rc`
 
 if TYPE_CHECKING:
     from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError
     from rankflavor.flavor import PRESETS, Flavor, parse_spec, parse_specs
-    from rankflavor.report import Record, Report, evaluate, explain
+    from rankflavor.report import Record, Report, Result, evaluate, explain
 
 
 def __getattr__(name: str) -> Any:
@@ -43,4 +45,11 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(_EXPORTS[name]), name)
         globals()[name] = value
         return value
+    if name in SUBPACKAGES:
+        return importlib.import_module(f"rankflavor.{name}")
     raise AttributeError(f"module 'rankflavor' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public API (what tab completion offers), not the module's own imports."""
+    return sorted({*__all__, *SUBPACKAGES})

@@ -177,7 +177,7 @@ def print_warnings(frame) -> None:
              "missing": "missing queries", "unjudged_queries": "unjudged run queries"}
     codes = [c for c in names if c in set(frame.code)]
     print("\nwarnings (full messages in --format json, or rankflavor eval):")
-    rows = [["flavor", "run", *(names[c] for c in codes[:-1]), names[codes[-1]]]]
+    rows = [["label", "run", *(names[c] for c in codes[:-1]), names[codes[-1]]]]
     for (label, run), block in frame.groupby(["label", "run"], sort=False):
         by_code = {w.code: w.numbers for w in block.itertuples()}
         rows.append([label, run, *(_cell(c, by_code[c]) if c in by_code else "" for c in codes)])

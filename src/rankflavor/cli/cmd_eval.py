@@ -69,15 +69,19 @@ def run(args: argparse.Namespace) -> int:
         render.print_json({**report.to_dict(per_query=args.per_query),
                            **({"against": compared.to_dict()} if compared else {})})
     elif args.format == "csv":
-        render.write_csv(report, sys.stdout)
+        render.write_csv(report, sys.stdout, per_query=args.per_query)
+        if args.per_query:  # (the per-query rows have no room for them)
+            render.print_warnings(report, sys.stderr)
     elif args.format == "trec":
-        from rankflavor.cli.trec_output import write_trec
+        from rankflavor.cli.trec_output import summarise_warnings, write_trec
         from rankflavor.flavor.measure_sets import set_members
 
         asked_set = any(spec.split() and set_members(spec.split()[0]) is not None for spec in specs)
         write_trec(report, sys.stdout, per_query=args.per_query, set_lines=asked_set)
+        summarise_warnings(report, sys.stderr)
     else:
         render.print_report(report, per_query=args.per_query)
+        render.print_warnings(report, sys.stderr)
     if compared is not None and args.format != "json":
         render.print_against(compared, args.against, sys.stdout if args.format == "table" else sys.stderr)
     return EXIT_OK

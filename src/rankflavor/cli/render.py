@@ -37,30 +37,32 @@ def text_columns(rows: list[list[str]]) -> list[str]:
 
 
 def print_report(report, per_query: bool = False) -> None:
-    """One line per run x flavor: run, mean, n (the queries it averages), counts, then the full canonical flavor
-    (never abbreviated)."""
-    rows = [["run", "mean", "n", "scored", "zero_ideal", "missing", "flavor"]]  # n: the queries the mean averages
+    """One line per run x flavor: run, label (the name the user gave the flavor), mean, n (the queries it
+    averages), counts, then the full canonical flavor (never abbreviated)."""
+    rows = [["run", "label", "mean", "n", "scored", "zero_ideal", "missing", "flavor"]]
     for result in report.results:
         c = result.counts
         n = result.averaging.denominator(result.queries.query, result.queries.raw_value)["queries"]
-        rows.append([result.run, fmt(result.mean), str(n), str(c["scored"]), str(c[result.metric.undefined_status]),
-                     str(c["missing"]),
-                     str(result.flavor)])
-    lines = text_columns(rows)
-    for line in lines:
+        rows.append([result.run, result.label, fmt(result.mean), str(n), str(c["scored"]),
+                     str(c[result.metric.undefined_status]), str(c["missing"]), str(result.flavor)])
+    for line in text_columns(rows):
         print(line)
-    for result in report.results:
-        for warning in result.warnings:
-            print(f"warning: {result.run} {result.flavor.head}: {warning}")
     if per_query:
         for result in report.results:
-            print(f"\n{result.run} | {result.flavor}")
+            print(f"\n{result.run} | {result.label} | {result.flavor}")
             parts = list(result.queries.parts)
             rows = [["query", "value", *parts, "status"]]
             rows += [[r["query"], fmt(r["value"]), *(fmt(r[p]) for p in parts), r["status"]]
                      for r in result.per_query()]
             for line in text_columns(rows):
                 print(line)
+
+
+def print_warnings(report, stream: IO[str]) -> None:
+    """Every result's warnings, one line each, named by run and label (on stderr: stdout stays the table)."""
+    for result in report.results:
+        for warning in result.warnings:
+            stream.write(f"warning: {result.run} {result.label}: {warning}\n")
 
 
 def _table(title: str, header: list[str], rows: list[list[str]]) -> None:
@@ -136,10 +138,11 @@ def print_presets(rows: list[dict[str, str]]) -> None:
     console().print(table)
 
 
-def write_csv(report, stream: IO[str]) -> None:
-    """Tidy CSV: one row per run x flavor x query, plus the mean with query `all`."""
+def write_csv(report, stream: IO[str], per_query: bool = False) -> None:
+    """CSV: one row per run x flavor (Report.means_frame: the mean, the counts, the warnings), or with
+    per_query one row per run x flavor x judged query (Report.to_frame)."""
+    frame = report.to_frame() if per_query else report.means_frame()
     writer = csv.writer(stream, lineterminator="\n")
-    frame = report.to_frame()
     writer.writerow(list(frame.columns))
     for row in frame.itertuples(index=False):
         writer.writerow(["" if (isinstance(v, float) and v != v) or v is None else v for v in row])

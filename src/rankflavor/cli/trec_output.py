@@ -2,7 +2,9 @@
 
 A flavor equal to trec_eval 10.0's own measure takes trec_eval's name (`ndcg_cut_10` for `trec_eval@10`,
 `ndcg` for `trec_eval.ndcg`, `ndcg_p` for `trec_eval.ndcg_p`, as in trec_eval's meas_print_final.c); any
-other flavor is named by its full canonical string, so that no number loses its flavor. With --per-query,
+other flavor is named by its label (the name the user gave it: `sklearn@10`) as one word, its spaces made
+`;` (`ndcg@10;gain=exp2`): the lines stay three whitespace-separated fields. The full canonical strings are
+in `--format json`. With --per-query,
 every scored query's lines come first, then the `all` lines (the mean), as `trec_eval -q` does; a geometric
 mean (gm_map, gm_bpref) has no per-query line, as in trec_eval (te_print_single_meas_empty). Several runs
 are printed one after the other, each block opened by a `runid` line. For a trec_eval measure set
@@ -33,7 +35,13 @@ def _name(result, set_lines: bool) -> str:
     head = result.label.split()[0]
     if set_lines and head.startswith(("trec_eval.", "pytrec_eval.")):
         return head.split(".", 1)[1]
-    return trec_eval_name(result.flavor) or str(result.flavor)
+    return trec_eval_name(result.flavor) or label_word(result.label)
+
+
+def label_word(label: str) -> str:
+    """A label as one whitespace-free word (its words joined by `;`), so that a parser splitting trec_eval's
+    lines on whitespace reads it whole: `ndcg@10 gain=exp2` -> `ndcg@10;gain=exp2`."""
+    return ";".join(label.split())
 
 
 def _line(name: str, query: str, value: float, count: bool = False) -> str:
@@ -79,3 +87,16 @@ def write_trec(report, stream: IO[str], per_query: bool = False, set_lines: bool
         for name, result, count in zip(names, results, counts, strict=True):
             if result.mean is not None:
                 stream.write(_line(name, "all", result.mean, bool(count)))
+
+
+def summarise_warnings(report, stream: IO[str]) -> None:
+    """One stderr line per kind of warning (trec_eval's lines have no room for them): how many measures of
+    which runs it concerns, and how to see them in full."""
+    kinds: dict[str, list[str]] = {}
+    for result in report.results:
+        for warning in result.warnings:
+            code = getattr(warning, "code", "warning")
+            kinds.setdefault(code, []).append(f"{result.run} {_name(result, False)}")
+    for code, where in kinds.items():
+        shown = ", ".join(where[:3]) + (f", ... ({len(where)} in all)" if len(where) > 3 else "")
+        stream.write(f"warning: {code.replace('_', ' ')}: {shown}; --format table or json shows each in full\n")

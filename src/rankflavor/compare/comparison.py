@@ -19,14 +19,14 @@ flavor: the flavors on each side and the smallest changes of axes that flip the 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from rankflavor.compare.grid import build_grid, short_label
+from rankflavor.compare.grid import labelled_grid, short_label
 from rankflavor.compare.scores import Scores
 from rankflavor.compare.stats import PairedTest, holm, paired_tests
 from rankflavor.errors import EXIT_USAGE, RankflavorError
@@ -69,12 +69,18 @@ class Comparison:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
     scores: Scores | None = None
+    labels: dict[str, str] = field(default_factory=dict)  # canonical string -> the flavor's short name
+
+    def __repr__(self) -> str:
+        verdicts = "; ".join(f"{v.run_a} vs {v.run_b}: {v.verdict}" for v in self.verdicts.itertuples())
+        return f"<Comparison {len(self.runs)} runs x {len(self.flavors)} flavors: {verdicts}>"
 
     def to_dict(self) -> dict[str, Any]:
         def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
             return [{k: _plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
         return {"settings": self.settings, "runs": self.runs, "flavors": [str(f) for f in self.flavors],
+                "labels": [self.labels.get(str(f), short_label(f)) for f in self.flavors],
                 "verdicts": records(self.verdicts), "flips": records(self.flips), "pairs": records(self.pairs),
                 "means": records(self.means), "warnings": records(self.warnings),
                 "skipped": [{"combination": c, "reason": r} for c, r in self.skipped]}
@@ -101,7 +107,8 @@ def run_pairs(runs: Sequence[str], baseline: str | None = None) -> list[tuple[st
     return [(baseline, r) for r in runs if r != baseline]
 
 
-def _usable(scores: Scores, flavors: list[Flavor], skipped: list[tuple[str, str]]) -> list[Flavor]:
+def _usable(scores: Scores, flavors: list[Flavor], skipped: list[tuple[str, str]], label: Callable[[Flavor], str],
+            ) -> list[Flavor]:
     """The flavors every run evaluates under; the others (negative=error with negative grades, ...) are
     appended to `skipped` with the reason. With none left, the first error is raised."""
     runs = scores.runs
@@ -113,7 +120,7 @@ def _usable(scores: Scores, flavors: list[Flavor], skipped: list[tuple[str, str]
                 scores.warnings(r, f)
         except RankflavorError as exc:
             first_error = first_error or exc
-            skipped.append((short_label(f), str(exc).splitlines()[0]))
+            skipped.append((label(f), str(exc).splitlines()[0]))
             continue
         usable.append(f)
     if not usable:
@@ -140,7 +147,8 @@ def _pair_tests(scores: Scores, flavors: list[Flavor], a: str, b: str, test: str
             for i, (va, vb) in enumerate(values)]
 
 
-def _warnings(scores: Scores, flavors: list[Flavor]) -> tuple[list[dict[str, Any]], dict[tuple[str, str], tuple]]:
+def _warnings(scores: Scores, flavors: list[Flavor], label: Callable[[Flavor], str],
+              ) -> tuple[list[dict[str, Any]], dict[tuple[str, str], tuple]]:
     """Rows of the warnings table, and per (run, flavor) the lower and higher of the means under
     ties=pessimistic and ties=optimistic (the mean itself when no tie warning applies)."""
     rows: list[dict[str, Any]] = []
@@ -150,7 +158,7 @@ def _warnings(scores: Scores, flavors: list[Flavor]) -> tuple[list[dict[str, Any
             mean = scores.mean(r, f)
             tie_range[(r, str(f))] = (mean, mean)
             for w in scores.warnings(r, f):
-                rows.append({"run": r, "flavor": str(f), "label": short_label(f), "code": w.code,
+                rows.append({"run": r, "flavor": str(f), "label": label(f), "code": w.code,
                              "message": w.message, "numbers": dict(w.numbers)})
                 if w.code == "ties_across_cutoff" and "mean_pessimistic" in w.numbers:
                     ends = [w.numbers["mean_pessimistic"], w.numbers["mean_optimistic"]]
@@ -160,8 +168,16 @@ def _warnings(scores: Scores, flavors: list[Flavor]) -> tuple[list[dict[str, Any
 
 def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | None = None, test: str = "randomization",
                    n_resamples: int = 10_000, seed: int = 0, confidence: float = 0.95, alpha: float = 0.05,
-                   skipped: list[tuple[str, str]] | None = None) -> Comparison:
-    """`compare` on already loaded scores (the CLI and the views share one `Scores` and its cache)."""
+                   skipped: list[tuple[str, str]] | None = None, labels: Mapping[Flavor, str] | None = None,
+                   ) -> Comparison:
+    """`compare` on already loaded scores (the CLI and the views share one `Scores` and its cache). labels:
+    each flavor's short name (the spec the user wrote, `sklearn@10`); a flavor without one is named by
+    `short_label`."""
+    named = dict(labels or {})
+
+    def label(flavor: Flavor) -> str:
+        return named.get(flavor) or short_label(flavor)
+
     runs = scores.runs
     if len(runs) < 2:
         raise CompareError("compare needs at least two runs")
@@ -169,10 +185,10 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
         paths = {item.get("path"): item["name"] for item in scores.provenance.get("inputs", []) if item["role"] == "run"}
         baseline = paths.get(baseline, baseline)
     skipped = list(skipped or [])
-    flavors = _usable(scores, flavors, skipped)
+    flavors = _usable(scores, flavors, skipped, label)
     pairs = run_pairs(runs, baseline)
     means = pd.DataFrame([
-        {"flavor": str(f), "label": short_label(f), "run": r, "mean": scores.mean(r, f),
+        {"flavor": str(f), "label": label(f), "run": r, "mean": scores.mean(r, f),
          "scored": int((~np.isnan(scores.values(r, f))).sum())}
         for f in flavors for r in runs
     ])
@@ -186,7 +202,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
         block = []
         for j, (a, b) in enumerate(pairs):
             t = tests[(i, j)]
-            block.append({"flavor": str(f), "label": short_label(f), "run_a": a, "run_b": b,
+            block.append({"flavor": str(f), "label": label(f), "run_a": a, "run_b": b,
                           "mean_a": scores.mean(a, f), "mean_b": scores.mean(b, f), "n": t.n,
                           "excluded": excluded[(i, j)], "diff": t.diff, "ci_low": t.ci_low, "ci_high": t.ci_high,
                           "p": t.p, "exact": t.exact, "winner": winner_of(t.diff, a, b)})
@@ -197,7 +213,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
             r["p_holm"] = float(p_adj)
             r["significant"] = bool(p_adj < alpha) if not np.isnan(p_adj) else False
         rows += block
-    warn_rows, tie_range = _warnings(scores, flavors)
+    warn_rows, tie_range = _warnings(scores, flavors, label)
     for row in rows:
         (lo_a, hi_a), (lo_b, hi_b) = tie_range[(row["run_a"], row["flavor"])], tie_range[(row["run_b"], row["flavor"])]
         known = None not in (lo_a, hi_a, lo_b, hi_b)
@@ -205,7 +221,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
         row["tie_high"] = hi_a - lo_b if known else np.nan
         row["tie_sensitive"] = bool(known and row["winner"] not in (TIE, NONE) and row["tie_low"] < 0 < row["tie_high"])
     table = pd.DataFrame(rows)
-    verdicts, flips = _verdicts(table, flavors, pairs)
+    verdicts, flips = _verdicts(table, flavors, pairs, label)
     warnings = pd.DataFrame(warn_rows, columns=["run", "flavor", "label", "code", "message", "numbers"])
     correction = (f"Holm over the {len(pairs)} pairs of each flavor" if len(pairs) > 1 else "none (one pair)")
     settings = {"test": test, "ci": "paired percentile bootstrap" if test == "randomization" else "t interval",
@@ -213,11 +229,12 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
                 "correction": correction, "pairs": "each run vs " + baseline if baseline else "all pairs",
                 "paired_queries": "queries scored in both runs; queries scored in only one run are excluded "
                                   "(counted in `excluded`)"}
-    return Comparison(runs, flavors, table, means, verdicts, flips, warnings, skipped, settings, scores)
+    return Comparison(runs, flavors, table, means, verdicts, flips, warnings, skipped, settings, scores,
+                      {str(f): label(f) for f in flavors})
 
 
 def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str, str]],
-              ) -> tuple[pd.DataFrame, pd.DataFrame]:
+              label: Callable[[Flavor], str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     by_str = {str(f): f for f in flavors}
     verdict_rows, flip_rows = [], []
     for a, b in pairs:
@@ -234,7 +251,7 @@ def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str,
                     if len(d) == best:
                         flip_rows.append({"run_a": a, "run_b": b, "n_axes": best,
                                           "axis": ",".join(x[0] for x in d), "change": describe_change(d),
-                                          "from_label": short_label(f), "to_label": short_label(g),
+                                          "from_label": label(f), "to_label": label(g),
                                           "from_flavor": str(f), "to_flavor": str(g), "from_winner": a, "to_winner": b})
             summary = (f"reverses: {a} wins under {len(won[a])} of {n} flavors ({sig[a]} significant), "
                        f"{b} under {len(won[b])} ({sig[b]} significant)")
@@ -257,8 +274,8 @@ def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str,
         verdict_rows.append({"run_a": a, "run_b": b, "verdict": verdict, "flavors": n,
                              "a_wins": len(won[a]), "b_wins": len(won[b]), "ties": len(won[TIE]),
                              "a_significant": sig[a], "b_significant": sig[b], "tie_sensitive": sensitive,
-                             "a_wins_under": [short_label(f) for f in won[a]],
-                             "b_wins_under": [short_label(f) for f in won[b]], "summary": summary})
+                             "a_wins_under": [label(f) for f in won[a]],
+                             "b_wins_under": [label(f) for f in won[b]], "summary": summary})
     flips = pd.DataFrame(flip_rows, columns=["run_a", "run_b", "n_axes", "axis", "change", "from_label", "to_label",
                                              "from_flavor", "to_flavor", "from_winner", "to_winner"])
     return pd.DataFrame(verdict_rows), flips
@@ -280,7 +297,8 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
         raise CompareError("give flavors or a grid, not both")
     if isinstance(flavors, (str, Flavor)):
         flavors = [flavors]
-    chosen, skipped = build_grid(flavors if flavors is not None else grid, cutoffs, base)  # (before any input)
+    labelled, skipped = labelled_grid(flavors if flavors is not None else grid, cutoffs, base)  # (before any input)
+    chosen = list(labelled)
     weighted = [f for f in chosen if f.weights.name is not None]
     if weighted:
         raise CompareError(f"compare does not weight its paired tests, so it refuses weighted flavors "
@@ -288,4 +306,4 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
                            "with rankflavor eval --weights NAME=FILE")
     scores = Scores.load(qrels, runs, on_duplicate)
     return compare_scores(scores, chosen, baseline=baseline, test=test, n_resamples=n_resamples, seed=seed,
-                          confidence=confidence, alpha=alpha, skipped=skipped)
+                          confidence=confidence, alpha=alpha, skipped=skipped, labels=labelled)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rankflavor.errors import SpecError
-from rankflavor.flavor import AXIS_NAMES, PRESETS, Flavor, parse_spec
+from rankflavor.flavor import AXIS_NAMES, PRESETS, Flavor, labelled_specs
 from rankflavor.flavor.axes import parse_value, sweep_tokens
 
 
@@ -72,17 +72,20 @@ def _cross(base: Flavor, axes: Mapping[str, Sequence[str]], cutoffs: Sequence[in
     return out
 
 
-def _from_specs(specs: Iterable[str], cutoffs: Sequence[int | None], skipped: list[tuple[str, str]]) -> list[Flavor]:
-    out: list[Flavor] = []
+def _from_specs(specs: Iterable[str], cutoffs: Sequence[int | None], skipped: list[tuple[str, str]],
+                ) -> dict[Flavor, str]:
+    """Each flavor of the specs with its label (the spec as written, `{k}` filled: flavor.labelled_specs)."""
+    out: dict[Flavor, str] = {}
     for spec in specs:
         for k in cutoffs if "{k}" in spec else [None]:
             text = spec.replace("{k}", str(k)) if k is not None else spec.replace("@{k}", "")
             try:
-                flavors = parse_spec(text)
+                labelled = labelled_specs(text)
             except SpecError as exc:
                 skipped.append((text, str(exc)))
                 continue
-            out += [f for f in flavors if f not in out]
+            for flavor, labels in labelled.items():
+                out.setdefault(flavor, labels[0])
     return out
 
 
@@ -121,34 +124,46 @@ def build_grid(grid: str | Grid | Mapping[str, Sequence[str]] | Sequence[str | F
     or a list of specs / Flavors taken as they are. cutoffs: the @k values crossed in (default: the
     base's cutoff, else 10). base: the flavor the axes are varied from.
     """
+    labelled, skipped = labelled_grid(grid, cutoffs, base)
+    return list(labelled), skipped
+
+
+def labelled_grid(grid: str | Grid | Mapping[str, Sequence[str]] | Sequence[str | Flavor] | None = None,
+                  cutoffs: Sequence[int | None] | None = None, base: str | Flavor = "ndcg",
+                  ) -> tuple[dict[Flavor, str], list[tuple[str, str]]]:
+    """`build_grid` with each flavor's label: a listed spec's as written (`sklearn@10`), a crossed flavor's
+    `short_label` (its head and the axes that differ from the default), a Flavor's `short_label`."""
     base_flavor = base if isinstance(base, Flavor) else Flavor.parse(base)
     if cutoffs is None or len(cutoffs) == 0:
         cutoffs = [base_flavor.cutoff if base_flavor.cutoff is not None else 10]
     skipped: list[tuple[str, str]] = []
     if grid is None:
         grid = "default"
+    axes: Mapping[str, Sequence[str]] = {}
+    specs: Sequence[str] = ()
     if isinstance(grid, str) and grid not in GRIDS:
         if not Path(grid).is_file():
             raise SpecError(f"unknown grid {grid!r} (and no such file); named grids: {', '.join(GRIDS)}")
         axes, specs = read_grid_file(grid, [p.name for p in base_flavor.metric_parameters()])
-        flavors = _cross(base_flavor, axes, cutoffs, skipped) if axes else []
-        flavors += [f for f in _from_specs(specs, cutoffs, skipped) if f not in flavors]
     elif isinstance(grid, (str, Grid)):
         g = GRIDS[grid] if isinstance(grid, str) else grid
-        flavors = _cross(base_flavor, g.axes, cutoffs, skipped) if g.axes else []
-        flavors += [f for f in _from_specs(g.specs, cutoffs, skipped) if f not in flavors]
+        axes, specs = g.axes, g.specs
     elif isinstance(grid, Mapping):
-        flavors = _cross(base_flavor, {k: tuple(v) for k, v in grid.items()}, cutoffs, skipped)
-    else:
-        flavors = []
+        axes = {k: tuple(v) for k, v in grid.items()}
+    out = {f: short_label(f) for f in _cross(base_flavor, axes, cutoffs, skipped)} if axes else {}
+    if isinstance(grid, Mapping) or isinstance(grid, (str, Grid)):
+        listed = _from_specs(specs, cutoffs, skipped)
+    else:  # a list of specs and Flavors, taken as they are
+        listed = {}
         for item in grid:
-            for f in [item] if isinstance(item, Flavor) else _from_specs([item], cutoffs, skipped):
-                if f not in flavors:
-                    flavors.append(f)
-    if not flavors:
+            named = {item: short_label(item)} if isinstance(item, Flavor) else _from_specs([item], cutoffs, skipped)
+            for flavor, label in named.items():
+                listed.setdefault(flavor, label)
+    out.update(listed)  # (a flavor both crossed and listed keeps its place and takes the label written)
+    if not out:
         reasons = "; ".join(f"{c}: {r}" for c, r in skipped[:3])
         raise SpecError(f"the grid holds no valid flavor{': ' + reasons if reasons else ''}")
-    return flavors, skipped
+    return out, skipped
 
 
 def short_label(flavor: Flavor) -> str:

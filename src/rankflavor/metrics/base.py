@@ -98,3 +98,8 @@ class Metric:
     def check_record(self, record: Any, flavor: Flavor) -> list[str]:
         """What in the record does not add up to its value (an empty list when it all does)."""
         return []
+
+    def check_rows(self, rows: Any, res: Any, ds: Any, flavor: Flavor) -> dict[int, list[str]] | None:
+        """`check_record` over a whole run's record rows (engine RecordRows, QueryResults) at once: what does not
+        add up, per query code; None when the metric checks records one by one only (Report.verify)."""
+        return None

@@ -12,7 +12,7 @@ convention but without its 5-decimal print (gdeval's presets add round=5).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -109,8 +109,8 @@ class ExpectedReciprocalRank(BinaryMetric):
             return f"no judgment of the query has a grade above 0; empty={flavor.empty} gives {shown}"
         return "the chance the user stops at each rank, R_i times the chance they got there, over i"
 
-    def check_record(self, record, flavor: Flavor) -> list[str]:
-        return reference.check_record(graded.err, record, flavor)
+    def checked_measure(self) -> Any:
+        return graded.err
 
 
 register(ExpectedReciprocalRank())

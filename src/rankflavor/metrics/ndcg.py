@@ -203,6 +203,11 @@ class DCG(Metric):
     def check_record(self, record: Any, flavor: Flavor) -> list[str]:
         return reference.check_record(record, flavor)
 
+    def check_rows(self, rows: Any, res: Any, ds: Any, flavor: Flavor) -> dict[int, list[str]] | None:
+        from rankflavor.reference.rows import check_ndcg_rows
+
+        return check_ndcg_rows(rows, res, ds, flavor)
+
 
 class NDCG(DCG):
     """NDCG@k = DCG@k / IDCG@k (the ideal list's DCG)"""

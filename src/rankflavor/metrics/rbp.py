@@ -15,7 +15,7 @@ and every doc past the list, of gain 1.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -97,8 +97,8 @@ class RankBiasedPrecision(BinaryMetric):
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
         return "(1 - p) times the gains weighted by p^(rank - 1)"
 
-    def check_record(self, record, flavor: Flavor) -> list[str]:
-        return reference.check_record(graded.rbp, record, flavor)
+    def checked_measure(self) -> Any:
+        return graded.rbp
 
 
 class RankBiasedResidual(RankBiasedPrecision):
@@ -138,8 +138,8 @@ class RankBiasedResidual(RankBiasedPrecision):
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
         return "p^n past the list, plus (1 - p) p^(rank - 1) for each unjudged doc (0 when none is unjudged)"
 
-    def check_record(self, record, flavor: Flavor) -> list[str]:
-        return reference.check_record(graded.rbp_resid, record, flavor)
+    def checked_measure(self) -> Any:
+        return graded.rbp_resid
 
 
 register(RankBiasedPrecision())

@@ -102,8 +102,17 @@ class BinaryMetric(Metric):
                    f"gives {shown}"
         return (type(self).__doc__ or self.name).strip().splitlines()[0]
 
+    def checked_measure(self) -> Any:
+        """The reference formula a record's value is checked against (reference/binary.py)."""
+        return type(self).measure
+
     def check_record(self, record: Any, flavor: Flavor) -> list[str]:
-        return reference.check_record(type(self).measure, record, flavor)
+        return reference.check_record(self.checked_measure(), record, flavor)
+
+    def check_rows(self, rows: Any, res: Any, ds: Any, flavor: Flavor) -> dict[int, list[str]] | None:
+        from rankflavor.reference.rows import check_relevance_rows
+
+        return check_relevance_rows(self.checked_measure(), rows, res, ds, flavor)
 
 
 def reference_of(measure) -> Any:

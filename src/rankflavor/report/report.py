@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from rankflavor.engine import Engine
+from rankflavor.engine import Engine, QueryResults, RecordRows
 from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.intern import Dataset
@@ -88,14 +88,18 @@ class Report:
         return self._records(run, self._flavor(flavor), None)
 
     def _records(self, run: str, flavor: Flavor, queries: np.ndarray | None) -> list[Record]:
+        res, rows = self._detail(run, flavor, queries)
+        return [build_record(self.dataset, run, flavor, res, rows, int(c)) for c in res.query]
+
+    def _detail(self, run: str, flavor: Flavor, queries: np.ndarray | None = None) -> tuple[QueryResults, RecordRows]:
+        """The engine's per-query results and record rows of one run under one flavor."""
         evaluation = self.engine.evaluate(self.dataset.run(run), [flavor], queries=queries, detail=True)[0]
         assert evaluation.records is not None
-        res = evaluation.results
-        return [build_record(self.dataset, run, flavor, res, evaluation.records, int(c)) for c in res.query]
+        return evaluation.results, evaluation.records
 
     def verify(self) -> list[Disagreement]:
         """Recompute every value from its record alone; the list of what disagrees (empty when all agree)."""
-        return verify_results(self.results, self.records, self.dataset)
+        return verify_results(self.results, self._detail, self.dataset)
 
     # ---- export -------------------------------------------------------------------------------------
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
@@ -105,18 +109,36 @@ class Report:
                 "results": [r.to_dict(per_query) for r in self.results]}
 
     def to_frame(self):
-        """Tidy pandas DataFrame: one row per run x flavor x query (the metric's parts as columns), plus the
-        mean as query 'all' with status 'mean'."""
+        """Tidy pandas DataFrame: one row per run x flavor x judged query (the metric's parts as columns). The
+        means are apart, in `means_frame()`."""
         import pandas as pd
 
         parts = list(dict.fromkeys(name for r in self.results for name in r.queries.parts))
+        rows = [{"run": r.run, "label": r.label, "flavor": str(r.flavor), **row}
+                for r in self.results for row in r.per_query()]
+        return pd.DataFrame(rows, columns=["run", "label", "flavor", "query", "value", *parts, "status"])
+
+    def means_frame(self):
+        """pandas DataFrame: one row per run x flavor: the mean, n (the queries it averages), the counts and
+        the warnings (joined by ' | ')."""
+        import pandas as pd
+
         rows = []
         for r in self.results:
-            for row in r.per_query():
-                rows.append({"run": r.run, "flavor": str(r.flavor), **row})
-            rows.append({"run": r.run, "flavor": str(r.flavor), "query": "all", "value": r.mean,
-                         **dict.fromkeys(parts), "status": "mean"})
-        return pd.DataFrame(rows, columns=["run", "flavor", "query", "value", *parts, "status"])
+            counts = r.counts
+            undefined = r.metric.undefined_status
+            rows.append({"run": r.run, "label": r.label, "flavor": str(r.flavor), "mean": r.mean,
+                         "n": r.averaging.denominator(r.queries.query, r.queries.raw_value)["queries"],
+                         **{k: v for k, v in counts.items() if k != undefined}, "undefined": counts[undefined],
+                         "undefined_status": undefined, "warnings": " | ".join(str(w) for w in r.warnings)})
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        runs, labels = self.runs, list(dict.fromkeys(r.label for r in self.results))
+        shown = ", ".join(labels[:4]) + (f", ... ({len(labels)} flavors)" if len(labels) > 4 else "")
+        warned = sum(len(r.warnings) for r in self.results)
+        return (f"<Report {len(runs)} run{'s' * (len(runs) != 1)} ({', '.join(runs[:3])}{', ...' * (len(runs) > 3)})"
+                f" x {shown}; {int(self.dataset.judged.sum())} judged queries; {warned} warnings>")
 
 
 def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, Any],
@@ -139,8 +161,8 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
                                labels=list((labels or {}).get(flavor, []))))
         if with_warnings:
             prefetch([(result, result.flavor) for result in mine], engine, run, shared)
-            for result in mine:
-                result.warnings = warnings_for(result, result.flavor, engine, run, shared)  # type: ignore[assignment]
+        for result in mine:  # (without the extra evaluations: the warnings the counts tell)
+            result.warnings = warnings_for(result, result.flavor, *((engine, run, shared) if with_warnings else ()))  # type: ignore[assignment]
         results += mine
         engine.release(run)
     return Report(dataset, flavors, results, provenance, engine)
@@ -156,8 +178,9 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     checked before any input is read.
     on_duplicate: a (query, doc) listed twice in the qrels or a run: `error`, keep the `first`, or the `max`.
     weights: {NAME: file of 'qid weight' lines, or {qid: weight}}, for flavors with weights=NAME.
-    warnings: False leaves each result's warnings empty and skips their extra evaluations (the tie range, the
-    unjudged=skip mean): what `rankflavor eval --format trec` does, as trec_eval's lines have no room for them.
+    warnings: False skips the warnings' extra evaluations (the tie range, the unjudged=skip mean): each result
+    keeps the warnings its counts tell, without those numbers; what `rankflavor eval --format trec` does, as
+    trec_eval's lines have no room for them (it summarises them on stderr).
     Bad input raises rankflavor.InputError (with .source, .line, .text, .fix); see docs/input-catalogue.md.
     """
     labelled = labelled_specs(flavors)

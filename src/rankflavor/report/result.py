@@ -33,6 +33,11 @@ class Result:
         if not self.labels:
             self.labels = [self.flavor.short]
 
+    def __repr__(self) -> str:
+        mean = "null" if self.mean is None else f"{self.mean:.6f}"
+        return (f"<Result {self.run} {self.label}: mean {mean} over {self.counts['scored']} scored queries; "
+                f"{len(self.warnings)} warnings; flavor {self.flavor}>")
+
     @property
     def label(self) -> str:
         """The name the user gave the flavor (the spec as written, or its short form)."""

@@ -9,12 +9,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rankflavor.engine import QueryResults, RecordRows
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.intern import Dataset
 from rankflavor.metrics import registry
 from rankflavor.reference import reference_mean
 from rankflavor.report.numbers import plain
-from rankflavor.report.records import Record
+from rankflavor.report.records import Record, build_record
 from rankflavor.report.result import Result
 
 TOLERANCE = 1e-12  # the reported value and the record's agree this closely
@@ -36,19 +37,34 @@ def check_record(record: Record, flavor: Flavor) -> list[str]:
     return registry.get(flavor.metric).check_record(record, flavor)
 
 
-def verify_results(results: Sequence[Result], records: Callable[[str, Flavor], list[Record]], dataset: Dataset,
-                   ) -> list[Disagreement]:
-    """For every result, each query's record checked, its value compared with the one reported, and the mean
+Detail = Callable[[str, Flavor], tuple[QueryResults, RecordRows]]  # (run, flavor) -> the engine's rows behind it
+
+
+def verify_results(results: Sequence[Result], detail: Detail, dataset: Dataset) -> list[Disagreement]:
+    """For every result: each query's record checked (over the whole run's record rows at once when the metric
+    can: Metric.check_rows; else record by record), its value compared with the one reported, and the mean
     recomputed from the values (query 'all')."""
     problems: list[Disagreement] = []
     for result in results:
-        for record, reported in zip(records(result.run, result.flavor), result.queries.value, strict=True):
-            issues = check_record(record, result.flavor)
-            value = plain(reported)
-            if not (value == record.value or (record.value is not None and value is not None
-                                              and abs(record.value - value) <= TOLERANCE)):
-                issues.append(f"reported value {value} differs from the record's {record.value}")
-            problems += [Disagreement(result.run, record.query, str(result.flavor), i) for i in issues]
+        res, rows = detail(result.run, result.flavor)
+        metric = result.metric
+        found = metric.check_rows(rows, res, dataset, result.flavor)
+        if found is None:
+            found = {}
+            for code in res.query.tolist():
+                record = build_record(dataset, result.run, result.flavor, res, rows, code)
+                issues = check_record(record, result.flavor)
+                if issues:
+                    found[code] = issues
+        reported, recorded = result.queries.value, res.value
+        same = (reported == recorded) | (np.abs(reported - recorded) <= TOLERANCE) | (np.isnan(reported) & np.isnan(
+            recorded))
+        for pos in np.flatnonzero(~same).tolist():
+            found.setdefault(int(res.query[pos]), []).append(
+                f"reported value {plain(reported[pos])} differs from the record's {plain(recorded[pos])}")
+        for code in sorted(found, key=lambda c: int(np.flatnonzero(res.query == c)[0])):
+            problems += [Disagreement(result.run, str(dataset.query_ids[code]), str(result.flavor), i)
+                         for i in found[code]]
         problems += [Disagreement(result.run, "all", str(result.flavor), i) for i in check_mean(result, dataset)]
     return problems
 
