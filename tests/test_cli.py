@@ -127,7 +127,7 @@ def test_demo_shows_the_reversal(capsys):
     [
         (["eval", Q, X, "-m", "ndcg@10 gain=cubic"], 2, "unknown value 'cubic' for gain"),
         (["eval", Q, "/nonexistent/run"], 3, "file not found"),
-        (["explain", Q, X, "-q", "nope", "-m", "ndcg@3"], 3, "no query 'nope'"),
+        (["explain", Q, X, "-q", "nope", "-m", "ndcg@3"], 2, "no query 'nope'"),
         (["eval"], 2, "required"),
         (["frobnicate"], 2, "invalid choice"),
     ],

@@ -3,7 +3,8 @@
 
 - README.md: the axis table between the `<!-- axes:start -->` and `<!-- axes:end -->` markers, and the metrics
   table between `<!-- metrics:start -->` and `<!-- metrics:end -->` (from the metric registry);
-- docs/axes.md: every value of every axis with its meaning and source.
+- docs/axes.md: every value of every axis with its meaning, source and presets: the text `rankflavor axes` prints
+  (rankflavor.flavor.axis_docs.axes_reference).
 
 usage: python tools/docs.py [--check]   (--check: exit 1 when a file differs from what it would write)
 tests/test_axes_registry.py fails when the committed files and the registry drift apart.
@@ -14,7 +15,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from rankflavor.flavor.axes import docs_table, values_table
+from rankflavor.flavor.axes import docs_table
+from rankflavor.flavor.axis_docs import axes_reference
 from rankflavor.metrics.catalog import common_axes, metric_rows
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,8 +24,9 @@ START, END = "<!-- axes:start -->", "<!-- axes:end -->"
 METRICS_START, METRICS_END = "<!-- metrics:start -->", "<!-- metrics:end -->"
 AXES_MD_HEAD = """# Flavor axes: every value, its meaning and its source
 
-Generated from `src/rankflavor/flavor/axes.py` by `python tools/docs.py`; do not edit by hand.
-A flavor is `metric[@k]` followed by `key=value` for any of these axes; a metric prints the axes it reads.
+Generated from `src/rankflavor/flavor/axes.py` by `python tools/docs.py`; do not edit by hand. `rankflavor axes
+[AXIS]` prints the same text. A flavor is `metric[@k]` followed by `key=value` for any of these axes; a metric
+prints the axes it reads. `presets:` names the presets whose flavor has the value.
 
 """
 
@@ -52,7 +55,7 @@ def readme_text(current: str) -> str:
 
 
 def axes_md() -> str:
-    return AXES_MD_HEAD + values_table() + "\n"
+    return AXES_MD_HEAD + axes_reference()
 
 
 def main() -> int:

@@ -472,6 +472,8 @@ def _explain_cases() -> None:
     cli("explain-unjudged-error", "explain", "small.qrels", "small_a.run", "-q", "q3", "-m", "ndcg@10 unjudged=error")
     cli("explain-default-flavor", "explain", "small.qrels", "small_b.run", "-q", "q4")
     cli("explain-missing-q-option", "explain", "small.qrels", "small_b.run")
+    cli("explain-deep-all", "explain", "deep.qrels", "deep_a.run", "-q", "t3", "-m", "ndcg@100 ties=average", "--all")
+    cli("explain-close-query", "explain", "small.qrels", "small_a.run", "-q", "Q1")
 
 
 # ---- 7. the other subcommands ------------------------------------------------------------------------------
@@ -496,6 +498,10 @@ def _subcommand_cases() -> None:
     cli("demo", "demo")
     cli("no-command")
     cli("unknown-command", "frobnicate")
+    cli("unknown-command-close", "evl", *SMALL)
+    cli("axes", "axes")
+    cli("axes-ties", "axes", "ties")
+    cli("axes-unknown", "axes", "tie")
     cli("eval-bad-format", "eval", *SMALL, "--format", "xml")
 
     r = ["--resamples", "200"]

@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from rankflavor.cli import render
+from rankflavor.cli.help import command_epilog
 from rankflavor.errors import EXIT_OK
 
 ON_DUPLICATE = ("error", "first", "max")
@@ -24,7 +25,8 @@ def add_on_duplicate(p: argparse.ArgumentParser) -> None:
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("check", help="read and validate the inputs, print what is skipped and why (no metric)")
+    p = sub.add_parser("check", help="read and validate the inputs, print what is skipped and why (no metric)",
+                       epilog=command_epilog("check"), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("qrels", help="TREC qrels file (qid iter docid grade), plain or .gz")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
     add_on_duplicate(p)

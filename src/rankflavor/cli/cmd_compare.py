@@ -16,7 +16,10 @@ from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("compare", help="compare runs across a grid of flavors: is the winner robust or does it reverse?")
+    from rankflavor.cli.help import command_epilog
+
+    p = sub.add_parser("compare", help="compare runs across a grid of flavors: is the winner robust or does it reverse?",
+                       epilog=command_epilog("compare"), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("qrels", nargs="?", help="TREC qrels file")
     p.add_argument("runs", nargs="*", metavar="RUN", help="two or more TREC run files")
     p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC",

@@ -8,7 +8,10 @@ from rankflavor.errors import EXIT_OK
 
 
 def add_parser(sub) -> None:
-    sub.add_parser("demo", help="the built-in example (seed 000): a change of gain reverses X vs Y")
+    from rankflavor.cli.help import command_epilog
+
+    sub.add_parser("demo", help="the built-in example (seed 000): a change of gain reverses X vs Y",
+                   epilog=command_epilog("demo"), formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def run(args: argparse.Namespace) -> int:

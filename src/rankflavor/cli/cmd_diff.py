@@ -12,7 +12,10 @@ from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("diff", help="walk from one flavor to another one axis at a time: what each axis changes")
+    from rankflavor.cli.help import command_epilog
+
+    p = sub.add_parser("diff", help="walk from one flavor to another one axis at a time: what each axis changes",
+                       epilog=command_epilog("diff"), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("qrels", help="TREC qrels file")
     p.add_argument("runs", nargs="+", metavar="RUN", help="one run, or two (RUN_A under FLAVOR_A vs RUN_B under FLAVOR_B)")
     p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC", required=True,

@@ -6,14 +6,14 @@ import argparse
 import sys
 
 from rankflavor.cli.cmd_check import add_on_duplicate
-from rankflavor.cli.help import axes_epilog
+from rankflavor.cli.help import command_epilog
 from rankflavor.cli.threads import one_blas_thread
 from rankflavor.errors import EXIT_OK
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("eval", help="evaluate runs against qrels under one or more flavors",
-                       epilog=axes_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=command_epilog("eval", axes=True), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("qrels", help="TREC qrels file (qid iter docid grade), plain or .gz")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
     p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC",

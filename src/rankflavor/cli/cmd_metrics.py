@@ -9,7 +9,10 @@ from rankflavor.errors import EXIT_OK
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("metrics", help="list the metrics: parameters, formula, axes, each peer's names")
+    from rankflavor.cli.help import command_epilog
+
+    p = sub.add_parser("metrics", help="list the metrics: parameters, formula, axes, each peer's names",
+                       epilog=command_epilog("metrics"), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--format", choices=("table", "json"), default="table")
 
 

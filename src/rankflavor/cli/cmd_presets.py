@@ -11,7 +11,10 @@ from rankflavor.errors import EXIT_OK
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("presets", help="list the presets, or show the axes on which two flavors differ (--diff)")
+    from rankflavor.cli.help import command_epilog
+
+    p = sub.add_parser("presets", help="list the presets, or show the axes on which two flavors differ (--diff)",
+                       epilog=command_epilog("presets"), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"),
                    help="two flavor specs or presets, e.g. --diff sklearn@10 trec_eval@10; a preset without @k "

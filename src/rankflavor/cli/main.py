@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RankflavorError
 
-COMMANDS = ("eval", "explain", "check", "presets", "metrics", "demo", "compare", "diff")
+COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "diff")
 
 
 class Parser(argparse.ArgumentParser):
@@ -22,6 +23,33 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         sys.stderr.write(f"rankflavor: error: {message}\n")
         sys.exit(EXIT_USAGE)
+
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        """argparse's check of a choice (a subcommand, --format), with did-you-mean (flavor/suggest.py)."""
+        if action.choices is None or value in action.choices:
+            return
+        from rankflavor.flavor.suggest import close, did_you_mean
+
+        hint = did_you_mean(close(str(value), [str(choice) for choice in action.choices]))
+        if not hint and isinstance(action, argparse._SubParsersAction) and os.path.exists(str(value)):
+            hint = "the command comes first: rankflavor eval QRELS RUN"
+        choices = ", ".join(map(repr, action.choices))
+        raise argparse.ArgumentError(action, f"invalid choice: {value!r}{'; ' + hint if hint else ''} "
+                                             f"(choose from {choices})")
+
+
+class Version(argparse.Action):
+    """--version: `rankflavor X.Y.Z` (rankflavor.__version__, the version JSON outputs record), exit 0."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **_: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print rankflavor's version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from rankflavor import __version__
+
+        sys.stdout.write(f"rankflavor {__version__}\n")
+        parser.exit(EXIT_OK)
 
 
 def _module(name: str):
@@ -33,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = Parser(prog="rankflavor", description="NDCG with its whole flavor declared, and the record behind it.",
                     epilog=axes_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action=Version)
     parser.add_argument("--debug", action="store_true", help="show the Python traceback on errors")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in COMMANDS:

@@ -91,9 +91,9 @@ def _universe_example(record) -> dict[str, Any]:
     return registry.get(flavor.metric).universe_columns(flavor, 0.0, False, 0.0)
 
 
-def print_record(record) -> None:
-    """The record behind one score: the judged universe, the ranked list, what was removed, the metric's
-    lists (ndcg: the ideal list)."""
+def print_record(record, hidden: str = "") -> None:
+    """The record behind one score: the judged universe, the ranked list (then `hidden`, the line counting the rows
+    left out of it), what was removed, the metric's lists (ndcg: the ideal list)."""
     print(f"run {record.run}  query {record.query}")
     print(f"flavor {record.flavor}")
     parts = "".join(f"  {name.upper()} {fmt(value, 9)}" for name, value in record.parts.items())
@@ -109,6 +109,8 @@ def print_record(record) -> None:
                [[str(r["rank"]), r["doc"], repr(r["score"]), fmt(r["grade"], 3) if r["judged"] else "unjudged",
                  *(_cell(k, r[k]) for k in columns), str(r["tie_group"])]
                 for r in record.ranked])
+    if hidden:
+        print(hidden)
     if record.dropped:
         _table("removed before scoring", ["doc", "reason"], [[r["doc"], r["reason"]] for r in record.dropped])
     for name, rows in record.lists.items():

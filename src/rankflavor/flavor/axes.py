@@ -1,9 +1,10 @@
 """The axes of a flavor: names, order, defaults, parsers, and every value's one-line meaning and source.
 
 This is the one place an axis value is described. The README's axis table (`docs_table`), the CLI's help
-on axes (`help_lines`), the compare grids (`sweep_tokens`) and the tests' strategies (`AxisDoc.examples`)
-are generated from it. `AXES` is in canonical order: a flavor prints its axes in this order. (Named tuples,
-not dataclasses: `rankflavor --help` prints this registry, and importing dataclasses costs it 10 ms.)
+on axes (`help_lines`), `rankflavor axes` and docs/axes.md (flavor/axis_docs.py), the compare grids
+(`sweep_tokens`) and the tests' strategies (`AxisDoc.examples`) are generated from it. `AXES` is in canonical
+order: a flavor prints its axes in this order. (Named tuples, not dataclasses: `rankflavor --help` prints this
+registry, and importing dataclasses costs it 10 ms.)
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from rankflavor.errors import SpecError
 from rankflavor.flavor.values import (
     AxisValue,
     choice_parser,
@@ -224,7 +226,32 @@ def parse_value(axis: str, raw: object) -> AxisValue:
     value already typed for this axis (kept)."""
     if isinstance(raw, AxisValue) and raw.axis == axis:
         return raw
-    return AXIS_BY_NAME[axis].parse(token_of(axis, raw))
+    token = token_of(axis, raw)
+    try:
+        return AXIS_BY_NAME[axis].parse(token)
+    except SpecError as exc:
+        hint = value_hint(axis, token)
+        if not hint:
+            raise
+        head, sep, tail = str(exc).partition("; ")
+        raise SpecError(f"{head}; {hint} {tail}" if sep else f"{head}; {hint}") from None
+
+
+def value_hint(axis: str, token: str) -> str:
+    """`did you mean exp2?` for a token whose name is no value of `axis` (`gain=exp`, `ties=random`), else ""
+    (a known name with a bad argument, `log(1)`, is left to its parser's message)."""
+    from rankflavor.flavor.suggest import close, did_you_mean
+
+    readings: dict[str, str] = {}
+    for value in AXIS_BY_NAME[axis].values:
+        name = value.pattern.split("(")[0]
+        if value.pattern.isupper() or name.startswith("{"):
+            continue  # a number (N) or a name (NAME), a table: nothing to spell
+        readings[name] = readings[value.pattern] = value.pattern
+    name = token.split("(")[0]
+    if "(" in token and name in readings:
+        return ""
+    return did_you_mean(close(name, readings))
 
 
 def sweep_tokens(axis: str) -> tuple[str, ...]:
@@ -238,14 +265,6 @@ def docs_table() -> str:
     for axis in AXES:
         values = ", ".join(f"`{v.pattern}` {v.short}" for v in axis.values)
         rows.append(f"| {axis.name} | {axis.meaning} | {values} | `{axis.default}` |")
-    return "\n".join(rows)
-
-
-def values_table() -> str:
-    """Every value of every axis with its meaning and source (Markdown): docs/axes.md."""
-    rows = ["| axis | value | meaning | source |", "|---|---|---|---|"]
-    for axis in AXES:
-        rows += [f"| {axis.name} | `{v.pattern}` | {v.meaning} | {v.source} |" for v in axis.values]
     return "\n".join(rows)
 
 

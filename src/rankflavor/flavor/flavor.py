@@ -20,7 +20,7 @@ from rankflavor.flavor.measure_sets import set_members
 from rankflavor.flavor.peer_names import peer_measure, reads_own_head
 from rankflavor.flavor.presets import PRESETS
 from rankflavor.flavor.spec import split_spec
-from rankflavor.flavor.suggest import suggestions
+from rankflavor.flavor.suggest import close, did_you_mean, suggestions
 from rankflavor.flavor.values import (
     AxisValue,
     Choice,
@@ -136,7 +136,9 @@ class Flavor:
         unknown = set(changes) - names
         if unknown:
             own = f"; {metric}'s parameters: {', '.join(sorted(declared))}" if declared else ""
-            raise SpecError(f"unknown axis {sorted(unknown)[0]!r}; valid axes: metric, cutoff, "
+            name = sorted(unknown)[0]
+            hint = did_you_mean(close(name, [*AXIS_BY_NAME, *declared, "metric", "cutoff"]))
+            raise SpecError(f"unknown axis {name!r}; {hint + ' ' if hint else ''}valid axes: metric, cutoff, "
                             f"{', '.join(AXIS_BY_NAME)}{own}")
         if params or ("metric" in changes and "params" not in changes):
             kept = {name: str(value) for name, value in self.params} if metric == self.metric else {}
@@ -183,7 +185,7 @@ def parse_spec(spec: str) -> list[Flavor]:
                        **{**measure.axes, **text.overrides})]
     if preset is None:
         readings = suggestions(text.name, registry.names(), tuple(PRESETS))
-        hint = f"did you mean {' or '.join(readings)}? " if readings else ""
+        hint = f"{did_you_mean(readings)} " if readings else ""
         raise SpecError(f"unknown metric or preset {text.name!r}; {hint}`rankflavor metrics` and `rankflavor presets` "
                         "list them; a peer's own names: trec_eval.NAME, pytrec_eval.NAME")
     if text.params:

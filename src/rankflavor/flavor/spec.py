@@ -85,7 +85,11 @@ def split_spec(spec: str, raw_head: Callable[[str], bool] | None = None) -> Spec
         if key in ("metric", "cutoff"):
             raise SpecError(f"{key} lives in the head of the spec (e.g. dcg@10), not in {token!r}")
         if key not in AXIS_BY_NAME:
-            raise SpecError(f"unknown key {key!r} in {spec!r}; valid keys: {', '.join(AXIS_NAMES)}")
+            from rankflavor.flavor.suggest import close, did_you_mean
+
+            hint = did_you_mean(close(key, AXIS_NAMES))
+            raise SpecError(f"unknown key {key!r} in {spec!r}; {hint + ' ' if hint else ''}valid keys: "
+                            f"{', '.join(AXIS_NAMES)}")
         if key in overrides:
             raise SpecError(f"key {key!r} given twice in {spec!r}")
         overrides[key] = value

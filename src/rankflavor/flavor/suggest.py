@@ -1,4 +1,6 @@
-"""Did-you-mean for a name that is no metric, preset or peer measure: the readings it may have meant.
+"""Did-you-mean: the one mechanism behind every "did you mean" rankflavor prints (`close`, `did_you_mean`), for
+axis values and keys (flavor/axes.py, spec.py), subcommands and choices (cli/main.py), query ids (cli/cmd_explain.py)
+and, below, a name that is no metric, preset or peer measure: the readings it may have meant.
 
 A name is compared without its case and its punctuation with every metric, preset and `PEER.NAME`, with the
 names users carry over from other tools (`nDCG`, `MAP`, `P`, `RR`, `R-prec`, `hit_rate`), and with a
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable, Mapping
 
 from rankflavor.flavor import ir_measures_names
 from rankflavor.flavor.measure_sets import SETS
@@ -24,6 +27,19 @@ COMMON_NAMES = {"ap": "map", "rr": "mrr", "reciprocal_rank": "mrr", "recip_rank"
 IR_MEASURES = "ir_measures."
 # a peer's own words after its prefix, for a misspelt one (`trec_eval.oficial` -> trec_eval.official)
 PEER_WORDS = {"trec_eval.": (*SETS, *TREC_EVAL_PLAIN), "pytrec_eval.": (*SETS, *TREC_EVAL_PLAIN), "ranx.": tuple(RANX_NAMES)}
+
+
+def close(word: str, readings: Mapping[str, str] | Iterable[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """Up to `n` readings whose key is close to `word` (difflib's ratio >= cutoff), the closest first. `readings`
+    maps a key to what is shown (`random` -> `random(seed)`), or is the words themselves."""
+    table = dict(readings) if isinstance(readings, Mapping) else {word: word for word in readings}
+    return list(dict.fromkeys(table[key] for key in difflib.get_close_matches(word, list(table), n=n, cutoff=cutoff)))
+
+
+def did_you_mean(readings: Iterable[str]) -> str:
+    """`did you mean a or b?`, or "" when there is no reading."""
+    readings = list(readings)
+    return f"did you mean {' or '.join(readings)}?" if readings else ""
 
 
 def _key(name: str) -> str:
@@ -55,7 +71,7 @@ def suggestions(name: str, metrics: tuple[str, ...], presets: tuple[str, ...]) -
         found += [IR_MEASURES + spelled for spelled in ir_measures_names.spellings(name[len(IR_MEASURES):])]
     prefix, dot, rest = name.partition(".")
     words = PEER_WORDS.get(prefix + dot, ()) if dot else ()
-    found += [prefix + dot + close for close in difflib.get_close_matches(rest.split("@")[0], words, n=3, cutoff=0.75)]
+    found += [prefix + dot + word for word in close(rest.split("@")[0], words, cutoff=0.75)]
     bare = name.split(".", 1)[1] if "." in name and name.split(".", 1)[0] + "." in PEER_PREFIXES else name
     for variant in _spellings(bare):
         found += [prefix + variant for prefix in PEER_PREFIXES if peer_measure(prefix + variant) is not None]
@@ -64,6 +80,5 @@ def suggestions(name: str, metrics: tuple[str, ...], presets: tuple[str, ...]) -
     readings |= {_key(n): COMMON_NAMES[n] for n in COMMON_NAMES}
     if key in readings:
         found.append(readings[key])
-    for close in difflib.get_close_matches(key, list(readings), n=3, cutoff=0.75):
-        found.append(readings[close])
+    found += close(key, readings, cutoff=0.75)
     return list(dict.fromkeys(f for f in found if f != name))[:5]
