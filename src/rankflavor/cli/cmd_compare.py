@@ -38,13 +38,23 @@ def add_parser(sub) -> None:
     p.add_argument("--queries", type=int, default=5, metavar="N",
                    help="per-query views: the N queries that differ most / change winner (0: none)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument("--table", nargs="?", const="text", choices=("text", "markdown", "latex"), metavar="STYLE",
+                   help="print the systems x measures table of a paper instead: each run's mean per measure, marked "
+                        "where significantly better (letters; with --baseline: ▲/▼ against it); STYLE text "
+                        "(default), markdown or latex; with --format json or csv, that table's cells")
     add_on_duplicate(p)
     p.add_argument("--grids", action="store_true", help="list the named grids and exit")
     p.add_argument("--example", action="store_true", help="the built-in example (seed 000): gain and cutoff effects")
 
 
-def _p(x: float) -> str:
-    return "null" if x != x else (f"{x:.4f}" if x >= 1e-4 else f"{x:.1e}")
+def _p(x: float, floored: bool = False) -> str:
+    """A p-value; `floored`: its Monte Carlo test found no resample as extreme, so the p-value is at the test's
+    floor 1/(R+1) (or a multiple of it after Holm's correction) and is printed as a bound, `<1e-04`."""
+    if x != x:
+        return "null"
+    if floored:
+        return f"<{x:.0e}" if x < 1e-4 else f"<{x:.4f}"
+    return f"{x:.4f}" if x >= 1e-4 else f"{x:.1e}"
 
 
 def print_grids() -> None:
@@ -117,10 +127,13 @@ def _signed(x: float) -> str:
 def _print_table(cmp) -> None:
     rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "p", "p_holm", "n", "excl", "winner",
              "flavor"]]
+    floor = 1.0 / (cmp.settings["n_resamples"] + 1)
     for r in cmp.pairs.itertuples():
+        floored = cmp.settings["test"] == "randomization" and not r.exact and r.p <= floor * (1 + 1e-9)
         rows.append([r.label, r.run_a, r.run_b, fmt(r.mean_a), fmt(r.mean_b), _signed(r.diff),
-                     f"[{_signed(r.ci_low)}, {_signed(r.ci_high)}]", _p(r.p),
-                     _p(r.p_holm) + ("*" if r.significant else ""), str(r.n), str(r.excluded), r.winner, r.flavor])
+                     f"[{_signed(r.ci_low)}, {_signed(r.ci_high)}]", _p(r.p, floored),
+                     _p(r.p_holm, floored) + ("*" if r.significant else ""), str(r.n), str(r.excluded), r.winner,
+                     r.flavor])
     print("\n".join(text_columns(rows)))
     if cmp.skipped:
         print(f"\nskipped {len(cmp.skipped)} flavors (invalid, or refused by the data):")
@@ -241,6 +254,18 @@ def run(args: argparse.Namespace) -> int:
     cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=args.test,
                   on_duplicate=args.on_duplicate,
                   n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
+    if args.table is not None:
+        table = cmp.paper_table()
+        for combination, reason in cmp.skipped:
+            sys.stderr.write(f"skipped: {combination}: {reason}\n")
+        if args.format == "json":
+            render.print_json(table.to_dict())
+        elif args.format == "csv":
+            table.to_frame().assign(better_than=lambda f: f.better_than.str.join(" "),
+                                    worse_than=lambda f: f.worse_than.str.join(" ")).to_csv(sys.stdout, index=False)
+        else:
+            sys.stdout.write(table.render(args.table))
+        return EXIT_OK
     if args.format == "json":
         out = cmp.to_dict()
         if args.queries > 0:

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from rankflavor.compare.grid import labelled_grid, short_label
+from rankflavor.compare.paper import PaperTable, paper_table
 from rankflavor.compare.scores import Scores
 from rankflavor.compare.stats import PairedTest, holm, paired_tests
 from rankflavor.errors import EXIT_USAGE, RankflavorError
@@ -70,6 +71,10 @@ class Comparison:
     settings: dict[str, Any] = field(default_factory=dict)
     scores: Scores | None = None
     labels: dict[str, str] = field(default_factory=dict)  # canonical string -> the flavor's short name
+
+    def paper_table(self, digits: int = 4) -> PaperTable:
+        """The systems x measures table of a paper: means with significance marks (compare/paper.py)."""
+        return paper_table(self, digits)
 
     def __repr__(self) -> str:
         verdicts = "; ".join(f"{v.run_a} vs {v.run_b}: {v.verdict}" for v in self.verdicts.itertuples())

@@ -73,8 +73,9 @@ def _cross(base: Flavor, axes: Mapping[str, Sequence[str]], cutoffs: Sequence[in
 
 
 def _from_specs(specs: Iterable[str], cutoffs: Sequence[int | None], skipped: list[tuple[str, str]],
-                ) -> dict[Flavor, str]:
-    """Each flavor of the specs with its label (the spec as written, `{k}` filled: flavor.labelled_specs)."""
+                strict: bool = False) -> dict[Flavor, str]:
+    """Each flavor of the specs with its label (the spec as written, `{k}` filled: flavor.labelled_specs).
+    A spec that does not parse is skipped with its reason, or with `strict` (the user's own list) raised."""
     out: dict[Flavor, str] = {}
     for spec in specs:
         for k in cutoffs if "{k}" in spec else [None]:
@@ -82,6 +83,8 @@ def _from_specs(specs: Iterable[str], cutoffs: Sequence[int | None], skipped: li
             try:
                 labelled = labelled_specs(text)
             except SpecError as exc:
+                if strict:
+                    raise
                 skipped.append((text, str(exc)))
                 continue
             for flavor, labels in labelled.items():
@@ -156,7 +159,8 @@ def labelled_grid(grid: str | Grid | Mapping[str, Sequence[str]] | Sequence[str 
     else:  # a list of specs and Flavors, taken as they are
         listed = {}
         for item in grid:
-            named = {item: short_label(item)} if isinstance(item, Flavor) else _from_specs([item], cutoffs, skipped)
+            named = ({item: short_label(item)} if isinstance(item, Flavor) else
+                     _from_specs([item], cutoffs, skipped, strict=True))
             for flavor, label in named.items():
                 listed.setdefault(flavor, label)
     out.update(listed)  # (a flavor both crossed and listed keeps its place and takes the label written)

@@ -1,0 +1,164 @@
+"""The systems x measures table of an IR paper, from a Comparison: each run's mean under each measure, marked
+where its paired test against another run is significant (after Holm's correction, as `compare` makes it).
+
+With a baseline (`compare --baseline RUN`), a run's cell is marked ▲ when it is significantly better than
+the baseline and ▼ when significantly worse (PyTerrier's Experiment convention). Without one, each run gets a
+letter and a cell carries the letters of the runs it is significantly better than (ranx's report
+convention). The best mean of each measure is in bold (Markdown, LaTeX). Rendered as plain text, Markdown
+or LaTeX (booktabs), each with a note saying what the marks mean: the test, alpha, the correction.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+BETTER, WORSE = "▲", "▼"
+STYLES = ("text", "markdown", "latex")
+
+
+@dataclass
+class PaperTable:
+    """runs x measures: means, and per cell the runs it is significantly better / worse than."""
+
+    runs: list[str]
+    measures: list[str]  # the measures' labels (the specs as written)
+    flavors: list[str]  # their canonical strings, aligned with `measures`
+    means: dict[tuple[str, str], float | None]  # (run, measure) -> mean
+    better: dict[tuple[str, str], list[str]]  # (run, measure) -> the runs it is significantly better than
+    worse: dict[tuple[str, str], list[str]]
+    baseline: str | None
+    note: str
+    letters: dict[str, str] = field(default_factory=dict)  # run -> its letter (no baseline)
+    digits: int = 4
+
+    def marks(self, run: str, measure: str) -> str:
+        """The cell's significance marks: ▲/▼ against the baseline, else the letters of the runs it beats."""
+        key = (run, measure)
+        if self.baseline is not None:  # (the baseline's own row is unmarked)
+            return BETTER if self.baseline in self.better[key] else WORSE if self.baseline in self.worse[key] else ""
+        return "".join(sorted(self.letters[r] for r in self.better[key]))
+
+    def best(self, measure: str) -> float | None:
+        values = [v for r in self.runs if (v := self.means[(r, measure)]) is not None]
+        return max(values) if values else None
+
+    def cell(self, run: str, measure: str) -> str:
+        value = self.means[(run, measure)]
+        return "null" if value is None else f"{value:.{self.digits}f}"
+
+    def run_name(self, run: str) -> str:
+        if self.baseline is not None:
+            return f"{run} (baseline)" if run == self.baseline else run
+        return f"({self.letters[run]}) {run}"
+
+    # ---- renderings -------------------------------------------------------------------------------------
+    def render(self, style: str = "text") -> str:
+        if style not in STYLES:
+            raise ValueError(f"table style must be one of {', '.join(STYLES)}, not {style!r}")
+        return {"text": self.to_text, "markdown": self.to_markdown, "latex": self.to_latex}[style]()
+
+    def to_text(self) -> str:
+        rows = [["run", *self.measures]]
+        rows += [[self.run_name(r), *(f"{self.cell(r, m)} {self.marks(r, m)}".rstrip() for m in self.measures)]
+                 for r in self.runs]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+        return "\n".join([lines[0], "  ".join("-" * w for w in widths), *lines[1:], "", self.note]) + "\n"
+
+    def to_markdown(self) -> str:
+        def cell(r: str, m: str) -> str:
+            text = self.cell(r, m)
+            if self.means[(r, m)] is not None and self.means[(r, m)] == self.best(m):
+                text = f"**{text}**"
+            marks = self.marks(r, m)
+            return text + (f"<sup>{marks}</sup>" if marks else "")
+
+        lines = ["| run | " + " | ".join(_md(m) for m in self.measures) + " |",
+                 "|---|" + "---:|" * len(self.measures)]
+        lines += ["| " + _md(self.run_name(r)) + " | " + " | ".join(cell(r, m) for m in self.measures) + " |"
+                  for r in self.runs]
+        return "\n".join([*lines, "", self.note]) + "\n"
+
+    def to_latex(self) -> str:
+        def cell(r: str, m: str) -> str:
+            text = self.cell(r, m)
+            if self.means[(r, m)] is not None and self.means[(r, m)] == self.best(m):
+                text = f"\\textbf{{{text}}}"
+            marks = self.marks(r, m).replace(BETTER, "$\\blacktriangle$").replace(WORSE, "$\\blacktriangledown$")
+            return text + (f"\\textsuperscript{{{marks}}}" if marks else "")
+
+        head = " & ".join(["Run", *(_tex(m) for m in self.measures)])
+        body = [" & ".join([_tex(self.run_name(r)), *(cell(r, m) for m in self.measures)]) + " \\\\" for r in self.runs]
+        note = _tex(self.note.replace(BETTER, "UP").replace(WORSE, "DOWN")).replace(
+            "UP", "$\\blacktriangle$").replace("DOWN", "$\\blacktriangledown$")
+        return "\n".join([
+            "% needs \\usepackage{booktabs,amssymb}",
+            "\\begin{table}", "\\centering", f"\\begin{{tabular}}{{l{'r' * len(self.measures)}}}", "\\toprule",
+            head + " \\\\", "\\midrule", *body, "\\bottomrule", "\\end{tabular}", f"\\caption{{{note}}}",
+            "\\end{table}"]) + "\n"
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per run x measure: mean, marks, the runs it is significantly better and worse than."""
+        return pd.DataFrame([{"run": r, "measure": m, "flavor": f, "mean": self.means[(r, m)],
+                              "marks": self.marks(r, m), "better_than": list(self.better[(r, m)]),
+                              "worse_than": list(self.worse[(r, m)])}
+                             for r in self.runs for m, f in zip(self.measures, self.flavors, strict=True)])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"runs": self.runs, "measures": self.measures, "flavors": self.flavors, "baseline": self.baseline,
+                "letters": self.letters, "note": self.note,
+                "cells": self.to_frame().replace({np.nan: None}).to_dict(orient="records")}
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _tex(text: str) -> str:
+    for a, b in (("\\", "\\textbackslash{}"), ("&", "\\&"), ("%", "\\%"), ("$", "\\$"), ("#", "\\#"), ("_", "\\_"),
+                 ("{", "\\{"), ("}", "\\}"), ("~", "\\textasciitilde{}"), ("^", "\\textasciicircum{}")):
+        text = text.replace(a, b)
+    return text
+
+
+def paper_table(cmp: Any, digits: int = 4) -> PaperTable:
+    """The systems x measures table of a Comparison (rankflavor.compare.compare): its means, and its pairs'
+    significance (p_holm < alpha) as marks."""
+    flavors = [str(f) for f in cmp.flavors]
+    labels = [cmp.labels.get(f, f) for f in flavors]
+    means = {(row.run, cmp.labels.get(row.flavor, row.flavor)): (None if row.mean is None or row.mean != row.mean
+                                                                   else float(row.mean))
+             for row in cmp.means.itertuples()}
+    better: dict[tuple[str, str], list[str]] = {(r, m): [] for r in cmp.runs for m in labels}
+    worse: dict[tuple[str, str], list[str]] = {(r, m): [] for r in cmp.runs for m in labels}
+    for row in cmp.pairs.itertuples():
+        if not row.significant or row.winner not in (row.run_a, row.run_b):
+            continue
+        measure = cmp.labels.get(row.flavor, row.flavor)
+        winner, loser = (row.run_a, row.run_b) if row.winner == row.run_a else (row.run_b, row.run_a)
+        better[(winner, measure)].append(loser)
+        worse[(loser, measure)].append(winner)
+    settings = cmp.settings
+    baseline = settings["pairs"].removeprefix("each run vs ") if settings["pairs"].startswith("each run vs ") else None
+    test = {"randomization": "paired randomization test", "t": "paired t-test"}[settings["test"]]
+    per_measure = len(cmp.pairs) // max(len(flavors), 1)
+    correction = (f"after Holm's correction over the {per_measure} comparisons of each measure" if per_measure > 1
+                  else "one comparison per measure, uncorrected")
+    where = f"{test}, p < {settings['alpha']:g} {correction}; over the queries scored in both runs"
+    if baseline is not None:
+        note = f"{BETTER} / {WORSE}: significantly better / worse than {baseline} ({where})."
+        letters: dict[str, str] = {}
+    else:
+        letters = {run: _letter(i) for i, run in enumerate(cmp.runs)}
+        note = f"A letter marks a significant improvement over the run with that letter ({where})."
+    return PaperTable(list(cmp.runs), labels, flavors, means, better, worse, baseline, note, letters, digits)
+
+
+def _letter(i: int) -> str:
+    letters = string.ascii_lowercase
+    return letters[i] if i < len(letters) else letters[i // len(letters) - 1] + letters[i % len(letters)]
