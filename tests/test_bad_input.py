@@ -6,6 +6,7 @@ fails when the two drift apart.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import gzip
 import io
@@ -112,6 +113,36 @@ Q1_NDCG3 = (2 + 2 * A3 + 3 * 0.5) / (3 + 2 * A3 + 2 * 0.5)  # ranked B, C, A; id
 
 def _binary() -> bytes:
     return b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))
+
+
+def _columns(text: str) -> dict[str, list[Any]]:
+    """The TREC text as columns named as ir_datasets names them (query_id, doc_id, relevance or score)."""
+    rows = [line.split() for line in text.splitlines()]
+    if len(rows[0]) == 4:
+        return {"query_id": [r[0] for r in rows], "doc_id": [r[2] for r in rows], "relevance": [int(r[3]) for r in rows]}
+    return {"query_id": [r[0] for r in rows], "doc_id": [r[2] for r in rows], "score": [float(r[4]) for r in rows]}
+
+
+def _parquet(columns: dict[str, list[Any]]) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(pa.table(columns), sink)
+    return sink.getvalue().to_pybytes()
+
+
+def _feather(columns: dict[str, list[Any]]) -> bytes:
+    import pyarrow as pa
+    import pyarrow.feather as feather
+
+    sink = pa.BufferOutputStream()
+    feather.write_feather(pa.table(columns), sink)
+    return sink.getvalue().to_pybytes()
+
+
+Qrel = collections.namedtuple("Qrel", "query_id doc_id relevance iteration")
+ScoredDoc = collections.namedtuple("ScoredDoc", "query_id doc_id score")
 
 
 CASES: list[Case] = [
@@ -258,9 +289,15 @@ CASES: list[Case] = [
          run=enc("q1 Q0 B 4 1 X\nq1 Q0 C 3 2 X\nq1 Q0 A 2 3 X\nq2 Q0 E 0.5 1 X\nq2 Q0 F 0.25 2 X\n"),
          # (ranked by those "scores": q1 A, C, B is ideal; q2 F (unjudged), E)
          expect=mean_is((1 + 2 * A3 / (2 + A3)) / 2, warning="rank and score columns swapped")),
-    Case("csv-file", "a comma-separated file", "`q1,0,A,3`", "error: expected 4 columns, found 1; the fix says "
-         "the line holds commas and gives a tr command", qrels=enc("q1,0,A,3\n"),
-         expect=Err("qrels", 1, "holds commas: is it a CSV file")),
+    Case("csv-file", "a comma-separated file", "`q1,0,A,3`", "error: the file looks comma-separated (CSV), with "
+         "the TREC columns of a run and a qrels; the fix gives a tr command", qrels=enc("q1,0,A,3\nq1,0,B,2\n"),
+         expect=Err("qrels", 1, "looks comma-separated (CSV); TREC files are whitespace-separated")),
+    Case("csv-header", "a CSV with a header and fewer columns than TREC's", "`query,doc,score`",
+         "error naming the line: looks comma-separated (CSV) (never read as CSV); the fix says pandas.read_csv "
+         "and a DataFrame read it", run=enc("query,doc,score\nq1,B,4\n"),
+         expect=Err("run", 1, "looks comma-separated (CSV)")),
+    Case("semicolon-file", "a semicolon-separated file", "`q1;0;A;3`", "error: looks semicolon-separated",
+         qrels=enc("q1;0;A;3\n"), expect=Err("qrels", 1, "looks semicolon-separated")),
     Case("no-iteration", "a qrels without its iteration column", "`q1 A 3`",
          "error; the fix says to add 0 as the second column", qrels=enc("q1 A 3\n"),
          expect=Err("qrels", 1, "add 0 as the second column")),
@@ -307,6 +344,13 @@ CASES: list[Case] = [
          expect=Err("qrels", None, "not gzip-compressed")),
     Case("binary", "a file that is not text", "a PNG image", "error: not a text file (NUL bytes), with the line",
          run=File(_binary(), "X.run"), expect=Err("run", 3, "not a text file")),
+    Case("utf16-bom", "UTF-16 or UTF-32 text with a byte-order mark (PowerShell's `>`)", "`\\xff\\xfeq\\x001\\x00...`",
+         "accepted: decoded (the provenance's `encoding`, and a warning, say so); same numbers",
+         qrels=QRELS.encode("utf-16"), run=RUN.encode("utf-32"),
+         expect=counts("qrels", encoding="UTF-16LE")),
+    Case("utf16-no-bom", "UTF-16 text without a byte-order mark", "`q\\x001\\x00 \\x000\\x00...`",
+         "error: the file is UTF-16LE encoded (never called binary); the fix is an iconv command",
+         run=RUN.encode("utf-16-le"), expect=Err("run", None, "the file is UTF-16LE encoded")),
     Case("latin1", "text that is not UTF-8", "`q1 0 caf\\xe9 1` in Latin-1",
          "error: not valid UTF-8, naming the line and the bytes around", qrels=enc(QRELS) + b"q3 0 caf\xe9 1\n",
          expect=Err("qrels", 7, "not valid UTF-8")),
@@ -316,6 +360,27 @@ CASES: list[Case] = [
          run="directory", expect=Err("run", None, "is a directory")),
     Case("unreadable", "a file without read permission", "`chmod 000 X.run`", "error: permission denied",
          run="unreadable", expect=Err("run", None, "permission denied")),
+    # ---- Parquet and Arrow files: told by their first bytes, whatever their name -------------------------------------
+    Case("parquet-arrow", "a Parquet qrels and an Arrow (Feather v2) run, named like text files",
+         "`qrels.txt` holding Parquet (`PAR1`), `X.run` holding Arrow (`ARROW1`)",
+         "accepted: columns named as a DataFrame's (query_id, doc_id, relevance, score ...); same numbers",
+         qrels=_parquet(_columns(QRELS)), run=_feather(_columns(RUN))),
+    Case("parquet-no-column", "a Parquet run without a score column", "columns `query_id doc_id value`",
+         "error naming the file, the columns found and the names accepted",
+         run=_parquet({**{k: v for k, v in _columns(RUN).items() if k != "score"}, "value": [1.0] * 6}),
+         expect=Err("run", None, "no score column among ['query_id', 'doc_id', 'value']")),
+    Case("parquet-nan", "a Parquet run with a NaN or null score", "`score` NaN at row 1",
+         "error naming the file, the row, its query and doc",
+         run=_parquet({**_columns(RUN), "score": [4.0, math.nan, 2, 1, 0.5, 0.25]}),
+         expect=Err("run", None, "score at row 1 (query 'q1', doc 'C') is missing")),
+    Case("parquet-dup", "a Parquet qrels listing a (query, doc) twice", "`q1 A` at rows 0 and 6",
+         "error (as for a text file), naming the rows; `--on-duplicate first|max` applies",
+         qrels=_parquet({k: [*v, v[0]] for k, v in _columns(QRELS).items()}),
+         expect=Err("qrels", None, "duplicate judgment (identical) for query 'q1' doc 'A'")),
+    Case("f32-overflow", "a score finite in float64 but beyond float32 under `precision=f32`", "`1e308`",
+         "read, then refused by the flavor: EvaluationError naming the value, query and doc (no numpy warning); "
+         "`precision=f64` accepts it", run=enc(RUN.replace(" 4 X", " 1e308 X")), flavors=["ndcg@3 precision=f32"],
+         expect=Err("run", None, "1e+308 (query 'q1', doc 'B')", rf.EvaluationError)),
     # ---- Python inputs ---------------------------------------------------------------------------------------------
     Case("py-nan", "a NaN score in a dict", "`{'q1': {'A': float('nan')}}`", "error: not a finite number",
          run={"q1": {"A": float("nan")}}, expect=Err("run", None, "is not a finite number")),
@@ -327,6 +392,10 @@ CASES: list[Case] = [
          "error: several grade columns (rankflavor does not guess)",
          qrels=pd.DataFrame({"qid": ["q1"], "docid": ["A"], "grade": [1], "label": [2]}),
          expect=Err("qrels", None, "several grade columns")),
+    Case("namedtuples", "ir_datasets' namedtuples (`qrels_iter()`, `scoreddocs_iter()`), a list or a generator",
+         "`Qrel(query_id, doc_id, relevance, iteration)`", "accepted (a list, a tuple, a generator); same numbers",
+         qrels=[Qrel(q, d, g, "0") for q, d, g in zip(*_columns(QRELS).values(), strict=True)],
+         run=tuple(ScoredDoc(*row) for row in zip(*_columns(RUN).values(), strict=True))),
     Case("df-nan", "a DataFrame with an empty score", "`score` NaN at row 1", "error naming the row",
          run=pd.DataFrame({"query": ["q1", "q1"], "doc": ["A", "B"], "score": [1.0, None]}),
          expect=Err("run", None, "at row 1")),

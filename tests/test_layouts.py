@@ -114,7 +114,7 @@ def test_scores_that_only_look_like_ranks_in_some_queries_are_not_flagged(files,
 def test_a_csv_file_is_named_and_its_fix_works(files, tmp_path):
     bad = tmp_path / "bad_qrels.txt"
     bad.write_text(QRELS.replace(" ", ","))
-    with pytest.raises(rf.InputError, match="holds commas: is it a CSV file") as caught:
+    with pytest.raises(rf.InputError, match=r"looks comma-separated \(CSV\); TREC files are whitespace-separated") as caught:
         rf.evaluate(bad, files["run"], SPECS)
     fixed = _apply_fix(caught.value.fix, tmp_path)
     assert _means(fixed, files["run"]) == _means(files["qrels"], files["run"])

@@ -20,6 +20,12 @@ class SpecError(RankflavorError, ValueError):
     exit_code = EXIT_USAGE
 
 
+class UsageError(RankflavorError, ValueError):
+    """A command or call that cannot work as given (two inputs read from standard input, ...)."""
+
+    exit_code = EXIT_USAGE
+
+
 class InputError(RankflavorError, ValueError):
     """Bad input data: the one exception the readers raise (docs/input-catalogue.md lists every case).
 

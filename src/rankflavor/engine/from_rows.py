@@ -26,6 +26,7 @@ from rankflavor.engine.lists import (
     tied_queries,
 )
 from rankflavor.engine.order import tie_rows, trec_order
+from rankflavor.engine.precision import in_float32
 from rankflavor.engine.qrels import gain_levels, judgments
 from rankflavor.engine.scope import RunScope
 from rankflavor.flavor.axes import AXIS_BY_NAME, parse_value
@@ -39,6 +40,9 @@ def joined_rows(scope: RunScope, spec: ListSpec) -> tuple[Rows, dict[str, int]]:
     ds, run = scope.dataset, scope.run
     judged_gains = scope.shared(judgments, spec.gain, spec.negative, spec.min_grade)
     q, d, score, order = run.q, run.d, run.score, run.order
+    if spec.precision == "f32":  # (every row, as engine/select.py's scores: the same error either way)
+        score = in_float32(score, run.name, lambda rows: list(zip(ds.query_ids[q[rows]], ds.doc_ids[d[rows]],
+                                                                  strict=True)))
     eligible = ds.judged[q]  # queries absent from the qrels are never scored
     counts = {"rows_of_unjudged_queries": int(len(eligible) - np.count_nonzero(eligible))}
     if counts["rows_of_unjudged_queries"]:  # (else every row stays: no copies)
@@ -50,8 +54,6 @@ def joined_rows(scope: RunScope, spec: ListSpec) -> tuple[Rows, dict[str, int]]:
     grade = np.where(found, ds.qrels.grade[at] if has_qrels else 0.0, np.nan)
     judged = found & judged_gains.judged[at] if has_qrels else found
     gain = np.where(judged, judged_gains.gain[at] if has_qrels else 0.0, 0.0)
-    if spec.precision == "f32":
-        score = score.astype(np.float32).astype(np.float64)
     return Rows(q, d, score, order, grade, judged, gain), counts
 
 

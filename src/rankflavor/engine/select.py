@@ -28,6 +28,7 @@ from rankflavor.engine.chunks import chunk_rows
 from rankflavor.engine.join import join_qrels, judged_hits, qrels_index, self_doc_codes
 from rankflavor.engine.lists import DropPolicy, ListSpec
 from rankflavor.engine.order import trec_order
+from rankflavor.engine.precision import in_float32
 from rankflavor.engine.qrels import judged_mask
 from rankflavor.engine.scope import RunScope
 from rankflavor.flavor.values import Choice
@@ -193,7 +194,9 @@ def scores(scope: RunScope, precision: Choice) -> np.ndarray:
     """The run's scores in the flavor's precision (f32: rounded to float32, held as float64)."""
     if precision == "f64":
         return scope.run.score
-    return scope.run.score.astype(np.float32).astype(np.float64)
+    run, ids = scope.run, scope.dataset
+    return in_float32(run.score, run.name, lambda rows: list(zip(ids.query_ids[run.q_codes.at(rows)],
+                                                                 ids.doc_ids[run.d_codes.at(rows)], strict=True)))
 
 
 def has_minus_infinity(scope: RunScope, precision: Choice) -> bool:

@@ -33,12 +33,12 @@ def _raise(table: QrelsTable | RunTable, first: int, second: int) -> None:
     query, doc = table.query[second].as_py(), table.doc[second].as_py()
     line, earlier = line_of(table, second), line_of(table, first)
     if line is not None:
-        where, text = f"line {earlier}", line_text(table.source.path or "", line)
+        where, here, text = f"line {earlier}", "here", line_text(table.source.path or table.source.name, line)
     else:
-        where, text, line = f"row {first}", None, None
+        where, here, text, line = f"row {first}", f"on row {second}", None, None
     kind = "identical" if a == b else "conflicting"
     reason = (f"duplicate {what} ({kind}) for query {query!r} doc {doc!r}: {value_name} {a:g} on {where}, "
-              f"{b:g} here")
+              f"{b:g} {here}")
     fix = ("keep one judgment per (query, doc)" if is_qrels else "a run lists each doc at most once per query")
     fix += ", or choose a policy: --on-duplicate first|max (Python: on_duplicate='first' or 'max')"
     if a == b:

@@ -1,4 +1,5 @@
-"""Load a qrels or a run from whatever the caller holds: a TREC path, a dict, a DataFrame, a table."""
+"""Load a qrels or a run from whatever the caller holds: a path (TREC, Parquet, Arrow; `-` the standard input), a
+dict, a DataFrame (pandas, polars, pyarrow), ir_datasets' namedtuples, a table."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from rankflavor.inputs.trec import read_trec_qrels, read_trec_run
 
 
 def load_qrels(data: Any, name: str | None = None, defer_scan: bool = False) -> QrelsTable:
-    """A qrels from a path, a dict {qid: {docid: grade}}, a DataFrame, or an already read QrelsTable."""
+    """A qrels from a path, a dict {qid: {docid: grade}}, a DataFrame, namedtuples, or an already read QrelsTable."""
     if isinstance(data, QrelsTable):
         return data
     if isinstance(data, (str, Path)):
@@ -21,7 +22,7 @@ def load_qrels(data: Any, name: str | None = None, defer_scan: bool = False) -> 
 
 
 def load_run(data: Any, name: str | None = None, defer_scan: bool = False) -> RunTable:
-    """A run from a path, a dict {qid: {docid: score}}, a DataFrame, or an already read RunTable."""
+    """A run from a path, a dict {qid: {docid: score}}, a DataFrame, namedtuples, or an already read RunTable."""
     if isinstance(data, RunTable):
         return data
     if isinstance(data, (str, Path)):

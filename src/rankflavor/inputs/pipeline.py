@@ -9,11 +9,14 @@ from typing import Any, TypeVar
 import numpy as np
 
 from rankflavor.errors import InputError, RankflavorError, SpecError
+from rankflavor.inputs.arrow_table import as_arrow
 from rankflavor.inputs.duplicates import POLICIES
 from rankflavor.inputs.intern import Dataset, intern
 from rankflavor.inputs.layouts import check_qrels_layout, check_run_layout, rank_like_scores, rank_like_warning
 from rankflavor.inputs.load import load_qrels, load_run
+from rankflavor.inputs.namedtuples import is_rows
 from rankflavor.inputs.prefetch import Prefetched
+from rankflavor.inputs.stdin import check_one_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable
 from rankflavor.inputs.trec import settle
 from rankflavor.inputs.weights import QueryWeights
@@ -23,7 +26,9 @@ T = TypeVar("T")
 
 def _is_single_run(runs: Any) -> bool:
     """A nested dict {qid: {doc: score}} is one run; {name: run} maps names to runs."""
-    if isinstance(runs, (str, Path, RunTable, Prefetched)) or hasattr(runs, "columns"):
+    if isinstance(runs, (str, Path, RunTable, Prefetched)) or as_arrow(runs) is not None or is_rows(runs):
+        return True
+    if hasattr(runs, "columns"):
         return True
     if isinstance(runs, Mapping):
         values = list(runs.values())
@@ -63,7 +68,8 @@ def load_runs(runs: Any, defer_scan: bool = False, read: list[RunTable] | None =
             read.append(load_run(run, f"run{i + 1}" if len(runs) > 1 else "run", defer_scan))
         return read[start:]
     raise InputError(f"cannot read a {type(runs).__name__} as a run",
-                     fix="give a TREC run path, a dict {qid: {docid: score}}, a DataFrame, or a list of them")
+                     fix="give a TREC, Parquet or Arrow run path ('-': standard input), a dict {qid: {docid: score}}, "
+                         "a DataFrame, namedtuples (query_id, doc_id, score), or a list of them")
 
 
 def _require_judgments(qrels: QrelsTable) -> None:
@@ -168,6 +174,11 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
         dropped = run.table.source.duplicates
         if sum(dropped.values()):
             warnings.append(f"{name}: {sum(dropped.values())} duplicate rows removed by the on_duplicate policy")
+    for table in (ds.qrels.table, *(run.table for run in ds.runs)):
+        if table.source.encoding:
+            role = "qrels" if table is ds.qrels.table else table.source.name
+            warnings.append(f"{role}: the file is {table.source.encoding} text (it starts with a byte-order mark): "
+                            "decoded as such (encoding in the provenance); the values are those of its UTF-8 copy")
     dropped = ds.qrels.table.source.duplicates
     if sum(dropped.values()):
         warnings.append(f"qrels: {sum(dropped.values())} duplicate judgments removed by the on_duplicate policy")
@@ -184,6 +195,8 @@ def provenance_of(qrels: QrelsTable, runs: list[RunTable], names: list[str], dat
                "duplicates_removed": dict(s.duplicates) or {"identical": 0, "conflicting": 0}}
         if s.extra_column_lines:  # (shown only when a run file has them)
             out["extra_column_lines"] = s.extra_column_lines
+        if s.encoding:  # (shown only for a text file decoded from another encoding than UTF-8)
+            out["encoding"] = s.encoding
         return out
 
     inputs = [describe(qrels, "qrels", qrels.source.name),
@@ -212,6 +225,7 @@ def prepare(qrels: Any, runs: Any, on_duplicate: str = "error", settle_now: bool
     `settle_inputs` before it trusts or shows anything, and prepares again (settled) when that says False."""
     if on_duplicate not in POLICIES:
         raise SpecError(f"on_duplicate must be one of {', '.join(POLICIES)}, not {on_duplicate!r}")
+    check_one_stdin(qrels, runs)
     if settle_now:
         return _prepare(qrels, runs, on_duplicate, False, [])
     read: list[QrelsTable | RunTable] = []

@@ -55,10 +55,15 @@ class Prefetched:
 
 
 def _plain_regular_file(path: str) -> bool:
+    """A regular file to parse as TREC text: not `-` (the standard input), not .gz, not Parquet or Arrow."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode) and not path.endswith(".gz")
+        if path == "-" or not stat.S_ISREG(os.stat(path).st_mode) or path.endswith(".gz"):
+            return False
+        with open(path, "rb") as handle:
+            head = handle.read(6)
     except OSError:
         return False
+    return not (head.startswith((b"PAR1", b"ARROW1", b"FEA1")) or head.startswith(b"\xff\xff\xff\xff"))
 
 
 def prefetch_runs(paths: list[str]) -> list[Prefetched | str]:

@@ -1,4 +1,5 @@
-"""Readers for TREC qrels (`qid iter docid grade`) and runs (`qid Q0 docid rank score tag`), plain or .gz.
+"""Readers for TREC qrels (`qid iter docid grade`) and runs (`qid Q0 docid rank score tag`), plain or .gz; a file
+that starts as a Parquet or Arrow file does is read as one (inputs/columnar.py); `-` is the standard input.
 
 Tidy files go through the fast pyarrow reader (`trec_fast`); anything else, and every file whose fast read
 fails, through the line reader (`trec_lines`), so that an error names the file, the line, the text and the fix.
@@ -14,17 +15,28 @@ import pyarrow as pa
 
 from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS, arrow_pool
 from rankflavor.inputs.arrow_numpy import array_to_numpy
+from rankflavor.inputs.arrow_table import columns_of
+from rankflavor.inputs.columnar import columnar_kind, file_head, read_columnar
+from rankflavor.inputs.columns import GRADE_COLUMNS, SCORE_COLUMNS
+from rankflavor.inputs.stdin import STDIN_NAME, is_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.trec_fast import read_fast
 from rankflavor.inputs.trec_lines import is_regular_file, read_lines, read_raw
 
 
 def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer_scan: bool,
-          parsed: pa.Table | None = None):
-    path = Path(path)
-    source = Source(name=path.name, path=str(path), kind="trec")
-    # (a pipe is read once, below)
-    fast = read_fast(path, columns, value_col, defer_scan, parsed) if is_regular_file(path) else None
+          parsed: pa.Table | None = None, value_columns: tuple[str, ...] = ()):
+    stdin = str(path) == STDIN_NAME
+    source = Source(name=STDIN_NAME if stdin else path.name, path=None if stdin else str(path), kind="trec")
+    regular = not stdin and is_regular_file(path)
+    raw = None if regular else read_raw(path)  # (a pipe or the standard input is read once, here)
+    kind = columnar_kind(file_head(path) if raw is None else raw)
+    if kind is not None:  # a Parquet or Arrow file, whatever its name
+        table, source.sha256 = read_columnar(read_raw(path) if raw is None else raw, kind, str(path))
+        source.kind = "parquet" if kind == "parquet" else "arrow"
+        query, doc, values = columns_of(table, str(path), what, value_columns)
+        return source, query, doc, values, None
+    fast = read_fast(path, columns, value_col, defer_scan, parsed) if regular else None
     if fast is not None and fast.table.num_rows > 0:
         pool = arrow_pool()
         query = fast.table.column(columns[0]).combine_chunks(pool)  # dictionary-encoded: data.py interns the codes
@@ -33,27 +45,37 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
         lines = None
         source.sha256, source.pending = fast.sha256, fast.pending
     else:
-        raw = read_raw(path)
+        raw = read_raw(path) if raw is None else raw
         read = read_lines(path, columns, value_col, what, raw)
         source.comment_lines, source.blank_lines, source.extra_column_lines = read.comments, read.blanks, \
             read.extra_columns
+        source.encoding = read.encoding
         query, doc = pa.array(read.query, pa.string()), pa.array(read.doc, pa.string())
         values, lines = np.asarray(read.value, dtype=np.float64), read.line
         source.sha256 = hashlib.sha256(raw).hexdigest()
     return source, query, doc, values, lines
 
 
+def _path(path: str | Path) -> Path:
+    """The path to read; `-` is the standard input (inputs/stdin.py)."""
+    return Path(STDIN_NAME) if is_stdin(path) else Path(path)
+
+
 def read_trec_qrels(path: str | Path, defer_scan: bool = False) -> QrelsTable:
-    """Read a TREC qrels file: `qid iter docid grade` per line. defer_scan: see `settle`."""
-    source, query, doc, grade, lines = _read(Path(path), QRELS_COLUMNS, 3, "grade", defer_scan)
+    """Read a TREC qrels file: `qid iter docid grade` per line (or a Parquet or Arrow file: inputs/columnar.py;
+    `-` the standard input). defer_scan: see `settle`."""
+    source, query, doc, grade, lines = _read(_path(path), QRELS_COLUMNS, 3, "grade", defer_scan,
+                                             value_columns=GRADE_COLUMNS)
     return QrelsTable(source=source, query=query, doc=doc, grade=grade, line=lines)
 
 
 def read_trec_run(path: str | Path, defer_scan: bool = False, parsed: pa.Table | None = None) -> RunTable:
-    """Read a TREC run file: `qid Q0 docid rank score tag` per line (the rank column is ignored, as trec_eval does;
+    """Read a TREC run file: `qid Q0 docid rank score tag` per line (or a Parquet or Arrow file; `-` the standard
+    input; the rank column is ignored, as trec_eval does;
     columns after the sixth are skipped and the lines that have them counted, as trec_eval skips them).
     defer_scan: see `settle`; parsed: see trec_fast.read_fast."""
-    source, query, doc, score, lines = _read(Path(path), RUN_COLUMNS, 4, "score", defer_scan, parsed)
+    source, query, doc, score, lines = _read(_path(path), RUN_COLUMNS, 4, "score", defer_scan, parsed,
+                                             SCORE_COLUMNS)
     return RunTable(source=source, query=query, doc=doc, score=score, line=lines)
 
 
@@ -91,7 +113,7 @@ def line_of(table: QrelsTable | RunTable, row: int) -> int | None:
     if table.source.kind != "trec":
         return None
     if table.line is None:
-        path = Path(table.source.path or "")
+        path = Path(table.source.path or table.source.name)  # (<stdin>: its kept bytes)
         is_run = isinstance(table, RunTable)
         cols, col = (RUN_COLUMNS, 4) if is_run else (QRELS_COLUMNS, 3)
         table.line = read_lines(path, cols, col, "score" if is_run else "grade").line

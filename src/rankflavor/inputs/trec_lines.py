@@ -3,7 +3,8 @@
 Grammar (the fast reader in `trec_fast` must agree with it on every file it accepts):
 
 - bytes: gzip-compressed when they start with the gzip magic (a `.gz` name without it is an error); a UTF-8 BOM
-  at the very start is dropped; anything else must be UTF-8 text without NUL bytes;
+  at the very start is dropped; UTF-16 or UTF-32 with a BOM is decoded (inputs/encoding.py); anything else
+  must be UTF-8 text without NUL bytes;
 - lines end at `\\n`, `\\r\\n` or a lone `\\r`; a line of spaces and tabs only is blank; a line whose first
   non-blank character is `#` is a comment; both are skipped and counted;
 - columns are separated by runs of spaces and tabs (and only those: a no-break space is part of an id);
@@ -27,6 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from rankflavor.errors import InputError
+from rankflavor.inputs.encoding import decode_text
+from rankflavor.inputs.stdin import STDIN_NAME, stdin_bytes
 
 _HEADER_WORDS = {"qid", "query", "query_id", "queryid", "topic", "topic_id", "docid", "doc", "doc_id", "docno",
                  "document", "score", "sim", "similarity", "rank", "relevance", "rel", "grade", "label", "judgment",
@@ -51,7 +54,10 @@ def is_regular_file(path: Path) -> bool:
 
 
 def read_raw(path: Path) -> bytes:
-    """The file's bytes as stored (still compressed), or InputError naming the path and what is wrong."""
+    """The file's bytes as stored (still compressed), or InputError naming the path and what is wrong;
+    `<stdin>`: the standard input's (inputs/stdin.py)."""
+    if str(path) == STDIN_NAME:
+        return stdin_bytes()
     try:
         return Path(path).read_bytes()
     except FileNotFoundError:
@@ -78,31 +84,6 @@ def decompress(raw: bytes, path: Path) -> bytes:
         raise InputError("named .gz but not gzip-compressed", source=str(path),
                          fix="compress it with gzip, or drop the .gz from its name")
     return raw
-
-
-def _line_at(raw: bytes, position: int) -> int:
-    """The 1-based line holding byte `position` (lines end at \\n, \\r\\n or \\r, as in `split_lines`)."""
-    return len(re.findall(rb"\r\n|\r|\n", raw[:position])) + 1
-
-
-def _around(raw: bytes, start: int, end: int) -> str:
-    return raw[max(0, start - 20): end + 20].decode("utf-8", "replace")
-
-
-def _decode(raw: bytes, path: Path) -> str:
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    nul = raw.find(b"\x00")
-    if nul >= 0:
-        raise InputError("this is not a text file (it contains NUL bytes)", source=str(path),
-                         line=_line_at(raw, nul), text=_around(raw, nul, nul + 1),
-                         fix="give a TREC text file, plain or .gz")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError("not valid UTF-8 text", source=str(path), line=_line_at(raw, exc.start),
-                         text=_around(raw, exc.start, exc.end),
-                         fix="save the file as UTF-8 (a binary file is not a TREC file)") from None
 
 
 def split_lines(text: str) -> list[str]:
@@ -134,11 +115,28 @@ def _looks_like_header(fields: list[str], value_col: int) -> bool:
     return value_is_word or sum(words) >= 2
 
 
-def _column_fix(fields: list[str], columns: tuple[str, ...], line: str, path: Path) -> str:
+def _delimited(fields: list[str], columns: tuple[str, ...], line: str, path: Path) -> tuple[str, str] | None:
+    """(reason, fix) for a line of a comma- or semicolon-separated file (3 or more fields that way, more than
+    the spaces and tabs make); None for any other line."""
+    splits = [(sep, kind, re.split(rf"\s*{sep}\s*", line.strip(" \t")))
+              for sep, kind in ((",", "comma-separated (CSV)"), (";", "semicolon-separated"))]
+    found = [split for split in splits if len(split[2]) >= 3 and len(split[2]) > len(fields)]
+    if not found:
+        return None
+    separator, kind, parts = found[0]
+    reason = (f"this file looks {kind}; TREC files are whitespace-separated: QID Q0 DOC RANK SCORE TAG for a run, "
+              f"QID ITER DOC GRADE for qrels (expected {len(columns)} columns separated by spaces or tabs, found "
+              f"{len(fields)}; the line splits into {len(parts)} at '{separator}')")
+    name = shlex.quote(str(path))
+    if len(parts) == len(columns):
+        return reason, f"delete a header line if there is one, then convert it, e.g. tr '{separator}' ' ' < {name} " \
+                       "> fixed.txt"
+    return reason, ("write it as TREC columns, or read it with pandas.read_csv and pass the DataFrame (columns query, "
+                    "doc, and grade or score) to rankflavor.evaluate")
+
+
+def _column_fix(fields: list[str], columns: tuple[str, ...], line: str) -> str:
     fix = f"every line must be '{' '.join(columns)}', separated by spaces or tabs"
-    if "," in line and len(fields) < len(columns) and line.count(",") >= len(columns) - len(fields):
-        return fix + f"; this line holds commas: is it a CSV file? convert it, e.g. tr ',' ' ' < {shlex.quote(str(path))} " \
-                     "> fixed.txt"
     space = _UNICODE_SPACE.search(line)
     if space:
         return fix + f"; U+{ord(space.group()):04X} (a Unicode space) is not a column separator"
@@ -176,6 +174,7 @@ class LineRead:
     comments: int
     blanks: int
     extra_columns: int
+    encoding: str | None = None  # not UTF-8: the file's encoding (inputs/encoding.py)
 
 
 def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, raw: bytes | None = None) -> LineRead:
@@ -184,7 +183,7 @@ def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, 
     `raw` is the file's bytes when the caller already read them (a pipe can be read only once).
     """
     path = Path(path)
-    text = _decode(decompress(read_raw(path) if raw is None else raw, path), path)
+    text, encoding = decode_text(decompress(read_raw(path) if raw is None else raw, path), path)
     queries: list[str] = []
     docs: list[str] = []
     values: list[float] = []
@@ -207,11 +206,14 @@ def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, 
             extra += 1  # a run line's columns after the sixth: skipped, as trec_eval does
             fields = fields[:RUN_WIDTH]
         if len(fields) != len(columns):
+            csv = _delimited(fields, columns, line, path)
+            if csv is not None:
+                raise InputError(csv[0], source=str(path), line=line_no, text=line, fix=csv[1])
             if _looks_like_header(fields, value_col):
                 raise InputError("this line looks like a header", source=str(path), line=line_no, text=line,
                                  fix="TREC files have no header line: delete it (or start it with #)")
             raise InputError(f"expected {len(columns)} columns ({' '.join(columns)}), found {len(fields)}",
-                             source=str(path), line=line_no, text=line, fix=_column_fix(fields, columns, line, path))
+                             source=str(path), line=line_no, text=line, fix=_column_fix(fields, columns, line))
         field = fields[value_col]
         value = parse_number(field)
         if value is None:
@@ -227,13 +229,13 @@ def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, 
         docs.append(fields[2])
         values.append(value)
         lines.append(line_no)
-    return LineRead(queries, docs, values, np.asarray(lines, dtype=np.int64), comments, blanks, extra)
+    return LineRead(queries, docs, values, np.asarray(lines, dtype=np.int64), comments, blanks, extra, encoding)
 
 
 def line_text(path: Path, line_no: int) -> str | None:
     """The text of one line of a TREC file (for error messages), None when it cannot be read."""
     try:
-        lines = split_lines(_decode(decompress(read_raw(path), path), path))
+        lines = split_lines(decode_text(decompress(read_raw(path), path), path)[0])
     except InputError:
         return None
     return lines[line_no - 1] if 0 < line_no <= len(lines) else None

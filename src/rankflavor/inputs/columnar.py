@@ -1,0 +1,54 @@
+"""Parquet and Arrow IPC files (Feather v2 `.feather`/`.arrow`, and the IPC stream format) as a qrels or a run,
+told by their first bytes, whatever their name: `PAR1` (Parquet), `ARROW1` (an Arrow file), `FEA1` (Feather
+v1), the IPC stream's continuation marker. Their columns are named as a DataFrame's may be (inputs/columns.py)
+and checked as any table is (inputs/arrow_table.py); errors name the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pyarrow as pa
+
+from rankflavor.errors import InputError
+
+_MAGIC = ((b"PAR1", "parquet"), (b"ARROW1", "arrow"), (b"FEA1", "arrow"), (b"\xff\xff\xff\xff", "arrow-stream"))
+_NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC (Feather)", "arrow-stream": "Arrow IPC stream"}
+
+
+def columnar_kind(head: bytes) -> str | None:
+    """`parquet`, `arrow` or `arrow-stream` when the bytes start as such a file does, else None."""
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+    return None
+
+
+def file_head(path: Path, size: int = 8) -> bytes:
+    """The first bytes of a regular file (b'' when it cannot be read: the reader then says why)."""
+    try:
+        with Path(path).open("rb") as handle:
+            return handle.read(size)
+    except (OSError, ValueError):
+        return b""
+
+
+def read_columnar(raw: bytes, kind: str, source: str) -> tuple[pa.Table, str]:
+    """(the table, the SHA-256 of the bytes) of a Parquet or Arrow file's bytes; InputError when unreadable."""
+    try:
+        reader = pa.BufferReader(raw)
+        if kind == "parquet":
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(reader)
+        elif kind == "arrow":
+            import pyarrow.feather as feather
+
+            table = feather.read_table(reader)
+        else:
+            table = pa.ipc.open_stream(reader).read_all()
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise InputError(f"not a readable {_NAMES[kind]} file ({exc})", source=source,
+                         fix="the file is truncated or corrupt: write it again") from None
+    return table, hashlib.sha256(raw).hexdigest()
