@@ -9,6 +9,7 @@ m_map.c, m_map_cut.c, m_recip_rank.c, m_Rprec.c, m_success.c, m_num_ret.c, m_num
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
@@ -118,7 +119,8 @@ def interpolated_precision(flags: list[bool], relevant: int, level: float, count
     if c > len(ranks) or not ranks:
         return 0.0
     start = ranks[max(c, 1) - 1]
-    return max(sum(flags[:i]) / i for i in range(start, len(flags) + 1))
+    hits = list(itertools.accumulate(flags))  # hits[i - 1]: the relevant docs in the top i
+    return max(hits[i - 1] / i for i in range(start, len(flags) + 1))
 
 
 def iprec(ranked: Ranked, flavor: Flavor) -> Outcome:

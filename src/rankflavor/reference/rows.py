@@ -11,8 +11,9 @@ per ranked row (building those cost 20 times the evaluation they check).
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -178,31 +179,50 @@ def check_relevance_rows(measure: Callable[[Ranked, Flavor], tuple], rows: Recor
         flag(out, rows.q, shown != relevant,
              lambda i: f"rank {rows.rank[i]}: relevant is {bool(shown[i])}, but its grade is {_show(rows.grade[i])}")
         relevant = shown
-    qr, n = ds.qrels, ds.n_queries
-    universe_relevant = rows.qrels_judged & (qr.grade >= level)
-    r = np.bincount(qr.q, weights=universe_relevant, minlength=n)
-    nonrelevant = np.bincount(qr.q, weights=rows.qrels_judged & ~universe_relevant, minlength=n)
-    top = np.full(n, -np.inf)
-    np.maximum.at(top, qr.q, qr.grade)
-    order, slices = query_slices(rows.q, rows.rank)
-    flags, judged = relevant[order].tolist(), rows.judged[order].tolist()
-    grades = [None if g != g else g for g in rows.grade[order].tolist()]
+    lists = ranked_lists(rows, relevant, ds, level)
     raw = np.full(len(res.query), np.nan)
     undefined = np.zeros(len(res.query), dtype=bool)
     scored = res.status != MISSING
     for pos in np.flatnonzero(scored).tolist():
-        code = int(res.query[pos])
-        part = slices.get(code, slice(0, 0))
-        value, _, none = measure(Ranked(flags[part], judged[part], int(r[code]), int(nonrelevant[code]), grades[part],
-                                        None if top[code] == -np.inf else float(top[code])), flavor)
+        value, _, none = measure(lists[int(res.query[pos])], flavor)
         raw[pos], undefined[pos] = (math.nan if value is None else value), none
     check_values(out, res, expected_values(raw, undefined, flavor), scored, "the ranked list's relevance gives")
     return out
 
 
-def merged(problems: Iterable[Problems]) -> Problems:
-    out: Problems = {}
-    for part in problems:
-        for code, items in part.items():
-            out.setdefault(code, []).extend(items)
+_LISTS: dict[bytes, dict[int, Ranked]] = {}  # the last few runs' lists, by the digest of what makes them
+LISTS_KEPT = 4
+
+
+def ranked_lists(rows: RecordRows, relevant: np.ndarray, ds: Dataset, level: float) -> dict[int, Ranked]:
+    """Per query code, what a measure of relevance reads of its list (reference/binary.py's Ranked), from the
+    record rows. Kept for the next flavors with the same rows (P@5 ... P@1000, AP, R-prec of one run share them):
+    building the lists of a run costs more than most measures' formulas over them."""
+    digest = hashlib.blake2b(digest_size=16)
+    for array in (rows.q, rows.rank, rows.judged, rows.grade, relevant, rows.qrels_judged, ds.qrels.q, ds.qrels.grade):
+        digest.update(np.ascontiguousarray(array).tobytes())
+    digest.update(repr(level).encode())
+    key = digest.digest()
+    if key in _LISTS:
+        return _LISTS[key]
+    qr, n = ds.qrels, ds.n_queries
+    universe_relevant = rows.qrels_judged & (qr.grade >= level)
+    r = np.bincount(qr.q, weights=universe_relevant, minlength=n).astype(np.int64).tolist()
+    nonrelevant = np.bincount(qr.q, weights=rows.qrels_judged & ~universe_relevant, minlength=n).astype(np.int64).tolist()
+    top = np.full(n, -np.inf)
+    np.maximum.at(top, qr.q, qr.grade)
+    tops = [None if t == -np.inf else t for t in top.tolist()]
+    order, slices = query_slices(rows.q, rows.rank)
+    flags, judged = relevant[order].astype(bool).tolist(), rows.judged[order].tolist()
+    ordered = rows.grade[order]
+    grades_of = ordered.astype(object)
+    grades_of[np.isnan(ordered)] = None  # (not in the qrels)
+    grades = grades_of.tolist()
+    out = {}
+    for code in range(n):
+        part = slices.get(code, slice(0, 0))
+        out[code] = Ranked(flags[part], judged[part], r[code], nonrelevant[code], grades[part], tops[code])
+    while len(_LISTS) >= LISTS_KEPT:
+        _LISTS.pop(next(iter(_LISTS)))
+    _LISTS[key] = out
     return out
