@@ -9,6 +9,7 @@ value (rankflavor.flavor.values) that is also its canonical token.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -169,6 +170,19 @@ class Flavor:
 
 def parse_spec(spec: str) -> list[Flavor]:
     """All flavors a spec stands for: one, or one per default cutoff of a preset written without @k."""
+    if spec.lstrip().startswith(project.PREFIX):  # (read from the project file of the working directory)
+        return _parse_spec(spec)
+    return list(_parsed(spec))
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(spec: str) -> tuple[Flavor, ...]:
+    """parse_spec of a spec that names no project flavor (its flavors depend on the spec alone; a measure
+    set's dozens of members are parsed once per process, though a CLI parses its specs twice)."""
+    return tuple(_parse_spec(spec))
+
+
+def _parse_spec(spec: str) -> list[Flavor]:
     text = split_spec(spec, raw_head=reads_own_head)
     if text.name.startswith(project.PREFIX):
         if text.params:
