@@ -120,3 +120,12 @@ def test_warnings_false_skips_them_and_changes_no_value():
                    for r in bare.results for w in r.warnings)
     for a, b in zip(full.results, bare.results, strict=True):
         assert a.per_query() == b.per_query() and a.mean == b.mean
+
+
+def test_an_unknown_query_names_the_close_and_the_judged_ids():
+    report = rf.evaluate(QRELS, RUN, "ndcg@3")
+    with pytest.raises(KeyError, match=r"no query 'Q1' in the qrels or the runs; did you mean q1\? \(judged query ids: "
+                                       r"q1, q2, q3\)"):
+        report.explain(None, "Q1")
+    with pytest.raises(KeyError, match="judged query ids"):
+        report.value("nope")

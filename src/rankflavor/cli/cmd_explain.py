@@ -86,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = explain(args.qrels, run, args.query, flavor, on_duplicate=args.on_duplicate)
     except KeyError as exc:  # a query id the qrels does not judge: a usage error
-        sys.stderr.write(f"rankflavor: {unknown_query(str(exc.args[0]), args.query, args.qrels)}\n")
+        message = getattr(exc, "base", str(exc.args[0]))  # (the CLI lists the ids in the qrels' own order)
+        sys.stderr.write(f"rankflavor: {unknown_query(message, args.query, args.qrels)}\n")
         return EXIT_USAGE
     if args.format == "json":
         render.print_json(record.to_dict())

@@ -65,11 +65,26 @@ class Report:
 
     def value(self, query: str, run: str | None = None, flavor: Flavor | str | None = None) -> float | None:
         result = self.result(run, flavor)
-        code = self.dataset.query_code(query)
+        code = self._query_code(query)
         hits = np.flatnonzero(result.queries.query == code)
         if len(hits) == 0:
             raise KeyError(f"query {query!r} is not judged (not in the qrels): it has no value")
         return plain(result.queries.value[hits[0]])
+
+    def _query_code(self, query: str) -> int:
+        """The code of a query id; an unknown one is a KeyError naming the close ids and a few judged ones."""
+        try:
+            return self.dataset.query_code(query)
+        except KeyError:
+            from rankflavor.flavor.suggest import close, did_you_mean
+
+            ids = [str(q) for q in self.dataset.query_ids[self.dataset.judged]]
+            hint = did_you_mean(close(query.lower(), {q.lower(): q for q in reversed(ids)}))
+            shown = ", ".join(ids[:5]) + (f", ... ({len(ids)} in all)" if len(ids) > 5 else "")
+            error = KeyError(f"no query {query!r} in the qrels or the runs{'; ' + hint if hint else ''} (judged "
+                             f"query ids: {shown})")
+            error.base = f"no query {query!r} in the qrels or the runs"  # type: ignore[attr-defined]  # (the CLI's own)
+            raise error from None
 
     # ---- records ------------------------------------------------------------------------------------
     def explain(self, run: str | None = None, query: str | None = None, flavor: Flavor | str | None = None,
@@ -78,7 +93,7 @@ class Report:
         name, wanted = self._run_name(run), self._flavor(flavor)
         if query is None:
             raise ValueError("name the query to explain")
-        code = self.dataset.query_code(query)
+        code = self._query_code(query)
         if not self.dataset.judged[code]:
             raise KeyError(f"query {query!r} is in the run but not in the qrels: it is never scored")
         return self._records(name, wanted, np.array([code], dtype=np.int64))[0]
