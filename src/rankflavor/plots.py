@@ -72,7 +72,7 @@ class _Values:
 
 
 def _title(text: str, flavor_label: str) -> dict[str, Any]:
-    return {"text": f"{text} <span style='font-size:12px;color:#666'>({flavor_label})</span>", "x": 0.01}
+    return {"font": {"size": 14}, "text": f"{text} <span style='font-size:12px;color:#666'>({flavor_label})</span>", "x": 0.01}
 
 
 def distribution(source: Any, flavor: Flavor | str | None = None, runs: list[str] | None = None,
@@ -115,8 +115,8 @@ def differences(source: Any, run_a: str | None = None, run_b: str | None = None,
     fig = go.Figure(go.Histogram(x=d, xbins={"start": -edge, "end": edge, "size": 2 * edge / bins},
                                  marker_color=COLORS[2], hovertemplate="%{x}: %{y} queries<extra></extra>"))
     fig.add_vline(x=0, line_dash="dot", line_color="#444")
-    fig.update_layout(**LAYOUT, title=_title(f"{a} − {b} per query: {a} better on {wins[0]}, {b} on {wins[1]}, "
-                                             f"equal on {wins[2]}", data.label(f)),
+    fig.update_layout(**LAYOUT, title=_title(f"{a} − {b}: better on {wins[0]}, worse on {wins[1]}, equal on {wins[2]}",
+                                             data.label(f)),
                       xaxis_title=f"{a} − {b}", yaxis_title="queries", showlegend=False)
     return fig
 
@@ -131,7 +131,7 @@ def scatter(source: Any, run_a: str | None = None, run_b: str | None = None, fla
     ids, va = data.values(a, f)
     vb = data.values(b, f)[1]
     both = ~np.isnan(va) & ~np.isnan(vb)
-    top = max(1.0, float(np.nanmax(np.concatenate([va[both], vb[both], [0.0]]))))
+    top = float(np.concatenate([va[both], vb[both], [1e-9]]).max()) * 1.02
     fig = go.Figure(go.Scatter(x=va[both], y=vb[both], mode="markers", customdata=ids[both].astype(str),
                                marker={"size": 5, "opacity": 0.45, "color": COLORS[0]},
                                hovertemplate="query %{customdata}<br>" + a + " %{x:.4f}<br>" + b

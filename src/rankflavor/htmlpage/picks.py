@@ -14,7 +14,7 @@ import numpy as np
 
 from rankflavor.flavor import Flavor
 
-PER_KIND = 12  # queries per reason (per run, per pair)
+PER_KIND = 25  # queries per reason (per run, per pair)
 CAP = 120  # distinct queries with records
 
 

@@ -85,7 +85,8 @@ def paper_table(model: PageModel) -> str:
             cells.append(f'<td class="num{" best" if best else ""}">{_f(mean)}{mark}{ci}</td>')
         name = f"{_e(run)}" + (' <span class="muted">(baseline)</span>' if run == model.baseline else "")
         rows.append(f"<tr><th>{name}</th>{''.join(cells)}</tr>")
-    return (f'<table class="paper"><thead><tr><th>run</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return (f'<div class="scroll"><table class="paper"><thead><tr><th>run</th>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>'
             f'<p class="note">{_e(table.note)} Bold: the best mean of each measure. Δ: the run minus the baseline, '
             f'mean over the paired queries, with its {int(model.comparison.settings["confidence"] * 100)}% CI '
             f'({_e(model.comparison.settings["ci"])}).</p>')

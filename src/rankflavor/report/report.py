@@ -135,6 +135,12 @@ class Report:
                          "undefined_status": undefined, "warnings": " | ".join(str(w) for w in r.warnings)})
         return pd.DataFrame(rows)
 
+    def _repr_html_(self) -> str:
+        """Jupyter: a compact table of the means (htmlpage/notebook.py)."""
+        from rankflavor.htmlpage.notebook import report_html
+
+        return report_html(self)
+
     def __repr__(self) -> str:
         runs, labels = self.runs, list(dict.fromkeys(r.label for r in self.results))
         shown = ", ".join(labels[:4]) + (f", ... ({len(labels)} flavors)" if len(labels) > 4 else "")

@@ -2,7 +2,7 @@
 (function () {
   "use strict";
   const D = JSON.parse(document.getElementById("rf-data").textContent);
-  const PAGE = 100;
+  const PAGE = 25;
   const NOT_SCORED = 1, TIES = 2, UNJUDGED = 4;
   const state = { flavor: 0, filter: "", only: "all", sort: null, dir: 1, shown: PAGE };
   const byId = (id) => document.getElementById(id);
