@@ -14,7 +14,6 @@ pytest.importorskip("plotly")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from rankflavor.cli.main import main  # noqa: E402
-from rankflavor.examples import SEED000_QRELS  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"

@@ -11,8 +11,8 @@ import pytest
 
 pytest.importorskip("plotly")
 
-from rankflavor.cli.main import main  # noqa: E402
-from rankflavor.examples import SEED000_QRELS, SEED000_RUNS  # noqa: E402
+from rankflavor.cli.main import main
+from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
 
 X, Y = (str(r) for r in SEED000_RUNS)
 

@@ -72,7 +72,8 @@ class _Values:
 
 
 def _title(text: str, flavor_label: str) -> dict[str, Any]:
-    return {"font": {"size": 14}, "text": f"{text} <span style='font-size:12px;color:#666'>({flavor_label})</span>", "x": 0.01}
+    note = f"<span style='font-size:12px;color:#666'>({flavor_label})</span>"
+    return {"font": {"size": 14}, "text": f"{text} {note}", "x": 0.01}
 
 
 def distribution(source: Any, flavor: Flavor | str | None = None, runs: list[str] | None = None,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.help import command_epilog

@@ -48,6 +48,7 @@ def render(model: PageModel, generated: str | None = None) -> str:
 
     generated = generated or _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     label = model.label(model.flavors[0])
+    first = sections.flavor_name(model, str(model.flavors[0]))
     charts, chart_specs = _charts(model)
     body = f"""
 <main>
@@ -56,13 +57,14 @@ def render(model: PageModel, generated: str | None = None) -> str:
 <a href="#queries">Queries &amp; records</a><a href="#warnings">Warnings</a><a href="#inputs">Inputs &amp; flavors</a></nav>
 <section id="summary"><h2>Systems × measures</h2>{sections.verdicts(model)}{sections.paper_table(model)}</section>
 <section id="sensitivity"><h2>Flavor sensitivity: who wins under which flavor</h2>{sections.sensitivity(model)}</section>
-<section id="distributions"><h2>Per-query values <span class="muted">under {sections.flavor_name(model, str(model.flavors[0]))}</span></h2>
+<section id="distributions"><h2>Per-query values <span class="muted">under {first}</span></h2>
 <div class="charts">{charts}</div>
 <p class="note">Click a point of a scatter plot to open that query's record.</p></section>
 <section id="queries"><h2>Queries and their records</h2>
 <div class="controls"><label>flavor <select id="rf-flavor"></select></label>
 <input type="search" id="rf-filter" placeholder="filter by query id">
-<label>show <select id="rf-only"><option value="all">all queries</option><option value="record">with an embedded record</option>
+<label>show <select id="rf-only"><option value="all">all queries</option>
+<option value="record">with an embedded record</option>
 <option value="notscored">not scored (zero ideal, missing)</option><option value="ties">ties across the cutoff</option>
 <option value="unjudged">unjudged documents in the top k</option></select></label><span id="rf-count"></span></div>
 <table id="rf-queries"></table><button id="rf-more">show more</button>
