@@ -116,7 +116,7 @@ def differences(source: Any, run_a: str | None = None, run_b: str | None = None,
     fig = go.Figure(go.Histogram(x=d, xbins={"start": -edge, "end": edge, "size": 2 * edge / bins},
                                  marker_color=COLORS[2], hovertemplate="%{x}: %{y} queries<extra></extra>"))
     fig.add_vline(x=0, line_dash="dot", line_color="#444")
-    fig.update_layout(**LAYOUT, title=_title(f"{a} − {b}: better on {wins[0]}, worse on {wins[1]}, equal on {wins[2]}",
+    fig.update_layout(**LAYOUT, title=_title(f"{a} − {b}: + on {wins[0]}, − on {wins[1]}, = on {wins[2]} queries",
                                              data.label(f)),
                       xaxis_title=f"{a} − {b}", yaxis_title="queries", showlegend=False)
     return fig
@@ -140,7 +140,8 @@ def scatter(source: Any, run_a: str | None = None, run_b: str | None = None, fla
     fig.add_shape(type="line", x0=0, y0=0, x1=top, y1=top, line={"dash": "dot", "color": "#888"})
     fig.update_layout(**{**LAYOUT, "height": 380}, title=_title(f"{b} vs {a}, per query", data.label(f)),
                       xaxis_title=a, yaxis_title=b, showlegend=False)
-    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    fig.update_xaxes(range=[0, top])
+    fig.update_yaxes(range=[0, top], scaleanchor="x", scaleratio=1)
     return fig
 
 
