@@ -16,8 +16,10 @@ $(CORE): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(CORE)
 
+# the report page's browser test drives Debian's chromium (installed here when missing; never `playwright install`)
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e ".[test,peers]"
+	$(BIN)/python -m pip install --quiet -e ".[test,peers,report]"
+	[ -x /usr/bin/chromium ] || { apt-get update && apt-get install -y chromium; }
 	touch $(STAMP)
 
 demo: $(CORE)

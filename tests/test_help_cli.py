@@ -214,7 +214,7 @@ def test_explain_without_a_cutoff_shows_every_rank(capsys, deep):
 
 
 def test_the_trimming_keeps_ties_that_straddle_the_cutoff(deep):
-    from rankflavor.cli.cmd_explain import trimmed
+    from rankflavor.report.records import trimmed
 
     record = rf.explain(*deep, "q1", "ndcg@10 ties=average")
     shown, line = trimmed(record, 10)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
-from typing import Any
 
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.help import command_epilog
@@ -34,20 +32,6 @@ def add_parser(sub) -> None:
                         "unjudged ones. --format json always holds every row")
     p.add_argument("--format", choices=("table", "json"), default="table")
     add_on_duplicate(p)
-
-
-def trimmed(record: Any, cutoff: int | None) -> tuple[Any, str]:
-    """The record as the table shows it, and the line counting what it hides ("" when nothing is): the ranks down
-    to `cutoff`, then the judged documents and those tied with a document above the cutoff."""
-    if cutoff is None:
-        return record, ""
-    top_groups = {row["tie_group"] for row in record.ranked if row["rank"] <= cutoff}
-    kept = [row for row in record.ranked if row["rank"] <= cutoff or row["judged"] or row["tie_group"] in top_groups]
-    hidden = len(record.ranked) - len(kept)
-    if not hidden:
-        return record, ""
-    noun = "document" if hidden == 1 else "documents"
-    return replace(record, ranked=kept), f"... {hidden} unjudged {noun} below rank {cutoff} hidden; --all shows them"
 
 
 def unknown_query(message: str, query: str, qrels: str) -> str:
@@ -80,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from rankflavor.cli.cmd_eval import default_spec
     from rankflavor.inputs.prefetch import prefetch_runs
     from rankflavor.report import explain
+    from rankflavor.report.records import trimmed
 
     flavor = Flavor.parse(args.spec or default_spec())
     run = prefetch_runs([args.run])[0]  # parsed on Arrow's threads while the qrels is read

@@ -34,6 +34,8 @@ COMMAND_EXAMPLES: dict[str, tuple[str, ...]] = {
                 "rankflavor compare --grids"),
     "diff": ("rankflavor diff $EX/seed000.qrels $EX/X.run -m ndcg@3 -m 'ndcg@4 gain=exp2'",
              "rankflavor diff $EX/seed000.qrels $EX/X.run $EX/Y.run -m trec_eval@3 -m sklearn@3 --shapley"),
+    "report": ("rankflavor report $EX/seed000.qrels $EX/X.run $EX/Y.run --grid gain -k 3 -o report.html",
+               "rankflavor report $EX/seed000.qrels $EX/X.run $EX/Y.run -m ndcg@3 -m map --baseline Y.run"),
 }
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RankflavorError
 
-COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "diff")
+COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "diff", "report")
 
 
 class Parser(argparse.ArgumentParser):

@@ -76,6 +76,12 @@ class Comparison:
         """The systems x measures table of a paper: means with significance marks (compare/paper.py)."""
         return paper_table(self, digits)
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the verdicts and the paper table, compact (htmlpage/notebook.py)."""
+        from rankflavor.htmlpage.notebook import comparison_html
+
+        return comparison_html(self)
+
     def __repr__(self) -> str:
         verdicts = "; ".join(f"{v.run_a} vs {v.run_b}: {v.verdict}" for v in self.verdicts.itertuples())
         return f"<Comparison {len(self.runs)} runs x {len(self.flavors)} flavors: {verdicts}>"

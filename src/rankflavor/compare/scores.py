@@ -47,6 +47,25 @@ class Scores:
             self._values[key] = res.raw_value
         return self._results[key]
 
+    def evaluate_all(self, flavors: list[Flavor]) -> None:
+        """Evaluate every run under all `flavors` at once (a large run's chunks then serve every flavor); a run
+        that some flavor refuses is left to `result`, one flavor at a time, which raises for that flavor only."""
+        from rankflavor.errors import RankflavorError
+
+        for run in self.runs:
+            wanted = [f for f in dict.fromkeys(flavors) if (run, f) not in self._results]
+            interned = self.dataset.run(run)
+            try:
+                evaluations = self.engine.evaluate(interned, wanted) if wanted else []
+            except RankflavorError:
+                continue
+            unjudged = int((interned.present & ~self.dataset.judged).sum())
+            for flavor, evaluation in zip(wanted, evaluations, strict=True):
+                res = evaluation.results
+                self._results[(run, flavor)] = Result(run, flavor, res, self.dataset.query_ids, unjudged,
+                                                      averaging=averaging_for(self.dataset, interned, flavor))
+                self._values[(run, flavor)] = res.raw_value
+
     def warnings(self, run: str, flavor: Flavor) -> list[FlavorWarning]:
         result = self.result(run, flavor)
         if (run, flavor) not in self._warned:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -93,3 +93,17 @@ def _list_row(ds: Dataset, columns: dict[str, np.ndarray], i: int) -> dict[str, 
         if name not in ("q", "d", "rank"):
             row[name] = plain(column[i]) if name == "grade" else float(column[i])
     return row
+
+
+def trimmed(record: Record, cutoff: int | None) -> tuple[Record, str]:
+    """The record as a table shows it, and the line counting what it hides ("" when nothing is): the ranks down
+    to `cutoff`, then the judged documents and those tied with a document above the cutoff."""
+    if cutoff is None:
+        return record, ""
+    top_groups = {row["tie_group"] for row in record.ranked if row["rank"] <= cutoff}
+    kept = [row for row in record.ranked if row["rank"] <= cutoff or row["judged"] or row["tie_group"] in top_groups]
+    hidden = len(record.ranked) - len(kept)
+    if not hidden:
+        return record, ""
+    noun = "document" if hidden == 1 else "documents"
+    return replace(record, ranked=kept), f"... {hidden} unjudged {noun} below rank {cutoff} hidden; --all shows them"

@@ -98,9 +98,11 @@ class Report:
             raise KeyError(f"query {query!r} is in the run but not in the qrels: it is never scored")
         return self._records(name, wanted, np.array([code], dtype=np.int64))[0]
 
-    def records(self, run: str, flavor: Flavor | str) -> list[Record]:
-        """Records of every judged query for one run and flavor (one engine pass)."""
-        return self._records(run, self._flavor(flavor), None)
+    def records(self, run: str, flavor: Flavor | str, queries: list[str] | None = None) -> list[Record]:
+        """Records of every judged query (or of the judged `queries` named) for one run and flavor (one engine
+        pass)."""
+        codes = None if queries is None else np.array([self.dataset.query_code(q) for q in queries], dtype=np.int64)
+        return self._records(run, self._flavor(flavor), codes)
 
     def _records(self, run: str, flavor: Flavor, queries: np.ndarray | None) -> list[Record]:
         res, rows = self._detail(run, flavor, queries)
@@ -147,6 +149,12 @@ class Report:
                          **{k: v for k, v in counts.items() if k != undefined}, "undefined": counts[undefined],
                          "undefined_status": undefined, "warnings": " | ".join(str(w) for w in r.warnings)})
         return pd.DataFrame(rows)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: a compact table of the means (htmlpage/notebook.py)."""
+        from rankflavor.htmlpage.notebook import report_html
+
+        return report_html(self)
 
     def __repr__(self) -> str:
         runs, labels = self.runs, list(dict.fromkeys(r.label for r in self.results))

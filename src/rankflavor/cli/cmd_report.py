@@ -1,0 +1,60 @@
+"""`rankflavor report QRELS RUN [RUN ...] [-m SPEC ... | --grid NAME|FILE] [--baseline RUN] -o report.html`: one
+self-contained HTML page (rankflavor/htmlpage; needs the `rankflavor[report]` extra, plotly)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+import time
+
+from rankflavor.cli.cmd_check import add_on_duplicate
+from rankflavor.errors import EXIT_OK, EXIT_USAGE
+
+
+def add_parser(sub) -> None:
+    from rankflavor.cli.help import command_epilog
+
+    p = sub.add_parser("report", help="write one self-contained HTML page: the paper table, flavor sensitivity, "
+                                      "per-query plots and table, records, warnings",
+                       epilog=command_epilog("report"), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("qrels", help="TREC qrels file")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="one or more run files")
+    p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC",
+                   help="a flavor to report (repeatable); replaces the grid")
+    p.add_argument("--grid", metavar="NAME|FILE", help="a named grid (rankflavor compare --grids) or a grid file; "
+                                                       "default: the 'default' grid")
+    p.add_argument("-k", "--cutoff", action="append", type=int, dest="cutoffs", metavar="K",
+                   help="cutoff crossed into the grid (repeatable; default 10)")
+    p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
+    p.add_argument("--baseline", metavar="RUN", help="the run the others are tested against (default: the first)")
+    p.add_argument("--resamples", type=int, default=10_000, help="resamples of the randomization test and bootstrap")
+    p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm's correction")
+    p.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the page to write (report.html)")
+    add_on_duplicate(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.specs and args.grid:
+        sys.stderr.write("rankflavor: error: give -m SPEC ... or --grid, not both\n")
+        return EXIT_USAGE
+    try:
+        from rankflavor.htmlpage.page import write_report
+    except ImportError as exc:
+        sys.stderr.write(f"rankflavor: report needs plotly ({exc.name or exc}): pip install 'rankflavor[report]'\n")
+        return EXIT_USAGE
+    start = time.perf_counter()
+    model_args = [x for spec in args.specs or [] for x in ("-m", spec)] + (["--grid", args.grid] if args.grid else [])
+    model_args += [x for k in args.cutoffs or [] for x in ("-k", str(k))]
+    model_args += (["--base", args.base] if args.base != "ndcg" else []) + (["--baseline", args.baseline]
+                                                                            if args.baseline else [])
+    command = shlex.join(["rankflavor", "report", args.qrels, *args.runs, *model_args, "-o", args.output])
+    model = write_report(args.qrels, list(args.runs), args.output, args.specs, grid=args.grid, cutoffs=args.cutoffs,
+                         base=args.base, baseline=args.baseline, command=command, on_duplicate=args.on_duplicate,
+                         n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
+    size = os.path.getsize(args.output)
+    print(f"wrote {args.output} ({size / 1e6:.1f} MB, {len(model.runs)} runs x {len(model.flavors)} flavors, "
+          f"{len(model.picks.why)} queries' records embedded) in {time.perf_counter() - start:.1f} s")
+    return EXIT_OK

@@ -1,0 +1,199 @@
+"""The page's sections as HTML fragments, each from the PageModel: the header, the verdicts, the systems x
+measures table (compare's paper table, with CIs), the flavors' legend, the flavor-sensitivity table, the
+warnings and the inputs. The per-query table and the records are drawn by the page's script (assets/page.js)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from rankflavor.compare.paper import BETTER, WORSE
+from rankflavor.htmlpage.model import PageModel
+
+
+def _e(x: Any) -> str:
+    return escape(str(x), quote=True)
+
+
+def _f(x: Any, digits: int = 4, signed: bool = False) -> str:
+    if x is None or x != x:
+        return "null"
+    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+
+
+def flavor_name(model: PageModel, canonical: str) -> str:
+    """A flavor's label, its canonical string on hover."""
+    return f'<span class="flv" title="{_e(canonical)}">{_e(model.label(canonical))}</span>'
+
+
+def header(model: PageModel, generated: str) -> str:
+    scores = model.scores
+    n = int(scores.dataset.judged.sum())
+    runs = ", ".join(_e(r) for r in model.runs)
+    baseline = f" · baseline <b>{_e(model.baseline)}</b>" if model.baseline else ""
+    return (f'<header><h1>Ranking evaluation <span class="muted">· {runs}</span></h1>'
+            f'<p class="meta">{n:,} judged queries · {len(model.runs)} run{"s" * (len(model.runs) != 1)} · '
+            f'{len(model.flavors)} flavor{"s" * (len(model.flavors) != 1)}{baseline} · rankflavor {_e(model.version)}'
+            f' · {_e(generated)}</p>'
+            f'<pre class="command" title="the command that made this page">{_e(model.command)}</pre></header>')
+
+
+def verdicts(model: PageModel) -> str:
+    cmp = model.comparison
+    if cmp is None:
+        return ""
+    items = []
+    for v in cmp.verdicts.itertuples():
+        kind = {"robust": "ok", "reverses": "bad", "partly tied": "warn"}.get(v.verdict, "muted")
+        items.append(f'<li><span class="badge {kind}">{_e(v.verdict)}</span> <b>{_e(v.run_b)}</b> vs '
+                     f'<b>{_e(v.run_a)}</b>: {_e(v.summary.split(": ", 1)[-1])}</li>')
+    return f'<ul class="verdicts">{"".join(items)}</ul>'
+
+
+def _pair_row(model: PageModel, run: str, flavor: str) -> Any:
+    pairs = model.comparison.pairs  # type: ignore[union-attr]
+    rows = pairs[(pairs.run_a == model.baseline) & (pairs.run_b == run) & (pairs.flavor == flavor)]
+    return None if rows.empty else rows.iloc[0]
+
+
+def paper_table(model: PageModel) -> str:
+    """Runs x measures: the mean, ▲/▼ where significantly better/worse than the baseline (compare's paper
+    table), and each run's difference from the baseline with its CI."""
+    flavors = [str(f) for f in model.flavors]
+    head = "".join(f"<th>{flavor_name(model, f)}</th>" for f in flavors)
+    if model.comparison is None:
+        body = "".join(f"<tr><th>{_e(r)}</th>" + "".join(f'<td class="num">{_f(model.scores.mean(r, f))}</td>'
+                                                          for f in model.flavors) + "</tr>" for r in model.runs)
+        return f'<table class="paper"><thead><tr><th>run</th>{head}</tr></thead><tbody>{body}</tbody></table>'
+    table = model.comparison.paper_table()
+    rows = []
+    for run in table.runs:
+        cells = []
+        for measure, flavor in zip(table.measures, table.flavors, strict=True):
+            mean = table.means[(run, measure)]
+            best = mean is not None and mean == table.best(measure)
+            marks = table.marks(run, measure)
+            mark = (f'<span class="mark {"up" if marks == BETTER else "down" if marks == WORSE else ""}">{_e(marks)}'
+                    "</span>") if marks else ""
+            ci = ""
+            pair = _pair_row(model, run, flavor) if run != model.baseline else None
+            if pair is not None:  # (the pair is baseline - run: shown as run - baseline)
+                level = int(model.comparison.settings["confidence"] * 100)
+                ci = (f'<div class="ci" title="{_e(run)} − {_e(model.baseline)}, {level}% CI, '
+                      f'p (Holm) = {pair.p_holm:.3g}">Δ {_f(-pair["diff"], signed=True)} '
+                      f'[{_f(-pair.ci_high, signed=True)}, {_f(-pair.ci_low, signed=True)}]</div>')
+            cells.append(f'<td class="num{" best" if best else ""}">{_f(mean)}{mark}{ci}</td>')
+        name = f"{_e(run)}" + (' <span class="muted">(baseline)</span>' if run == model.baseline else "")
+        rows.append(f"<tr><th>{name}</th>{''.join(cells)}</tr>")
+    return (f'<div class="scroll"><table class="paper"><thead><tr><th>run</th>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>'
+            f'<p class="note">{_e(table.note)} Bold: the best mean of each measure. Δ: the run minus the baseline, '
+            f'mean over the paired queries, with its {int(model.comparison.settings["confidence"] * 100)}% CI '
+            f'({_e(model.comparison.settings["ci"])}).</p>')
+
+
+def legend(model: PageModel) -> str:
+    rows = "".join(f"<tr><td><b>{_e(model.label(f))}</b></td><td><code>{_e(f)}</code></td></tr>" for f in model.flavors)
+    skipped = ""
+    if model.skipped:
+        items = "".join(f"<li><code>{_e(c)}</code>: {_e(r)}</li>" for c, r in model.skipped[:20])
+        skipped = f'<details><summary>{len(model.skipped)} flavors skipped</summary><ul>{items}</ul></details>'
+    return (f'<table class="legend"><thead><tr><th>label</th><th>full flavor (canonical string)</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table>{skipped}")
+
+
+def sensitivity(model: PageModel) -> str:
+    """Flavors x runs: each mean, the winner; per run against the baseline, the difference and whether this
+    flavor's winner is the minority one (a reversal); then the smallest changes of flavor that flip it."""
+    cmp = model.comparison
+    runs = model.runs
+    others = [r for r in runs if r != model.baseline] if cmp is not None else []
+    majority: dict[str, str] = {}
+    if cmp is not None:
+        for v in cmp.verdicts.itertuples():
+            majority[v.run_b] = v.run_a if v.a_wins >= v.b_wins else v.run_b
+    head = "".join(f"<th>{_e(r)}</th>" for r in runs) + "<th>winner</th>"
+    head += "".join(f"<th>{_e(r)} − {_e(model.baseline)}</th>" for r in others)
+    body = []
+    for f in model.flavors:
+        means = {r: model.scores.mean(r, f) for r in runs}
+        known = {r: m for r, m in means.items() if m is not None}
+        top = max(known.values()) if known else None
+        winners = [r for r, m in known.items() if m == top]
+        cells = "".join(f'<td class="num{" best" if r in winners and len(runs) > 1 else ""}">{_f(means[r])}</td>'
+                        for r in runs)
+        cells += f"<td>{_e(', '.join(winners) if len(winners) < len(runs) or len(runs) == 1 else 'tie')}</td>"
+        flipped = False
+        for r in others:
+            pair = _pair_row(model, r, str(f))
+            if pair is None:
+                cells += '<td class="num">—</td>'
+                continue
+            reverse = pair.winner in (pair.run_a, pair.run_b) and pair.winner != majority.get(r)
+            flipped |= reverse
+            star = '<span class="mark">*</span>' if pair.significant else ""
+            cls = "pos" if -pair["diff"] > 0 else "neg" if -pair["diff"] < 0 else ""
+            cells += (f'<td class="num {cls}">{_f(-pair["diff"], signed=True)}{star}'
+                      + ('<span class="tag">reversed</span>' if reverse else "") + "</td>")
+        body.append(f'<tr class="{"reversal" if flipped else ""}"><th>{flavor_name(model, str(f))}</th>{cells}</tr>')
+    table = (f'<table class="sens"><thead><tr><th>flavor</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+             '<p class="note">Bold: the winner under that flavor. A highlighted row is a reversal: there the run that '
+             'wins under most flavors loses. * p &lt; alpha after Holm\'s correction. Hover a flavor for its '
+             'full string.</p>')
+    return table + flips(model)
+
+
+def flips(model: PageModel, shown: int = 8) -> str:
+    cmp = model.comparison
+    if cmp is None or cmp.flips.empty:
+        none = '<p class="ok-line">No reversal: every pair has the same winner under every flavor.</p>'
+        return none if cmp is not None else ""
+    parts = []
+    for (a, b), block in cmp.flips.groupby(["run_a", "run_b"], sort=False):
+        n_axes = int(block.n_axes.iloc[0])
+        axes = ", ".join(dict.fromkeys(block.axis))
+        items = "".join(f"<li><b>{_e(f.change)}</b>: from {flavor_name(model, f.from_flavor)} ({_e(f.from_winner)} wins) "
+                        f"to {flavor_name(model, f.to_flavor)} ({_e(f.to_winner)} wins)</li>"
+                        for f in block.head(shown).itertuples())
+        more = f"<li class=\"muted\">… and {len(block) - shown} more</li>" if len(block) > shown else ""
+        parts.append(f'<div class="flips"><h3>{_e(b)} vs {_e(a)}: the winner flips with the axis '
+                     f'<span class="axis">{_e(axes)}</span> ({n_axes} ax{"is" if n_axes == 1 else "es"} changed)</h3>'
+                     f"<ul>{items}{more}</ul></div>")
+    return "".join(parts)
+
+
+def warnings(model: PageModel) -> str:
+    rows = model.warnings()
+    inputs = model.scores.provenance.get("input_warnings", [])
+    out = []
+    if inputs:
+        out.append("<ul class=\"input-warnings\">" + "".join(f"<li>{_e(w.get('message', w) if isinstance(w, dict) else w)}"
+                                                             "</li>" for w in inputs) + "</ul>")
+    if not rows:
+        out.append('<p class="ok-line">No warning: no tie across a cutoff, no unjudged document in the top k, '
+                   "no zero-ideal or missing query.</p>")
+        return "".join(out)
+    names = {"ties_across_cutoff": "ties across @k", "unjudged_in_top": "unjudged in top k",
+             "zero_ideal": "zero ideal", "missing": "missing queries", "unjudged_queries": "unjudged run queries"}
+    body = "".join(f'<tr><td><span class="badge warn">{_e(names.get(w["code"], w["code"]))}</span></td>'
+                   f'<td>{_e(w["run"])}</td><td>{flavor_name(model, w["flavor"])}</td><td>{_e(w["message"])}</td></tr>'
+                   for w in rows)
+    out.append(f'<table class="warnings"><thead><tr><th>kind</th><th>run</th><th>flavor</th><th>message</th></tr>'
+               f"</thead><tbody>{body}</tbody></table>")
+    return "".join(out)
+
+
+def inputs(model: PageModel) -> str:
+    prov = model.scores.provenance
+    rows = []
+    for item in prov.get("inputs", []):
+        count = item.get("judged_queries", item.get("queries", ""))
+        n_rows = item.get("rows")
+        rows.append(f"<tr><td>{_e(item['role'])}</td><td><b>{_e(item['name'])}</b></td>"
+                    f"<td><code>{_e(item.get('path') or '')}</code></td>"
+                    f'<td class="num">{"" if n_rows is None else f"{n_rows:,}"}</td><td class="num">{_e(count)}</td>'
+                    f"<td><code class=\"hash\">{_e(item.get('sha256', ''))}</code></td></tr>")
+    policies = "".join(f"<li><b>{_e(k)}</b>: {_e(v)}</li>" for k, v in prov.get("policies", {}).items())
+    return (f'<table class="inputs"><thead><tr><th>role</th><th>name</th><th>path</th><th>rows</th><th>queries</th>'
+            f'<th>sha256</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            f'<details><summary>reading policies</summary><ul>{policies}</ul></details>')
