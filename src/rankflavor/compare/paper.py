@@ -147,9 +147,9 @@ def paper_table(cmp: Any, digits: int = 4) -> PaperTable:
     baseline = settings["pairs"].removeprefix("each run vs ") if settings["pairs"].startswith("each run vs ") else None
     test = {"randomization": "paired randomization test", "t": "paired t-test"}[settings["test"]]
     per_measure = len(cmp.pairs) // max(len(flavors), 1)
-    correction = (f"after Holm's correction over the {per_measure} comparisons of each measure" if per_measure > 1
-                  else "one comparison per measure, uncorrected")
-    where = f"{test}, p < {settings['alpha']:g} {correction}; over the queries scored in both runs"
+    correction = (f" after Holm's correction over the {per_measure} comparisons of each measure" if per_measure > 1
+                  else ", uncorrected (one comparison per measure)")
+    where = f"{test}, p < {settings['alpha']:g}{correction}; over the queries scored in both runs"
     if baseline is not None:
         note = f"{BETTER} / {WORSE}: significantly better / worse than {baseline} ({where})."
         letters: dict[str, str] = {}
