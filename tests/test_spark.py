@@ -30,7 +30,7 @@ pytest.importorskip("pyspark")
 if shutil.which("java") is None:
     pytest.skip("no java on this machine (make test installs a headless JRE)", allow_module_level=True)
 
-from strategies import flavors, qrels_and_run  # noqa: E402
+from strategies import flavors, qrels_and_run
 
 SPECS = ["pytrec_eval.all_trec", "ndcg@3 ties=input", "ndcg@5 ties=quicksort(2)", "ndcg@3 round=2 mean_of=rounded",
          "ndcg@3 unjudged_queries=zero", "err@5", "rbp", "hits@3", "ndcg@3 ties=random(7)", "ndcg@2 unjudged=skip",

@@ -22,7 +22,7 @@ from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.duplicates import POLICIES
 from rankflavor.metrics import registry
 from rankflavor.spark.merge import AGGREGATES, merge_group
-from rankflavor.spark.partitions import END, INPUT, MARK, Plan, evaluate_partition, output_schema
+from rankflavor.spark.partitions import END, MARK, Plan, evaluate_partition, output_schema
 
 ORDERED_TIES = ("input", "quicksort")  # tie orders that read the input order
 

@@ -16,6 +16,9 @@ def local_session(master: str | None = None, partitions: int = 4, connect: bool 
                   conf: dict[str, str] | None = None) -> Any:
     """A SparkSession on `master` (default local[2]). connect: a Spark Connect session (`master` is then a
     `sc://host:port` URL, or `local[N]` to start pyspark's local Connect server)."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
     from pyspark.sql import SparkSession
 
     master = master or "local[2]"
