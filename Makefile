@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CORE   := $(VENV)/.installed-core
 
-.PHONY: demo test test-fast lint bench docs clean
+.PHONY: demo test test-fast lint bench bench-spark docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,10 +16,12 @@ $(CORE): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(CORE)
 
-# the report page's browser test drives Debian's chromium (installed here when missing; never `playwright install`)
+# the report page's browser test drives Debian's chromium, the Spark tests a JRE: each installed with apt-get when missing
+# (never `playwright install`)
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e ".[test,peers,report]"
+	$(BIN)/python -m pip install --quiet -e ".[test,peers,report,spark]"
 	[ -x /usr/bin/chromium ] || { apt-get update && apt-get install -y chromium; }
+	command -v java > /dev/null || { apt-get update && apt-get install -y openjdk-17-jre-headless; }
 	touch $(STAMP)
 
 demo: $(CORE)
@@ -41,6 +43,11 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m compileall -q src/rankflavor > /dev/null
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
+
+# rankflavor's Spark engine (local mode) against the local engine on the synthetic workload scaled 1x..4x:
+# rows/s/core, Spark's growth with the rows, the driver's Python RSS. BENCH_ARGS=--queries 2000 --sizes 1,2,4 ...
+bench-spark: $(STAMP)
+	$(BIN)/python benchmarks/bench_spark.py $(BENCH_ARGS)
 
 # the README axis table and docs/axes.md, from src/rankflavor/flavor/axes.py (a test fails when they drift apart)
 docs: $(CORE)

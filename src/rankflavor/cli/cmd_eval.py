@@ -30,6 +30,11 @@ def add_parser(sub) -> None:
     p.add_argument("--weights", action="append", metavar="NAME=FILE", default=[],
                    help="per-query weights for flavors with weights=NAME: a file of 'qid weight' lines (repeatable)")
     add_on_duplicate(p)
+    p.add_argument("--engine", choices=("local", "spark"), default="local",
+                   help="spark: evaluate on Apache Spark (pip install 'rankflavor[spark]'); TREC or Parquet files")
+    p.add_argument("--master", metavar="URL", help="with --engine spark: the Spark master (local[N], spark://..., "
+                                                   "sc://... for Spark Connect; default: a local session)")
+    p.add_argument("--output", metavar="DIR", help="with --engine spark: also write the per-query results as Parquet")
 
 
 def weight_files(items: list[str]) -> dict[str, str]:
@@ -51,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
     one_blas_thread()
     from rankflavor.inputs.prefetch import prefetch_runs
 
-    runs = prefetch_runs(list(args.runs))  # parsed on Arrow's threads while the specs are parsed and the qrels read
+    # (local: parsed on Arrow's threads while the specs are parsed and the qrels read)
+    runs = prefetch_runs(list(args.runs)) if args.engine == "local" else args.runs
     from rankflavor import evaluate
     from rankflavor.cli import render
     from rankflavor.flavor import labelled_specs
@@ -60,8 +66,11 @@ def run(args: argparse.Namespace) -> int:
     specs = args.specs or [default_spec()]
     labelled_specs(specs)  # a bad spec is reported before anything about the inputs
     saved = load_saved(args.against) if args.against else None
-    report = evaluate(args.qrels, runs, specs, on_duplicate=args.on_duplicate, weights=weight_files(args.weights),
-                      warnings=args.format != "trec" or args.against is not None)  # (trec's lines show none)
+    if args.engine == "spark":
+        report = _spark_report(args, specs)
+    else:
+        report = evaluate(args.qrels, runs, specs, on_duplicate=args.on_duplicate, weights=weight_files(args.weights),
+                          warnings=args.format != "trec" or args.against is not None)  # (trec's lines show none)
     compared = against(report, saved, args.allow_flavor_change) if saved is not None else None
     for warning in [*report.provenance["input_warnings"], *(compared.warnings if compared else [])]:
         sys.stderr.write(f"warning: {warning}\n")  # (on stderr: the output's format stays parseable)
@@ -85,6 +94,22 @@ def run(args: argparse.Namespace) -> int:
     if compared is not None and args.format != "json":
         render.print_against(compared, args.against, sys.stdout if args.format == "table" else sys.stderr)
     return EXIT_OK
+
+
+def _spark_report(args: argparse.Namespace, specs: list[str]):
+    """The Spark engine's report (rankflavor/spark/report.py), printed as a local one."""
+    from rankflavor.errors import UsageError
+
+    if args.against or args.weights:
+        raise UsageError("--engine spark takes neither --against nor --weights (yet): evaluate those locally")
+    try:
+        import pyspark  # noqa: F401
+    except ImportError as exc:
+        raise UsageError(f"--engine spark needs pyspark ({exc}): pip install 'rankflavor[spark]'") from None
+    from rankflavor.spark.report import spark_report
+
+    return spark_report(args.qrels, list(args.runs), specs, args.master, args.on_duplicate, args.per_query,
+                        args.output)
 
 
 def default_spec() -> str:

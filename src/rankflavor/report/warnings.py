@@ -23,6 +23,7 @@ ties=pessimistic flavor of several.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -30,6 +31,7 @@ import numpy as np
 from rankflavor.engine import MISSING, ZERO_IDEAL
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
+from rankflavor.metrics import registry
 from rankflavor.report.result import Result
 
 if TYPE_CHECKING:
@@ -171,65 +173,97 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
     c = result.counts
     q = result.queries
     raw = q.raw_value
-    k = "" if flavor.cutoff is None else f"@{flavor.cutoff}"
     can_evaluate = engine is not None and run is not None
+    numbers = WarningNumbers(mean=result.mean)
+    if c["ties_across_cutoff"] and can_evaluate:
+        numbers.tie_range = _tie_range(result, flavor, engine, run, cache)
+    if c["unjudged_in_top"] and flavor.unjudged == "zero" and "unjudged" in result.metric.reads:
+        numbers.unjudged_queries_in_top = int((q.unjudged_in_top > 0).sum())
+        shares = q.judged_in_top[~np.isnan(q.judged_in_top)]
+        numbers.judged_at_k = float(shares.mean()) if len(shares) else None
+        if can_evaluate:
+            numbers.skip = (_skip_mean(result, flavor, engine, run, cache),)
+    if c.get(result.metric.undefined_status) and "empty" in result.metric.reads:
+        numbers.without_undefined = result.mean_with(np.where(q.status == ZERO_IDEAL, np.nan, raw))
+    if c["missing"]:
+        missing = q.status == MISSING
+        numbers.other_missing = result.mean_with(np.where(missing, 0.0, raw) if flavor.missing == "skip"
+                                                 else np.where(missing, np.nan, raw))
+    return compose_warnings(c, flavor, numbers)
+
+
+@dataclass
+class WarningNumbers:
+    """The numbers behind a result's warnings, however they were computed (this module's extra evaluations on
+    one machine; merged partial aggregates on Spark, rankflavor/spark). tie_range and skip stay None when they
+    were not evaluated (the warning then tells the counts alone)."""
+
+    mean: float | None
+    tie_range: tuple[float | None, float | None] | None = None  # means under ties=pessimistic, optimistic
+    skip: tuple[float | None] | None = None  # (the mean with unjudged=skip,)
+    unjudged_queries_in_top: int = 0  # queries with an unjudged doc among the scored ranks
+    judged_at_k: float | None = None  # the mean judged share of the scored ranks
+    without_undefined: float | None = None  # the mean without the queries the metric cannot score
+    other_missing: float | None = None  # the mean under the other missing= policy
+
+
+def compose_warnings(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers) -> list[FlavorWarning]:
+    """The warnings of a result from its counts `c` and `numbers` (see warnings_for)."""
+    k = "" if flavor.cutoff is None else f"@{flavor.cutoff}"
+    mean = numbers.mean
     out: list[FlavorWarning] = []
 
     if c["ties_across_cutoff"]:
         n = c["ties_across_cutoff"]
         text = f"{n} queries have tied scores across the cutoff {k}: ties={flavor.ties} decides which docs are scored"
-        if can_evaluate:
-            lo, hi = _tie_range(result, flavor, engine, run, cache)
+        if numbers.tie_range is not None:
+            lo, hi = numbers.tie_range
             if not (lo is not None and hi is not None and abs(hi - lo) <= WIDTH):
                 out.append(FlavorWarning(
                     "ties_across_cutoff",
                     f"{text}; the mean is {_fmt(lo)} with ties=pessimistic, {_fmt(hi)} with ties=optimistic, "
-                    f"{_fmt(result.mean)} with ties={flavor.ties}",
-                    queries=n, mean=result.mean, mean_pessimistic=lo, mean_optimistic=hi))
+                    f"{_fmt(mean)} with ties={flavor.ties}",
+                    queries=n, mean=mean, mean_pessimistic=lo, mean_optimistic=hi))
         else:
             out.append(FlavorWarning("ties_across_cutoff", text, queries=n))
 
-    if c["unjudged_in_top"] and flavor.unjudged == "zero" and "unjudged" in result.metric.reads:
+    metric = registry.get(flavor.metric)
+    if c["unjudged_in_top"] and flavor.unjudged == "zero" and "unjudged" in metric.reads:
         n_docs = c["unjudged_in_top"]
-        n_queries = int((q.unjudged_in_top > 0).sum())
-        shares = q.judged_in_top[~np.isnan(q.judged_in_top)]
-        judged_at_k = float(shares.mean()) if len(shares) else None
+        n_queries = numbers.unjudged_queries_in_top
+        judged_at_k = numbers.judged_at_k
         text = (f"{n_docs} unjudged docs among the scored ranks of {n_queries} queries count as grade 0 "
                 f"(unjudged=zero); judged{k} = " + ("null" if judged_at_k is None else f"{judged_at_k:.3f}"))
-        numbers: dict[str, Any] = {"unjudged_docs": n_docs, "queries": n_queries, "judged_at_k": judged_at_k}
-        if can_evaluate:
-            skip = _skip_mean(result, flavor, engine, run, cache)
-            text += f"; the mean is {_fmt(result.mean)}, {_fmt(skip)} with unjudged=skip"
-            numbers.update(mean=result.mean, mean_unjudged_skip=skip)
-        out.append(FlavorWarning("unjudged_in_top", text, **numbers))
+        details: dict[str, Any] = {"unjudged_docs": n_docs, "queries": n_queries, "judged_at_k": judged_at_k}
+        if numbers.skip is not None:
+            skip = numbers.skip[0]
+            text += f"; the mean is {_fmt(mean)}, {_fmt(skip)} with unjudged=skip"
+            details.update(mean=mean, mean_unjudged_skip=skip)
+        out.append(FlavorWarning("unjudged_in_top", text, **details))
 
-    metric = result.metric
     undefined = metric.undefined_status
     if c.get(undefined) and "empty" in metric.reads:  # (a query the metric cannot score: the empty policy)
         n = c[undefined]
         did = {"skip": "leaves them out of the mean", "zero": "scores them 0", "one": "scores them 1"}.get(
             flavor.empty, f"empty={flavor.empty}")
-        without = result.mean_with(np.where(q.status == ZERO_IDEAL, np.nan, raw))
+        without = numbers.without_undefined
         note = f" {metric.undefined_note}" if metric.undefined_note else ""
         text = f"{n} queries have {metric.undefined_reason}{note}; empty={flavor.empty} {did}"
         if flavor.empty != "skip":
-            text += f"; the mean is {_fmt(result.mean)}, {_fmt(without)} without them"
-        out.append(FlavorWarning(undefined, text, queries=n, empty=str(flavor.empty), mean=result.mean,
+            text += f"; the mean is {_fmt(mean)}, {_fmt(without)} without them"
+        out.append(FlavorWarning(undefined, text, queries=n, empty=str(flavor.empty), mean=mean,
                                  mean_without=without))
 
     if c["missing"]:
         n = c["missing"]
-        missing = q.status == MISSING
-        if flavor.missing == "skip":
-            other, did = result.mean_with(np.where(missing, 0.0, raw)), "leaves them out of the mean"
-        else:
-            other, did = result.mean_with(np.where(missing, np.nan, raw)), "scores them 0"
+        other = numbers.other_missing
+        did = "leaves them out of the mean" if flavor.missing == "skip" else "scores them 0"
         alt = "zero" if flavor.missing == "skip" else "skip"
         out.append(FlavorWarning(
             "missing",
             f"{n} judged queries are absent from the run; missing={flavor.missing} {did}; the mean is "
-            f"{_fmt(result.mean)}, {_fmt(other)} with missing={alt}",
-            queries=n, missing=str(flavor.missing), mean=result.mean, **{f"mean_missing_{alt}": other}))
+            f"{_fmt(mean)}, {_fmt(other)} with missing={alt}",
+            queries=n, missing=str(flavor.missing), mean=mean, **{f"mean_missing_{alt}": other}))
 
     if c["unjudged_queries"]:
         n = c["unjudged_queries"]

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""`make bench-spark`: rankflavor's Spark engine (local mode) against the local engine, on the synthetic
+workload of `make bench` (queries x depth retrieved docs, scores to 3 decimals so some tie, 40 judged per
+query plus 20 unretrieved) written as Parquet, at 1x, 2x and 4x the rows.
+
+Prints, per size: the Spark engine's wall time (the aggregates collected: nothing else reaches the driver),
+the local engine's (`rankflavor.evaluate` on the same Parquet files, in a fresh process), rows per second
+per core for each (the cores this process may use), and the driver's Python RSS after each Spark run
+(VmRSS and its peak VmHWM of this process: in local mode the executors run in a JVM child process and the
+Python workers in their own processes, so this is the driver's Python alone). Spark's session start-up and a
+warm-up job on 1,000 rows are left out.
+
+usage: bench_spark.py [--queries 1000] [--depth 1000] [--sizes 1,2,4] [--partitions 4] [--master local[2]]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = ["ndcg@10", "map", "p@10", "ndcg@10 gain=exp2"]
+
+
+def workload(queries: int, depth: int, out: Path) -> tuple[Path, Path, int]:
+    """(qrels.parquet, run.parquet, rows of the run), written once per size (seeded)."""
+    out.mkdir(parents=True, exist_ok=True)
+    run_path, qrels_path = out / f"run_{queries}_{depth}.parquet", out / f"qrels_{queries}_{depth}.parquet"
+    if run_path.exists() and qrels_path.exists():
+        return qrels_path, run_path, queries * depth
+    rng = np.random.default_rng(0)
+    docs = np.concatenate([rng.choice(depth * 20, size=depth, replace=False) for _ in range(queries)])
+    scores = np.round(-np.sort(-rng.normal(size=(queries, depth)), axis=1), 3).ravel()
+    qids = np.repeat(np.arange(queries), depth)
+    pq.write_table(pa.table({"query": pa.array([f"q{q}" for q in qids]), "doc": pa.array([f"d{d}" for d in docs]),
+                             "score": scores}), run_path)
+    judged = docs.reshape(queries, depth)[:, :40]
+    extra = depth * 20 + np.arange(20)[None, :] * depth + rng.integers(0, depth, size=(queries, 1))  # unretrieved
+    jq = np.repeat(np.arange(queries), 60)
+    jd = np.concatenate([judged, extra], axis=1).ravel()
+    pq.write_table(pa.table({"query": pa.array([f"q{q}" for q in jq]), "doc": pa.array([f"d{d}" for d in jd]),
+                             "grade": rng.integers(0, 4, size=len(jd)).astype(np.int64)}), qrels_path)
+    return qrels_path, run_path, queries * depth
+
+
+def rss() -> tuple[float, float]:
+    """(VmRSS, VmHWM) of this process in MB."""
+    fields = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line)
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def local_seconds(qrels: Path, run: Path) -> float:
+    code = ("import time, rankflavor as rf\nt = time.perf_counter()\n"
+            f"rf.evaluate({str(qrels)!r}, {str(run)!r}, {SPECS!r})\nprint(time.perf_counter() - t)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--queries", type=int, default=1000)
+    parser.add_argument("--depth", type=int, default=1000)
+    parser.add_argument("--sizes", default="1,2,4")
+    parser.add_argument("--partitions", type=int, default=4)
+    parser.add_argument("--master", default="local[2]")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT / "src"))
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "src"), os.environ.get("PYTHONPATH")) if p)
+    from rankflavor.spark import evaluate, local_session
+    from rankflavor.spark.driver import collect_arrow
+
+    cores = len(os.sched_getaffinity(0))
+    sizes = [int(s) for s in args.sizes.split(",")]
+    data = [workload(args.queries * s, args.depth, ROOT / "bench-data" / "spark") for s in sizes]
+    start = time.perf_counter()
+    spark = local_session(args.master, partitions=args.partitions)
+    print(f"Spark session started in {time.perf_counter() - start:.1f} s ({args.master}, {args.partitions} partitions, "
+          f"{cores} cores); flavors: {', '.join(SPECS)}")
+    qrels0, run0, _ = data[0]  # a warm-up on 1,000 rows: the Python workers start (left out of the timings)
+    collect_arrow(evaluate(spark.read.parquet(str(qrels0)), spark.read.parquet(str(run0)).limit(1000), SPECS,
+                           persist=False).aggregates)
+    print(f"driver Python RSS before the first run: {rss()[0]:.0f} MB")
+    print(f"{'size':>4} {'rows':>10} {'spark s':>8} {'local s':>8} {'spark rows/s/core':>18} {'local rows/s/core':>18} "
+          f"{'vs 1x':>6} {'driver RSS MB':>13} {'peak MB':>8}")
+    first = None
+    for size, (qrels, run, rows) in zip(sizes, data, strict=True):
+        t = time.perf_counter()
+        out = evaluate(spark.read.parquet(str(qrels)), spark.read.parquet(str(run)), SPECS, persist=False)
+        means = collect_arrow(out.aggregates)
+        spark_s = time.perf_counter() - t
+        assert means.num_rows == len(SPECS)
+        now, peak = rss()
+        local_s = local_seconds(qrels, run)
+        first = first or spark_s / size
+        print(f"{size:>3}x {rows:>10,} {spark_s:>8.1f} {local_s:>8.1f} {rows / spark_s / cores:>18,.0f} "
+              f"{rows / local_s / cores:>18,.0f} {spark_s / first / size:>5.2f}x {now:>13.0f} {peak:>8.0f}")
+    spark.stop()
+    print("vs 1x: Spark's seconds per 1x of rows, relative to the 1x run (1.00x: linear)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""The driver side: `evaluate(qrels_df, run_df, flavors, ...)` -> per-query and aggregate Spark DataFrames.
+
+Plan: the qrels and the runs become one DataFrame of INPUT rows (kind, run, query, doc, value, order),
+repartitioned by query (hash partitioning: every row of a query, qrels and every run, lands in one partition)
+and sorted within partitions by (query, kind, order); `mapInArrow` runs the local engine over slices of whole
+queries (partitions.py); the partial aggregates are merged per run and flavor by `applyInArrow` (merge.py).
+DataFrame API only: the same code runs on classic Spark and on Spark Connect. Nothing is collected to the
+driver but the run names (when a run column is given and `runs` is not) and what the caller collects.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError, UsageError
+from rankflavor.flavor import Flavor, labelled_specs
+from rankflavor.inputs.duplicates import POLICIES
+from rankflavor.metrics import registry
+from rankflavor.spark.merge import AGGREGATES, merge_group
+from rankflavor.spark.partitions import END, MARK, Plan, evaluate_partition, output_schema
+
+ORDERED_TIES = ("input", "quicksort")  # tie orders that read the input order
+
+
+@dataclass
+class SparkEvaluation:
+    """What `evaluate` returns: lazy Spark DataFrames (nothing runs until one is used)."""
+
+    per_query: Any  # run, label, flavor, query, value, <parts>, status
+    aggregates: Any  # run, flavor_index, label, flavor, mean, n, counts (map), undefined_status, warnings (array)
+    plan: Plan
+    _output: Any = None
+
+    def means_frame(self):
+        """pandas DataFrame shaped as Report.means_frame(): one row per run x flavor (runs in name order)."""
+        import pandas as pd
+
+        table = collect_arrow(self.aggregates.orderBy("run", "flavor_index"))
+        rows = []
+        for item in table.to_pylist():
+            counts = dict(item["counts"])
+            undefined = item["undefined_status"]
+            rows.append({"run": item["run"], "label": item["label"], "flavor": item["flavor"], "mean": item["mean"],
+                         "n": item["n"], **{k: v for k, v in counts.items() if k != undefined},
+                         "undefined": counts[undefined], "undefined_status": undefined,
+                         "warnings": " | ".join(item["warnings"])})
+        return pd.DataFrame(rows)
+
+    def query_frame(self):
+        """pandas DataFrame shaped as Report.to_frame() (collects every per-query row: for small runs)."""
+        table = collect_arrow(self.per_query.orderBy("run", "flavor", "query"))
+        return table.to_pandas()
+
+    def unpersist(self) -> None:
+        if self._output is not None:
+            self._output.unpersist()
+
+
+def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, query_col: str = "query", doc_col: str = "doc",
+             grade_col: str = "grade", score_col: str = "score", run_col: str | None = None,
+             order_col: str | None = None, run_name: str = "run", runs: Sequence[str] | None = None,
+             on_duplicate: str = "error", partitions: int | None = None, slice_rows: int = 1 << 20,
+             max_query_rows: int = 50_000_000, persist: bool = True) -> SparkEvaluation:
+    """Evaluate the run DataFrame (several runs told apart by `run_col`) against the qrels DataFrame under
+    every flavor, on Spark.
+
+    order_col: a column holding each row's position in its input (the rank, or the line number written when
+    the file was read); read from the run, and from the qrels when it has it. Flavors whose tie order reads the
+    input order (ties=input, ties=quicksort(n): ranx's) and on_duplicate="first" need it (in both frames for
+    on_duplicate="first"); without it they are refused. One query's rows (qrels and all runs) are evaluated
+    together in one partition; a query of more than `max_query_rows` rows is an InputError.
+    partitions: how many partitions the rows are hashed into by query (default: spark.sql.shuffle.partitions).
+    persist: keep the evaluated rows (per-query and partials) so that both frames read one evaluation.
+    """
+    from pyspark.sql import functions as F
+
+    labelled = labelled_specs(flavors)
+    wanted = list(labelled)
+    if on_duplicate not in POLICIES:
+        raise SpecError(f"on_duplicate must be one of {', '.join(POLICIES)}, not {on_duplicate!r}")
+    _refuse(wanted, order_col, on_duplicate, qrels, run)
+    _check_columns(qrels, "qrels", query_col, doc_col, grade_col, "grade")
+    _check_columns(run, "run", query_col, doc_col, score_col, "score")
+    if run_col is not None and run_col not in run.columns:
+        raise InputError(f"no run column {run_col!r} among {list(run.columns)}", source="run",
+                         fix="name the column that tells the runs apart (run_col=...)")
+    if order_col is not None and order_col not in run.columns:
+        raise InputError(f"no order column {order_col!r} among {list(run.columns)}", source="run",
+                         fix="name the column of each row's input position (order_col=...)")
+    if runs is None:
+        runs = [run_name] if run_col is None else sorted(
+            str(r[0]) for r in run.select(F.col(run_col).cast("string")).distinct().collect() if r[0] is not None)
+    parts = tuple(dict.fromkeys(p for f in wanted for p in registry.get(f.metric).parts))
+    plan = Plan(tuple(str(f) for f in wanted), tuple(labelled[f][0] for f in wanted), tuple(runs), parts,
+                on_duplicate, slice_rows, max_query_rows)
+
+    def rows(frame: Any, kind: int, id_value: str, run_value: Any) -> Any:
+        order = F.col(order_col).cast("long") if order_col and order_col in frame.columns else F.lit(None).cast("long")
+        return frame.select(F.lit(kind).cast("byte").alias("kind"), run_value.cast("string").alias("run"),
+                            F.col(query_col).cast("string").alias("query"), F.col(doc_col).cast("string").alias("doc"),
+                            F.col(id_value).cast("double").alias("value"), order.alias("order"))
+
+    run_value = F.col(run_col) if run_col is not None else F.lit(run_name)
+    union = rows(qrels, 0, grade_col, F.lit(None)).unionByName(rows(run, 1, score_col, run_value))
+    union = union.repartition(partitions, "query") if partitions else union.repartition("query")
+    union = union.sortWithinPartitions("query", "kind", "order")
+    schema = output_schema(parts)
+    def evaluate_batches(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        return evaluate_partition(batches, plan)
+
+    def merge(table: pa.Table) -> pa.Table:
+        return merge_group(table, plan)
+
+    output = union.mapInArrow(evaluate_batches, _spark_schema(schema))
+    if persist:
+        output = output.persist()
+    per_query = output.filter(F.col("kind") == "query").select("run", "label", "flavor", "query", "value", *parts,
+                                                                "status")
+    partials = output.filter(F.col("kind") == "partial").select("run", "flavor_index", "key", "n", "partials",
+                                                                "log_partials")
+    aggregates = partials.groupBy("run", "flavor_index").applyInArrow(merge, _spark_schema(AGGREGATES))
+    return SparkEvaluation(per_query, aggregates, plan, output if persist else None)
+
+
+def _refuse(flavors: list[Flavor], order_col: str | None, on_duplicate: str, qrels: Any, run: Any) -> None:
+    """Flavors and policies this engine cannot honour with the columns given: a SpecError before any job."""
+    for flavor in flavors:
+        if flavor.weights.name is not None:
+            raise SpecError(f"{flavor}: weights=NAME is not supported by the Spark engine yet; evaluate it locally")
+        if flavor.ties.kind in ORDERED_TIES and order_col is None:
+            raise SpecError(f"{flavor}: ties={flavor.ties} reads the input order, which a shuffle does not keep; "
+                            "give order_col= (the rank, or the line number written when the file was read)")
+    if on_duplicate == "first" and (order_col is None or order_col not in run.columns or order_col not in qrels.columns):
+        raise SpecError("on_duplicate='first' keeps the first row in input order, which a shuffle does not keep; give "
+                        "order_col= naming a column of both frames, or use on_duplicate='max' or 'error'")
+
+
+_ID_TYPES = ("string", "varchar", "char", "tinyint", "smallint", "int", "bigint", "byte", "short", "long", "integer")
+_VALUE_TYPES = ("tinyint", "smallint", "int", "bigint", "float", "double", "decimal", "byte", "short", "long",
+                "integer")
+
+
+def _check_columns(frame: Any, name: str, query: str, doc: str, value: str, what: str) -> None:
+    """The three columns exist and have types the DataFrame readers accept (ids: strings or integers; values:
+    numbers, not booleans): checked from the schema, before any job."""
+    types = dict(frame.dtypes)
+    for col, role, allowed in ((query, "query", _ID_TYPES), (doc, "doc", _ID_TYPES), (value, what, _VALUE_TYPES)):
+        if col not in types:
+            raise InputError(f"no {role} column {col!r} among {list(types)}", source=name,
+                             fix=f"name the {role} column ({role if role in ('query', 'doc') else what}_col=...)")
+        kind = re.sub(r"\(.*", "", types[col]).lower()
+        if kind not in allowed:
+            noun = "id" if role in ("query", "doc") else "value"
+            raise InputError(f"the {role} {noun} column {col!r} holds {types[col]} values", source=name,
+                             fix="ids must be strings or integers" if noun == "id" else f"every {what} must be a number")
+
+
+def _spark_schema(schema: Any) -> Any:
+    """A pyarrow schema as Spark's StructType (strings, never large_string)."""
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    return from_arrow_schema(schema)
+
+
+_MARKED = re.compile(re.escape(MARK).replace(r"\{\}", r"(\w+)") + r"(.*?)" + re.escape(END), re.S)
+
+
+def collect_arrow(frame: Any) -> Any:
+    """frame.toArrow(), an error rankflavor raised on an executor raised again here as itself."""
+    try:
+        return frame.toArrow()
+    except RankflavorError:
+        raise
+    except Exception as exc:
+        raise_marked(exc)
+        raise
+
+
+def raise_marked(exc: BaseException) -> None:
+    """Raise the rankflavor error an executor marked in a Spark exception's text (InputError, EvaluationError,
+    SpecError), with its message; return when there is none."""
+    found = _MARKED.search(str(exc))
+    if found is None:
+        return
+    kind, message = found.group(1), found.group(2).replace("\\n", "\n")
+    cls = {"InputError": InputError, "EvaluationError": EvaluationError, "SpecError": SpecError,
+           "UsageError": UsageError}.get(kind, RankflavorError)
+    raise cls(message) from None

@@ -1,0 +1,242 @@
+"""The executor side: one partition's rows (qrels and runs of whole queries, sorted by query) -> per-query rows
+and mergeable partial aggregates, by the local engine.
+
+The partition arrives as Arrow record batches of INPUT columns, sorted by query (then kind, then the order
+column). It is cut into slices of whole queries of about `slice_rows` rows; each slice becomes a small
+Dataset (the qrels and every run of its queries) evaluated by one `Engine.evaluate` call per run for all
+flavors, as `build_report` does on one machine. Every number is per query, so a slice's per-query values are
+those of the whole run; the means are merged from exact partial sums (`Aggregate`), never means of means.
+
+Emitted per slice, per run and flavor: one OUTPUT row per judged query (kind "query") and one row per
+partial (kind "partial": `key` names a count, `count:NAME`, or a mean's partial sums, `mean:VARIANT`, the
+variants being the means a warning reports: main, pessimistic, optimistic, skip, without_undefined,
+other_missing, and judged_share, the share of judged docs among the scored ranks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from rankflavor.engine import MISSING, ZERO_IDEAL, Aggregate, Engine, QueryResults
+from rankflavor.errors import EvaluationError, InputError, RankflavorError
+from rankflavor.flavor import Flavor
+from rankflavor.inputs.arrow_table import columns_of
+from rankflavor.inputs.intern import Dataset, InternedRun, intern
+from rankflavor.inputs.tables import QrelsTable, RunTable, Source
+from rankflavor.metrics import registry
+from rankflavor.report.averages import Averaging, averaging_for
+from rankflavor.report.result import Result
+
+QRELS, RUN = 0, 1
+INPUT = pa.schema([("kind", pa.int8()), ("run", pa.string()), ("query", pa.string()), ("doc", pa.string()),
+                   ("value", pa.float64()), ("order", pa.int64())])
+MARK = "<<rankflavor:{}>>"  # an error raised on purpose, marked so that the driver raises it again (errors.py)
+END = "<</rankflavor>>"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What every partition needs (pickled to the executors)."""
+
+    specs: tuple[str, ...]  # canonical flavor strings
+    labels: tuple[str, ...]  # the label of each flavor
+    runs: tuple[str, ...]  # every run name (a slice without a run's rows: its judged queries are missing)
+    parts: tuple[str, ...]  # the union of the flavors' per-query parts (the output's columns)
+    on_duplicate: str = "error"
+    slice_rows: int = 1 << 20
+    max_query_rows: int = 50_000_000
+
+    def flavors(self) -> list[Flavor]:
+        return [Flavor.parse(spec) for spec in self.specs]
+
+
+def output_schema(parts: tuple[str, ...]) -> pa.Schema:
+    return pa.schema([("kind", pa.string()), ("run", pa.string()), ("flavor_index", pa.int32()),
+                      ("label", pa.string()), ("flavor", pa.string()), ("query", pa.string()), ("value", pa.float64()),
+                      *[(name, pa.float64()) for name in parts], ("status", pa.string()),
+                      ("key", pa.string()), ("n", pa.int64()), ("partials", pa.list_(pa.float64())),
+                      ("log_partials", pa.list_(pa.float64()))])
+
+
+def evaluate_partition(batches: Iterator[pa.RecordBatch], plan: Plan) -> Iterator[pa.RecordBatch]:
+    """mapInArrow's function: slices of whole queries, each evaluated as it is complete."""
+    try:
+        for piece in whole_query_slices(batches, plan.slice_rows, plan.max_query_rows):
+            yield from evaluate_slice(piece, plan)
+    except RankflavorError as exc:
+        raise RuntimeError(MARK.format(type(exc).__name__) + str(exc) + END) from exc
+
+
+def whole_query_slices(batches: Iterator[pa.RecordBatch], slice_rows: int, max_query_rows: int) -> Iterator[pa.Table]:
+    """Tables of whole queries, about `slice_rows` rows each, from batches sorted by query. A query's rows
+    continuing into the next batch are held back until the query ends; a query over `max_query_rows` rows, or
+    rows not sorted by query (a query's rows not together), is an InputError."""
+    held: list[pa.RecordBatch] = []
+    rows, last = 0, None
+    for batch in batches:
+        if not batch.num_rows:
+            continue
+        query = batch.column("query")
+        first = query[0].as_py()
+        if (last is not None and first is not None and first < last) or not _sorted(query):
+            raise InputError("the rows of a partition are not sorted by query: a query's rows must be together in one "
+                             "partition (rankflavor.spark.evaluate repartitions and sorts them; this is a bug)")
+        last = query[-1].as_py()
+        held.append(batch)
+        rows += batch.num_rows
+        if rows < slice_rows:
+            continue
+        table = pa.Table.from_batches(held)
+        cut = _last_query_start(table.column("query"))
+        if cut == 0:
+            if rows > max_query_rows:
+                raise InputError(f"query {last!r} has more than {max_query_rows} rows (qrels and runs): one query's "
+                                 "rows must fit in one partition's memory",
+                                 fix="raise max_query_rows (and the executors' memory), or split the query")
+            continue
+        yield table.slice(0, cut)
+        rest = table.slice(cut)
+        held, rows = rest.to_batches(), rest.num_rows
+    if held:
+        yield pa.Table.from_batches(held)
+
+
+def _sorted(query: pa.Array) -> bool:
+    if len(query) < 2 or query.null_count:
+        return True  # (a null id is refused with its row by the table checks)
+    return bool(pc.all(pc.greater_equal(query.slice(1), query.slice(0, len(query) - 1))).as_py())
+
+
+def _last_query_start(query: pa.ChunkedArray) -> int:
+    """The first row of the last query (rows sorted by query)."""
+    last = query[-1]
+    same = pc.equal(query, last)
+    return len(query) - int(pc.sum(same).as_py() or 0)
+
+
+def slice_dataset(table: pa.Table, plan: Plan) -> Dataset:
+    """The slice as a Dataset: its qrels and every run (one with no rows here has every query missing), the
+    values checked as the DataFrame readers check them."""
+    kind = table.column("kind")
+    qrels = table.filter(pc.equal(kind, QRELS))
+    query, doc, grade = columns_of(pa.table({"query": qrels.column("query"), "doc": qrels.column("doc"),
+                                             "grade": qrels.column("value")}), "qrels", "grade", ("grade",))
+    qrels_table = QrelsTable(Source("qrels", kind="spark"), query, doc, grade)
+    runs = table.filter(pc.equal(kind, RUN))
+    tables = []
+    for name in plan.runs:
+        rows = runs.filter(pc.equal(runs.column("run"), name))
+        query, doc, score = columns_of(pa.table({"query": rows.column("query"), "doc": rows.column("doc"),
+                                                 "score": rows.column("value")}), name, "score", ("score",))
+        tables.append(RunTable(Source(name, kind="spark"), query, doc, score))
+    return intern(qrels_table, tables, list(plan.runs), plan.on_duplicate)
+
+
+def evaluate_slice(table: pa.Table, plan: Plan) -> Iterator[pa.RecordBatch]:
+    """Per run: every flavor in one Engine.evaluate call, then the warnings' extra evaluations; the rows."""
+    dataset = slice_dataset(table, plan)
+    flavors = plan.flavors()
+    schema = output_schema(plan.parts)
+    engine = Engine(dataset)
+    for run in dataset.runs:
+        unjudged_queries = int((run.present & ~dataset.judged).sum())
+        evaluations = engine.evaluate(run, flavors)
+        for index, (flavor, evaluation) in enumerate(zip(flavors, evaluations, strict=True)):
+            result = Result(run.name, flavor, evaluation.results, dataset.query_ids, unjudged_queries,
+                            averaging=averaging_for(dataset, run, flavor))
+            yield _query_rows(result, index, plan, schema)
+            yield _partial_rows(result, index, engine, run, schema)
+        engine.release(run)
+
+
+def _query_rows(result: Result, index: int, plan: Plan, schema: pa.Schema) -> pa.RecordBatch:
+    q = result.queries
+    n = len(q.query)
+    undefined = result.metric.undefined_status
+    status = np.array(["ok", undefined, "missing"], dtype=object)[q.status.astype(np.int64)]
+    columns: dict[str, pa.Array] = {
+        "kind": pa.array(["query"] * n, pa.string()), "run": pa.array([result.run] * n, pa.string()),
+        "flavor_index": pa.array(np.full(n, index, dtype=np.int32)), "label": pa.array([plan.labels[index]] * n,
+                                                                                        pa.string()),
+        "flavor": pa.array([plan.specs[index]] * n, pa.string()),
+        "query": pa.array(result.query_ids[q.query].tolist(), pa.string()), "value": _doubles(q.value),
+        "status": pa.array(status.tolist(), pa.string())}
+    for name in plan.parts:
+        columns[name] = _doubles(q.parts[name]) if name in q.parts else pa.nulls(n, pa.float64())
+    return _batch(columns, n, schema)
+
+
+def _doubles(values: np.ndarray) -> pa.Array:
+    values = np.asarray(values, dtype=np.float64)
+    return pa.array(values, pa.float64(), mask=np.isnan(values))
+
+
+def _batch(columns: dict[str, pa.Array], n: int, schema: pa.Schema) -> pa.RecordBatch:
+    return pa.RecordBatch.from_arrays([columns.get(f.name, pa.nulls(n, f.type)) for f in schema], schema=schema)
+
+
+Partial = tuple[str, int, list[float], list[float]]  # key, n (-1: the evaluation was refused), partials, logs
+
+
+def _partial_rows(result: Result, index: int, engine: Engine, run: InternedRun, schema: pa.Schema) -> pa.RecordBatch:
+    rows: list[Partial] = [(f"count:{name}", int(value), [], []) for name, value in result.counts.items()]
+    q = result.queries
+    rows.append(("count:unjudged_queries_in_top", int((q.unjudged_in_top > 0).sum()), [], []))
+    shares = Aggregate.of(q.judged_in_top)
+    rows.append(("mean:judged_share", shares.count, shares.partials, []))
+    for variant, raw in variants(result, engine, run).items():
+        rows.append((f"mean:{variant}", *_mean_partial(result.averaging, q, raw)))
+    n = len(rows)
+    columns = {"kind": pa.array(["partial"] * n, pa.string()), "run": pa.array([result.run] * n, pa.string()),
+               "flavor_index": pa.array(np.full(n, index, dtype=np.int32)),
+               "key": pa.array([r[0] for r in rows], pa.string()), "n": pa.array([r[1] for r in rows], pa.int64()),
+               "partials": pa.array([r[2] for r in rows], pa.list_(pa.float64())),
+               "log_partials": pa.array([r[3] for r in rows], pa.list_(pa.float64()))}
+    return _batch(columns, n, schema)
+
+
+def _mean_partial(averaging: Averaging, q: QueryResults, raw: np.ndarray | None) -> tuple[int, list[float], list[float]]:
+    """The exact partial sums of the values the flavor's mean averages (report/averages.py: the non-null
+    values as the flavor takes them, then the zeros of unjudged_queries=zero); n -1 for a refused evaluation."""
+    if raw is None:
+        return -1, [], []
+    _, values = averaging._values(q.query, raw)
+    aggregate = Aggregate.of(values)
+    return aggregate.count, aggregate.partials, aggregate.log_partials
+
+
+def variants(result: Result, engine: Engine, run: InternedRun) -> dict[str, np.ndarray | None]:
+    """The per-query raw values behind the mean and each alternative mean a warning may report (None: the
+    data refuses that flavor), over this slice. Computed whether or not the whole run's counts will call for
+    the warning (a slice cannot tell), but only where it can differ from the values themselves."""
+    flavor, q = result.flavor, result.queries
+    raw = q.raw_value
+    missing = q.status == MISSING
+    out: dict[str, np.ndarray | None] = {
+        "main": raw,
+        "without_undefined": np.where(q.status == ZERO_IDEAL, np.nan, raw),
+        "other_missing": np.where(missing, 0.0, raw) if flavor.missing == "skip" else np.where(missing, np.nan, raw)}
+    tied = q.ties_any
+    for ties in ("pessimistic", "optimistic"):
+        other = flavor.with_(ties=ties)
+        values = raw.copy()
+        try:
+            if tied.any():
+                values[tied] = engine.evaluate(run, [other], queries=q.query[tied])[0].results.raw_value
+            out[ties] = values
+        except EvaluationError:
+            out[ties] = None
+    if flavor.unjudged == "zero" and "unjudged" in registry.get(flavor.metric).reads:
+        try:
+            if flavor.run_depth.limit is not None:
+                out["skip"] = engine.evaluate(run, [flavor.with_(unjudged="skip")])[0].results.raw_value
+            else:
+                out["skip"] = engine.evaluate(run, [flavor], rows="judged")[0].results.raw_value
+        except EvaluationError:
+            out["skip"] = None
+    return out

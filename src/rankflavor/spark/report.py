@@ -1,0 +1,210 @@
+"""`rankflavor eval --engine spark`: the inputs as Spark DataFrames, and the results as a report the CLI's
+renderers print as they print a local Report (table, json, csv, trec).
+
+TREC files are read and validated on the driver by rankflavor's own readers (the bad-input catalogue's checks,
+each row's position kept as the order column), then handed to Spark; Parquet files are read by Spark itself
+(columns named as the DataFrame readers accept: query/qid/..., doc/docid/..., grade/relevance/... or
+score/sim/...), so that a table larger than the driver stays on the executors. Only the aggregates are
+collected, and the per-query rows when they are printed (--per-query).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from rankflavor.errors import UsageError
+from rankflavor.flavor import Flavor
+from rankflavor.inputs.columnar import columnar_kind, file_head
+from rankflavor.inputs.columns import DOC_COLUMNS, GRADE_COLUMNS, QUERY_COLUMNS, SCORE_COLUMNS, pick
+from rankflavor.metrics import registry
+
+
+def input_frame(spark: Any, path: str, what: str, name: str) -> tuple[Any, bool]:
+    """(a DataFrame with columns query, doc, grade|score[, line], whether it has the order column `line`)."""
+    from pyspark.sql import functions as F
+
+    values = GRADE_COLUMNS if what == "grade" else SCORE_COLUMNS
+    if path != "-" and columnar_kind(file_head(Path(path))) == "parquet":
+        frame = spark.read.parquet(path)
+        columns = list(frame.columns)
+        picked = [pick(columns, QUERY_COLUMNS, "query", path), pick(columns, DOC_COLUMNS, "doc", path),
+                  pick(columns, values, what, path)]
+        return frame.select(*(F.col(c).alias(a) for c, a in zip(picked, ("query", "doc", what), strict=True))), False
+    from rankflavor.inputs.load import load_qrels, load_run
+
+    table = load_qrels(path) if what == "grade" else load_run(path)
+    data = pa.table({"query": table.query, "doc": table.doc, what: getattr(table, what),
+                     "line": np.arange(table.rows, dtype=np.int64)})
+    return spark.createDataFrame(data), True
+
+
+@dataclass
+class SparkResult:
+    """One run x flavor as the CLI's renderers read a Result (report/result.py)."""
+
+    run: str
+    flavor: Flavor
+    labels: list[str]
+    mean: float | None
+    n: int
+    counts: dict[str, int]
+    warnings: list[str]
+    rows: list[dict[str, Any]] = field(default_factory=list)  # per query (with --per-query)
+
+    @property
+    def label(self) -> str:
+        return self.labels[0]
+
+    @property
+    def metric(self) -> Any:
+        return registry.get(self.flavor.metric)
+
+    def per_query(self) -> list[dict[str, Any]]:
+        return self.rows
+
+    @property
+    def queries(self) -> Any:  # (the renderers read the parts' names)
+        return _Parts({name: None for name in self.metric.parts})
+
+    @property
+    def averaging(self) -> Any:
+        return _Denominator(self)
+
+    def denominator(self) -> dict[str, Any]:
+        of = "rounded values" if self.flavor.mean_of == "rounded" else "unrounded values"
+        kind = self.metric.aggregate
+        of = f"the sum of the {of}" if kind == "sum" else f"the geometric mean of the {of}" if kind == "gm" else of
+        zeros = self.counts["unjudged_queries"] if self.flavor.unjudged_queries == "zero" else 0
+        return {"queries": self.n, "of": of, "unjudged_queries_as_zero": zeros, "left_out_null": self.counts["excluded"]}
+
+    def to_dict(self, per_query: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"run": self.run, "label": self.label, **({"labels": self.labels} if len(
+                               self.labels) > 1 else {}), "flavor": str(self.flavor), "mean": self.mean,
+                               "denominator": self.denominator(), "counts": self.counts, "warnings": self.warnings,
+                               "warning_details": [{"message": w} for w in self.warnings]}
+        if per_query:
+            out["per_query"] = self.rows
+        return out
+
+
+@dataclass
+class _Parts:
+    parts: dict[str, None]
+    query: None = None
+    raw_value: None = None
+
+
+@dataclass
+class _Denominator:
+    result: SparkResult
+
+    def denominator(self, *_: Any) -> dict[str, Any]:
+        return self.result.denominator()
+
+
+@dataclass
+class SparkReport:
+    """The results of `rankflavor eval --engine spark`, printed by cli/render.py as a local Report."""
+
+    results: list[SparkResult]
+    provenance: dict[str, Any]
+    frames: Any = None  # the SparkEvaluation
+
+    @property
+    def runs(self) -> list[str]:
+        return list(dict.fromkeys(r.run for r in self.results))
+
+    def to_dict(self, per_query: bool = False) -> dict[str, Any]:
+        from rankflavor import __version__
+
+        return {"version": __version__, "provenance": self.provenance,
+                "results": [r.to_dict(per_query) for r in self.results]}
+
+    def means_frame(self):
+        """pandas: one row per run x flavor, as Report.means_frame()."""
+        import pandas as pd
+
+        rows = []
+        for r in self.results:
+            undefined = r.metric.undefined_status
+            rows.append({"run": r.run, "label": r.label, "flavor": str(r.flavor), "mean": r.mean, "n": r.n,
+                         **{k: v for k, v in r.counts.items() if k != undefined}, "undefined": r.counts[undefined],
+                         "undefined_status": undefined, "warnings": " | ".join(r.warnings)})
+        return pd.DataFrame(rows)
+
+    def to_frame(self):
+        import pandas as pd
+
+        rows = [{"run": r.run, "label": r.label, "flavor": str(r.flavor), **row} for r in self.results for row in r.rows]
+        parts = list(dict.fromkeys(p for r in self.results for p in r.metric.parts))
+        return pd.DataFrame(rows, columns=["run", "label", "flavor", "query", "value", *parts, "status"])
+
+
+def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | None, on_duplicate: str,
+                 per_query: bool, output: str | None) -> SparkReport:
+    """Evaluate on Spark (a local session without `master`) and collect what the CLI prints."""
+    from pyspark.sql import functions as F
+
+    from rankflavor.flavor import labelled_specs
+    from rankflavor.inputs.pipeline import _run_names
+    from rankflavor.inputs.tables import RunTable, Source
+    from rankflavor.spark.driver import collect_arrow, evaluate
+    from rankflavor.spark.session import local_session
+
+    if "-" in [qrels, *runs]:
+        raise UsageError("--engine spark reads files, not standard input ('-')")
+    spark = local_session(master)
+    qrels_frame, qrels_ordered = input_frame(spark, qrels, "grade", "qrels")
+    named = _run_names([RunTable(Source(Path(p).name, path=p), pa.array([]), pa.array([]), np.zeros(0)) for p in runs])
+    frames, ordered = [], True
+    for path, name in zip(runs, named, strict=True):
+        frame, has_order = input_frame(spark, path, "score", name)
+        ordered = ordered and has_order
+        frames.append(frame.withColumn("run", F.lit(name)))
+    run_frame = frames[0]
+    for frame in frames[1:]:
+        run_frame = run_frame.unionByName(frame, allowMissingColumns=True)
+    labelled = labelled_specs(specs)
+    out = evaluate(qrels_frame, run_frame, specs, run_col="run", runs=named, on_duplicate=on_duplicate,
+                   order_col="line" if ordered and qrels_ordered else None)
+    if output:
+        try:
+            out.per_query.write.mode("overwrite").parquet(output)
+        except Exception as exc:
+            from rankflavor.spark.driver import raise_marked
+
+            raise_marked(exc)
+            raise
+    aggregates = collect_arrow(out.aggregates).to_pylist()
+    by_key = {(a["run"], a["flavor_index"]): a for a in aggregates}
+    rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    if per_query:
+        for row in collect_arrow(out.per_query.orderBy("run", "flavor", "query")).to_pylist():
+            rows.setdefault((row.pop("run"), row.pop("flavor")), []).append(
+                {k: v for k, v in row.items() if k != "label"})
+    results = []
+    flavors = list(labelled)
+    for name in named:
+        for index, flavor in enumerate(flavors):
+            a = by_key[(name, index)]
+            parts = registry.get(flavor.metric).parts
+            mine = [{"query": r["query"], "value": r["value"], **{p: r[p] for p in parts}, "status": r["status"]}
+                    for r in rows.get((name, str(flavor)), [])]
+            results.append(SparkResult(name, flavor, labelled[flavor], a["mean"], a["n"], dict(a["counts"]),
+                                       list(a["warnings"]), mine))
+    out.unpersist()
+    provenance = {"engine": "spark", "master": master or "local[2]",
+                  "inputs": [{"role": "qrels", "name": Path(qrels).name, "path": qrels, "kind": _kind(qrels)},
+                             *({"role": "run", "name": n, "path": p, "kind": _kind(p)}
+                               for n, p in zip(named, runs, strict=True))],
+                  "policies": {"on_duplicate": on_duplicate}, "input_warnings": []}
+    return SparkReport(results, provenance, out)
+
+
+def _kind(path: str) -> str:
+    return columnar_kind(file_head(Path(path))) or "trec"

@@ -1,0 +1,212 @@
+"""The Spark engine (rankflavor.spark) against the local engine, in local mode (local[2]).
+
+Identical per query (value, parts, status) and in the mean (1e-12 relative), the same counts and warnings,
+for randomised cases batched into one job (many cases as distinct query ids, two runs in one DataFrame told
+apart by a run column, hypothesis' flavors of every axis plus specs of every metric family), a skewed query
+cut across slices, queries on one side only, and the refusals. Spark's cold start takes 6-30 s: one
+session serves the module, and every case shares a few jobs.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rankflavor as rf
+from rankflavor import InputError, SpecError
+
+pytest.importorskip("pyspark")
+if shutil.which("java") is None:
+    pytest.skip("no java on this machine (make test installs a headless JRE)", allow_module_level=True)
+
+from strategies import flavors, qrels_and_run
+
+SPECS = ["pytrec_eval.all_trec", "ndcg@3 ties=input", "ndcg@5 ties=quicksort(2)", "ndcg@3 round=2 mean_of=rounded",
+         "ndcg@3 unjudged_queries=zero", "err@5", "rbp", "hits@3", "ndcg@3 ties=random(7)", "ndcg@2 unjudged=skip",
+         "ndcg@3 empty=one missing=zero", "ndcg@3 ideal=recall(6)", "map ties=pessimistic", "p@2 round=3"]
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+@pytest.fixture(scope="session")
+def spark():
+    from rankflavor.spark import local_session
+
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)
+    session = local_session("local[2]", partitions=3)
+    yield session
+    session.stop()
+
+
+def frames(cases: list[tuple[dict, dict]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Cases as one qrels and one run frame: case i's queries prefixed `k{i}/`, its run in run `r{i % 2}`; each
+    run row keeps its position (`line`) for the flavors that read the input order."""
+    qrels, run = [], []
+    for i, (q, r) in enumerate(cases):
+        qrels += [(f"k{i}/{qid}", doc, float(g)) for qid, docs in q.items() for doc, g in docs.items()]
+        run += [(f"r{i % 2}", f"k{i}/{qid}", doc, float(s)) for qid, docs in r.items() for doc, s in docs.items()]
+    run.append(("r1", "k0/q0", "d0", 1.0))  # (both runs have rows)
+    run.append(("r0", "k1/q0", "d1", 1.0))
+    run_frame = pd.DataFrame(run, columns=["system", "query", "doc", "score"]).drop_duplicates(
+        ["system", "query", "doc"]).reset_index(drop=True)
+    run_frame["line"] = np.arange(len(run_frame))
+    return pd.DataFrame(qrels, columns=["query", "doc", "grade"]), run_frame
+
+
+def local_report(qrels: pd.DataFrame, run: pd.DataFrame, specs: list) -> rf.Report:
+    runs = {name: run[run.system == name][["query", "doc", "score"]].reset_index(drop=True)
+            for name in sorted(run.system.unique())}
+    return rf.evaluate(qrels, runs, specs)
+
+
+def assert_same(out, report: rf.Report) -> None:
+    """Per query identical (value, parts, status); means to 1e-12 relative; counts and warnings equal."""
+    key = ["run", "label", "query"]
+    local = report.to_frame().sort_values(key).reset_index(drop=True)
+    spark = out.query_frame().sort_values(key).reset_index(drop=True)
+    assert len(local) == len(spark)
+    for column in local.columns:
+        a, b = local[column].to_numpy(), spark[column].to_numpy()
+        if local[column].dtype.kind == "f":
+            assert np.array_equal(a.astype(float), b.astype(float), equal_nan=True), column
+        else:
+            assert [str(x) for x in a] == [str(x) for x in b], column
+    lm = report.means_frame().set_index(["run", "label"]).sort_index()
+    sm = out.means_frame().set_index(["run", "label"]).sort_index()
+    assert list(lm.index) == list(sm.index)
+    for (run, label), row in lm.iterrows():
+        other = sm.loc[(run, label)]
+        a, b = row["mean"], other["mean"]
+        if a is None or (isinstance(a, float) and math.isnan(a)):
+            assert b is None or (isinstance(b, float) and math.isnan(b)), (run, label, b)
+        else:
+            assert b == pytest.approx(a, rel=1e-12, abs=1e-300), (run, label)
+        for column in lm.columns:
+            if column == "mean":
+                continue
+            x, y = row[column], other[column]
+            if isinstance(x, float) and math.isnan(x):
+                assert y is None or (isinstance(y, float) and math.isnan(y)) or y == 0, (run, label, column, y)
+            else:
+                assert x == y, (run, label, column)
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(cases=st.lists(qrels_and_run(), min_size=6, max_size=12), drawn=st.lists(flavors(), min_size=4, max_size=8))
+def test_random_cases_equal_the_local_engine(spark, cases, drawn):
+    qrels, run = frames(cases)
+    specs = [*SPECS, *(str(f) for f in drawn)]
+    from rankflavor.spark import evaluate
+
+    try:
+        report = local_report(qrels, run, specs)
+    except rf.RankflavorError as exc:  # (the local engine refuses it: the Spark one must refuse it too)
+        with pytest.raises(type(exc)):
+            evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), specs, run_col="system",
+                     order_col="line").means_frame()
+        return
+    out = evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), specs, run_col="system", order_col="line")
+    assert_same(out, report)
+    out.unpersist()
+
+
+def test_a_skewed_query_across_slices_and_one_sided_queries(spark):
+    """One query with 3,000 rows among small ones, slices of 200 rows (the query held back until it ends), 3
+    partitions; qrels-only queries (missing) and run-only queries (unjudged, counted) as locally."""
+    rng = random.Random(7)
+    qrels = [(f"q{q}", f"d{d}", float(rng.choice([0, 0, 1, 2, 3]))) for q in range(40) for d in range(0, 30, 3)]
+    qrels += [("big", f"d{d}", float(rng.choice([0, 1, 2]))) for d in range(0, 3000, 7)]
+    qrels += [("only_qrels", "d1", 1.0)]
+    run = [("r0", f"q{q}", f"d{d}", float(rng.randint(0, 9))) for q in range(40) for d in range(rng.randint(1, 60))]
+    run += [("r0", "big", f"d{d}", float(rng.randint(0, 50))) for d in range(3000)]
+    run += [("r0", "only_run", f"d{d}", 1.0) for d in range(5)]
+    qrels_frame = pd.DataFrame(qrels, columns=["query", "doc", "grade"])
+    run_frame = pd.DataFrame(run, columns=["system", "query", "doc", "score"])
+    specs = ["ndcg@10", "ndcg", "map", "p@5", "trec_eval@10 unjudged_queries=zero", "recall@100", "gm_map", "num_ret"]
+    from rankflavor.spark import evaluate
+
+    out = evaluate(spark.createDataFrame(qrels_frame), spark.createDataFrame(run_frame), specs, run_col="system",
+                   partitions=3, slice_rows=200)
+    report = local_report(qrels_frame, run_frame, specs)
+    assert_same(out, report)
+    means = out.means_frame()
+    assert set(means.missing) == {1} and set(means.unjudged_queries) == {1}
+    out.unpersist()
+
+
+def test_refusals_and_errors_are_clear(spark):
+    from rankflavor.spark import evaluate
+
+    qrels = spark.createDataFrame(pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "grade": [1, 0]}))
+    run = spark.createDataFrame(pd.DataFrame({"query": ["q1"] * 5, "doc": list("abcde"), "score": [1.0] * 5}))
+    with pytest.raises(SpecError, match="order_col"):
+        evaluate(qrels, run, "ndcg@3 ties=input")
+    with pytest.raises(SpecError, match="order_col"):
+        evaluate(qrels, run, "ndcg@3", on_duplicate="first")
+    with pytest.raises(InputError, match="no score column 'sim'"):
+        evaluate(qrels, run, "ndcg@3", score_col="sim")
+    with pytest.raises(InputError, match="more than 3 rows"):
+        evaluate(qrels, run, "ndcg@3", slice_rows=2, max_query_rows=3).means_frame()
+    doubled = spark.createDataFrame(pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "a"], "score": [1.0, 2.0]}))
+    with pytest.raises(InputError, match="duplicate"):
+        evaluate(qrels, doubled, "ndcg@3").means_frame()
+
+
+def test_importing_rankflavor_and_its_spark_package_never_imports_pyspark():
+    probe = ("import sys, rankflavor, rankflavor.spark, rankflavor.spark.partitions, rankflavor.spark.merge\n"
+             "rankflavor.evaluate\nprint('pyspark' in sys.modules)")
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=env)
+    assert done.stdout.strip() == "False", done.stderr
+
+
+def test_cli_engine_spark_prints_what_the_local_engine_prints(spark, tmp_path, capsys):
+    """Every output format of `eval --engine spark` on TREC files equals the local engine's (the table, CSV and
+    trec lines byte for byte); --output writes the per-query rows as Parquet."""
+    from rankflavor.cli.main import main
+
+    ex = SRC / "rankflavor" / "examples"
+    base = ["eval", str(ex / "seed000.qrels"), str(ex / "X.run"), str(ex / "Y.run"), "-m", "ndcg@10", "-m", "map",
+            "-m", "ndcg@5 ties=input", "-m", "trec_eval.official"]
+    for fmt in (["--format", "table"], ["--format", "csv", "--per-query"], ["--format", "trec"]):
+        assert main([*base, *fmt]) == 0
+        local = capsys.readouterr()
+        assert main([*base, *fmt, "--engine", "spark", "--output", str(tmp_path / "pq")]) == 0
+        remote = capsys.readouterr()
+        assert remote.out == local.out, fmt
+        assert remote.err.count("warning:") == local.err.count("warning:")
+    written = pd.read_parquet(tmp_path / "pq")
+    assert set(written.run) == {"X.run", "Y.run"} and {"query", "value", "status"} <= set(written.columns)
+
+
+CONNECT_PROBE = """
+import pandas as pd, rankflavor as rf
+from rankflavor.spark import evaluate, local_session
+spark = local_session("local[2]", partitions=2, connect=True)
+assert type(spark).__module__.startswith("pyspark.sql.connect"), type(spark)
+qrels = pd.DataFrame({"query": ["q1", "q1", "q2", "q3"], "doc": ["a", "b", "a", "c"], "grade": [1, 2, 0, 1]})
+run = pd.DataFrame({"query": ["q1", "q1", "q1", "q2", "q4"], "doc": list("abcaz"), "score": [1.0, 2.0, 2.0, 0.5, 1.0]})
+specs = ["ndcg@2", "map", "trec_eval@10", "gm_map"]
+out = evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), specs)
+spark_means, local_means = out.means_frame(), rf.evaluate(qrels, run, specs).means_frame()
+assert spark_means.to_dict() == local_means.to_dict(), (spark_means, local_means)
+print("CONNECT OK")
+"""
+
+
+@pytest.mark.slow
+def test_spark_connect_local_server_gives_the_same_means():
+    """The DataFrame-API path under Spark Connect (pyspark 4's local Connect server), in its own process."""
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    done = subprocess.run([sys.executable, "-c", CONNECT_PROBE], capture_output=True, text=True, timeout=600, env=env)
+    assert "CONNECT OK" in done.stdout, done.stderr[-3000:]
