@@ -76,7 +76,6 @@ def main() -> None:
     sys.path.insert(0, str(ROOT / "src"))
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "src"), os.environ.get("PYTHONPATH")) if p)
     from rankflavor.spark import evaluate, local_session
-    from rankflavor.spark.driver import collect_arrow
 
     cores = len(os.sched_getaffinity(0))
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -86,8 +85,7 @@ def main() -> None:
     print(f"Spark session started in {time.perf_counter() - start:.1f} s ({args.master}, {args.partitions} partitions, "
           f"{cores} cores); flavors: {', '.join(SPECS)}")
     qrels0, run0, _ = data[0]  # a warm-up on 1,000 rows: the Python workers start (left out of the timings)
-    collect_arrow(evaluate(spark.read.parquet(str(qrels0)), spark.read.parquet(str(run0)).limit(1000), SPECS,
-                           persist=False).aggregates)
+    evaluate(spark.read.parquet(str(qrels0)), spark.read.parquet(str(run0)).limit(1000), SPECS, persist=False)
     print(f"driver Python RSS before the first run: {rss()[0]:.0f} MB")
     print(f"{'size':>4} {'rows':>10} {'spark s':>8} {'local s':>8} {'spark rows/s/core':>18} {'local rows/s/core':>18} "
           f"{'vs 1x':>6} {'driver RSS MB':>13} {'peak MB':>8}")
@@ -95,9 +93,8 @@ def main() -> None:
     for size, (qrels, run, rows) in zip(sizes, data, strict=True):
         t = time.perf_counter()
         out = evaluate(spark.read.parquet(str(qrels)), spark.read.parquet(str(run)), SPECS, persist=False)
-        means = collect_arrow(out.aggregates)
-        spark_s = time.perf_counter() - t
-        assert means.num_rows == len(SPECS)
+        spark_s = time.perf_counter() - t  # (evaluate collects the partials and merges them: the whole job)
+        assert len(out.aggregate_rows) == len(SPECS)
         now, peak = rss()
         local_s = local_seconds(qrels, run)
         first = first or spark_s / size

@@ -3,9 +3,12 @@
 Plan: the qrels and the runs become one DataFrame of INPUT rows (kind, run, query, doc, value, order),
 repartitioned by query (hash partitioning: every row of a query, qrels and every run, lands in one partition)
 and sorted within partitions by (query, kind, order); `mapInArrow` runs the local engine over slices of whole
-queries (partitions.py); the partial aggregates are merged per run and flavor by `applyInArrow` (merge.py).
-DataFrame API only: the same code runs on classic Spark and on Spark Connect. Nothing is collected to the
-driver but the run names (when a run column is given and `runs` is not) and what the caller collects.
+queries (partitions.py), emitting per-query rows and a few partial-aggregate rows per slice. The driver
+collects the partial rows only (slices x runs x flavors x ~12), merges them exactly (merge.py) and makes the
+`aggregates` DataFrame of them (createDataFrame); the per-query DataFrame stays lazy. DataFrame API of
+pyspark >= 3.5 only (no applyInArrow, no toArrow required): the same code runs on classic Spark and on Spark
+Connect. Nothing else is collected to the driver but the run names (when a run column is given and `runs`
+is not), whether the qrels has a row, and what the caller collects.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from rankflavor.errors import EvaluationError, InputError, RankflavorError, Spec
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.duplicates import POLICIES
 from rankflavor.metrics import registry
-from rankflavor.spark.merge import AGGREGATES, merge_group
+from rankflavor.spark.merge import AGGREGATES_DDL, PARTIAL_COLUMNS, merge_partials
 from rankflavor.spark.partitions import END, MARK, Plan, evaluate_partition, output_schema
 
 ORDERED_TIES = ("input", "quicksort")  # tie orders that read the input order
@@ -29,20 +32,21 @@ ORDERED_TIES = ("input", "quicksort")  # tie orders that read the input order
 
 @dataclass
 class SparkEvaluation:
-    """What `evaluate` returns: lazy Spark DataFrames (nothing runs until one is used)."""
+    """What `evaluate` returns: the per-query Spark DataFrame (lazy: it reads the persisted evaluation, or
+    evaluates again without persist) and the aggregates, as a Spark DataFrame and as the rows it was made of."""
 
     per_query: Any  # run, label, flavor, query, value, <parts>, status
     aggregates: Any  # run, flavor_index, label, flavor, mean, n, counts (map), undefined_status, warnings (array)
     plan: Plan
+    aggregate_rows: list[dict[str, Any]]  # the aggregates' rows, merged on the driver (runs, then flavors)
     _output: Any = None
 
     def means_frame(self):
         """pandas DataFrame shaped as Report.means_frame(): one row per run x flavor (runs in name order)."""
         import pandas as pd
 
-        table = collect_arrow(self.aggregates.orderBy("run", "flavor_index"))
         rows = []
-        for item in table.to_pylist():
+        for item in sorted(self.aggregate_rows, key=lambda a: (a["run"], a["flavor_index"])):
             counts = dict(item["counts"])
             undefined = item["undefined_status"]
             rows.append({"run": item["run"], "label": item["label"], "flavor": item["flavor"], "mean": item["mean"],
@@ -109,22 +113,33 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, query_col: str =
     union = rows(qrels, 0, grade_col, F.lit(None)).unionByName(rows(run, 1, score_col, run_value))
     union = union.repartition(partitions, "query") if partitions else union.repartition("query")
     union = union.sortWithinPartitions("query", "kind", "order")
+    _require_judgments(qrels)
     schema = output_schema(parts)
+
     def evaluate_batches(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         return evaluate_partition(batches, plan)
-
-    def merge(table: pa.Table) -> pa.Table:
-        return merge_group(table, plan)
 
     output = union.mapInArrow(evaluate_batches, _spark_schema(schema))
     if persist:
         output = output.persist()
     per_query = output.filter(F.col("kind") == "query").select("run", "label", "flavor", "query", "value", *parts,
                                                                 "status")
-    partials = output.filter(F.col("kind") == "partial").select("run", "flavor_index", "key", "n", "partials",
-                                                                "log_partials")
-    aggregates = partials.groupBy("run", "flavor_index").applyInArrow(merge, _spark_schema(AGGREGATES))
-    return SparkEvaluation(per_query, aggregates, plan, output if persist else None)
+    partials = collect_rows(output.filter(F.col("kind") == "partial").select(*PARTIAL_COLUMNS))
+    merged = merge_partials(partials, plan)
+    aggregates = qrels.sparkSession.createDataFrame(
+        [tuple(row[name] for name in _AGGREGATE_COLUMNS) for row in merged], AGGREGATES_DDL)
+    return SparkEvaluation(per_query, aggregates, plan, merged, output if persist else None)
+
+
+_AGGREGATE_COLUMNS = tuple(item.split()[0] for item in AGGREGATES_DDL.split(", "))
+
+
+def _require_judgments(qrels: Any) -> None:
+    """An empty qrels DataFrame is the local engine's InputError (a one-row probe, not a count)."""
+    if not qrels.limit(1).collect():
+        raise InputError("the qrels has no judgment (it is empty): there is nothing to evaluate against",
+                         source="qrels", fix="give a qrels with lines 'qid iter docid grade' (TREC) "
+                                             "or {qid: {docid: grade}}")
 
 
 def _refuse(flavors: list[Flavor], order_col: str | None, on_duplicate: str, qrels: Any, run: Any) -> None:
@@ -170,10 +185,24 @@ def _spark_schema(schema: Any) -> Any:
 _MARKED = re.compile(re.escape(MARK).replace(r"\{\}", r"(\w+)") + r"(.*?)" + re.escape(END), re.S)
 
 
-def collect_arrow(frame: Any) -> Any:
-    """frame.toArrow(), an error rankflavor raised on an executor raised again here as itself."""
+def collect_arrow(frame: Any) -> pa.Table:
+    """The frame as an Arrow table (toArrow on pyspark 4, toPandas on 3.5; flat columns only), an error
+    rankflavor raised on an executor raised again here as itself."""
     try:
-        return frame.toArrow()
+        if hasattr(frame, "toArrow"):
+            return frame.toArrow()
+        return pa.Table.from_pandas(frame.toPandas(), preserve_index=False)
+    except RankflavorError:
+        raise
+    except Exception as exc:
+        raise_marked(exc)
+        raise
+
+
+def collect_rows(frame: Any) -> list[dict[str, Any]]:
+    """frame.collect() as dicts (arrays as lists), an executor's rankflavor error raised again as itself."""
+    try:
+        return [row.asDict(recursive=True) for row in frame.collect()]
     except RankflavorError:
         raise
     except Exception as exc:

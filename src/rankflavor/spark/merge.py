@@ -1,14 +1,16 @@
-"""Partial aggregates -> one run x flavor's mean, counts and warnings (run on the executors by applyInArrow, one
-group per run and flavor, a few rows per slice).
+"""Partial aggregates -> each run x flavor's mean, counts and warnings, on the driver.
 
-Sums are merged exactly (`Aggregate.merge`: Shewchuk's partials), so a mean is correctly rounded whatever the
-partitioning; the local Report's mean is numpy's pairwise mean of the same values, equal to it within an ulp
-or two. The warnings are composed by report/warnings.py from the merged counts and means.
+The executors emit a few partial rows per slice, run and flavor (partitions.py); the driver collects only
+those (slices x runs x flavors x ~12 rows, never a row per query) and merges them here. Sums are merged
+exactly (`Aggregate.merge`: Shewchuk's partials), so a mean is correctly rounded whatever the partitioning;
+the local Report's mean is numpy's pairwise mean of the same values, equal to it within an ulp or two. The
+warnings are composed by report/warnings.py from the merged counts and means. No pyspark here.
 """
 
 from __future__ import annotations
 
-import pyarrow as pa
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rankflavor.engine import Aggregate
 from rankflavor.flavor import Flavor
@@ -16,36 +18,42 @@ from rankflavor.metrics import registry
 from rankflavor.report.warnings import WarningNumbers, compose_warnings
 from rankflavor.spark.partitions import Plan
 
-AGGREGATES = pa.schema([("run", pa.string()), ("flavor_index", pa.int32()), ("label", pa.string()),
-                        ("flavor", pa.string()), ("mean", pa.float64()), ("n", pa.int64()),
-                        ("counts", pa.map_(pa.string(), pa.int64())), ("undefined_status", pa.string()),
-                        ("warnings", pa.list_(pa.string()))])
+PARTIAL_COLUMNS = ("run", "flavor_index", "key", "n", "partials", "log_partials")
+AGGREGATES_DDL = ("run string, flavor_index int, label string, flavor string, mean double, n bigint, "
+                  "counts map<string,bigint>, undefined_status string, warnings array<string>")
 BASE_COUNTS = ("judged_queries", "scored", "excluded", "{undefined}", "missing", "unjudged_queries",
                "ties_across_cutoff", "unjudged_in_top")
 
 
-def merge_group(table: pa.Table, plan: Plan) -> pa.Table:
-    """applyInArrow's function: the group's partial rows (one run, one flavor) -> its aggregate row."""
-    run = table.column("run")[0].as_py()
-    index = int(table.column("flavor_index")[0].as_py())
+def merge_partials(rows: Iterable[Mapping[str, Any]], plan: Plan) -> list[dict[str, Any]]:
+    """The collected partial rows (PARTIAL_COLUMNS) -> one aggregate row per run and flavor (AGGREGATES_DDL's
+    columns), in the order of plan.runs then plan.specs."""
+    groups: dict[tuple[str, int], list[Mapping[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault((row["run"], int(row["flavor_index"])), []).append(row)
+    return [merge_group(run, index, groups.get((run, index), []), plan)
+            for run in plan.runs for index in range(len(plan.specs))]
+
+
+def merge_group(run: str, index: int, rows: list[Mapping[str, Any]], plan: Plan) -> dict[str, Any]:
+    """One run x flavor's partial rows -> its aggregate row."""
     flavor = Flavor.parse(plan.specs[index])
     counts: dict[str, int] = {}
     means: dict[str, Aggregate | None] = {}
-    for key, n, partials, logs in zip(*(table.column(c).to_pylist() for c in ("key", "n", "partials", "log_partials")),
-                                      strict=True):
-        kind, name = key.split(":", 1)
+    for row in rows:
+        kind, name = row["key"].split(":", 1)
+        n = int(row["n"])
         if kind == "count":
             counts[name] = counts.get(name, 0) + n
         elif n < 0 or (name in means and means[name] is None):
             means[name] = None  # (refused in a slice: refused for the run)
         else:
-            part = Aggregate(n, partials, logs)
+            part = Aggregate(n, list(row["partials"] or []), list(row["log_partials"] or []))
             means[name] = part if name not in means else means[name].merge(part)  # type: ignore[union-attr]
     mean, n, counts, warnings = summarise(flavor, counts, means)
     undefined = registry.get(flavor.metric).undefined_status
-    return pa.Table.from_pylist([{"run": run, "flavor_index": index, "label": plan.labels[index],
-                                  "flavor": plan.specs[index], "mean": mean, "n": n, "counts": list(counts.items()),
-                                  "undefined_status": undefined, "warnings": warnings}], schema=AGGREGATES)
+    return {"run": run, "flavor_index": index, "label": plan.labels[index], "flavor": plan.specs[index],
+            "mean": mean, "n": n, "counts": counts, "undefined_status": undefined, "warnings": warnings}
 
 
 def mean_of(flavor: Flavor, aggregate: Aggregate | None) -> float | None:

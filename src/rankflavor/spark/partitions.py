@@ -94,16 +94,32 @@ def whole_query_slices(batches: Iterator[pa.RecordBatch], slice_rows: int, max_q
         table = pa.Table.from_batches(held)
         cut = _last_query_start(table.column("query"))
         if cut == 0:
-            if rows > max_query_rows:
-                raise InputError(f"query {last!r} has more than {max_query_rows} rows (qrels and runs): one query's "
-                                 "rows must fit in one partition's memory",
-                                 fix="raise max_query_rows (and the executors' memory), or split the query")
+            if rows > max_query_rows:  # (before the query ends: fail before it fills the memory)
+                raise _too_many_rows(last, max_query_rows)
             continue
-        yield table.slice(0, cut)
+        yield _checked(table.slice(0, cut), max_query_rows)
         rest = table.slice(cut)
         held, rows = rest.to_batches(), rest.num_rows
     if held:
-        yield pa.Table.from_batches(held)
+        yield _checked(pa.Table.from_batches(held), max_query_rows)
+
+
+def _checked(table: pa.Table, max_query_rows: int) -> pa.Table:
+    """The slice, when none of its queries has more than `max_query_rows` rows (the last query of a
+    partition, and queries that ended before the slice was full, included)."""
+    if table.num_rows > max_query_rows:
+        counts = pc.value_counts(table.column("query").combine_chunks())
+        sizes = counts.field("counts")
+        worst = int(pc.index(sizes, pc.max(sizes)).as_py())
+        if sizes[worst].as_py() > max_query_rows:
+            raise _too_many_rows(counts.field("values")[worst].as_py(), max_query_rows)
+    return table
+
+
+def _too_many_rows(query: str | None, max_query_rows: int) -> InputError:
+    return InputError(f"query {query!r} has more than {max_query_rows} rows (qrels and runs): one query's rows must "
+                      "fit in one partition's memory",
+                      fix="raise max_query_rows (and the executors' memory), or split the query")
 
 
 def _sorted(query: pa.Array) -> bool:

@@ -22,6 +22,7 @@ from rankflavor.flavor import Flavor
 from rankflavor.inputs.columnar import columnar_kind, file_head
 from rankflavor.inputs.columns import DOC_COLUMNS, GRADE_COLUMNS, QUERY_COLUMNS, SCORE_COLUMNS, pick
 from rankflavor.metrics import registry
+from rankflavor.spark.session import spark_frame
 
 
 def input_frame(spark: Any, path: str, what: str, name: str) -> tuple[Any, bool]:
@@ -40,7 +41,7 @@ def input_frame(spark: Any, path: str, what: str, name: str) -> tuple[Any, bool]
     table = load_qrels(path) if what == "grade" else load_run(path)
     data = pa.table({"query": table.query, "doc": table.doc, what: getattr(table, what),
                      "line": np.arange(table.rows, dtype=np.int64)})
-    return spark.createDataFrame(data), True
+    return spark_frame(spark, data), True
 
 
 @dataclass
@@ -180,8 +181,7 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
 
             raise_marked(exc)
             raise
-    aggregates = collect_arrow(out.aggregates).to_pylist()
-    by_key = {(a["run"], a["flavor_index"]): a for a in aggregates}
+    by_key = {(a["run"], a["flavor_index"]): a for a in out.aggregate_rows}
     rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
     if per_query:
         for row in collect_arrow(out.per_query.orderBy("run", "flavor", "query")).to_pylist():

@@ -43,3 +43,13 @@ def local_session(master: str | None = None, partitions: int = 4, connect: bool 
     if not (connect or master.startswith("sc://")):
         session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+def spark_frame(spark: Any, table: Any) -> Any:
+    """A pyarrow Table as a DataFrame of `spark`: handed over as Arrow on pyspark 4 (classic and Connect), as
+    pandas on pyspark 3.5 (whose createDataFrame takes no Arrow table)."""
+    import pyspark
+
+    if int(pyspark.__version__.split(".")[0]) >= 4:
+        return spark.createDataFrame(table)
+    return spark.createDataFrame(table.to_pandas())
