@@ -224,6 +224,59 @@ def test_cli_engine_spark_prints_what_the_local_engine_prints(spark, tmp_path, c
     assert set(written.run) == {"X.run", "Y.run"} and {"query", "value", "status"} <= set(written.columns)
 
 
+def _warned_inputs(tmp_path: Path) -> tuple[Path, Path]:
+    """A qrels and a run whose input warnings are many: a run query only up to leading zeros ('007' vs '7'),
+    run-only and qrels-only queries, rank-like scores, a grade above 31."""
+    qrels = tmp_path / "w.qrels"
+    qrels.write_text("".join(f"{q} 0 d{d} {g}\n" for q, d, g in [("7", 1, 1), ("7", 2, 40), ("q1", 1, 2), ("q1", 3, 0),
+                                                                  ("q2", 1, 1)]))
+    run = tmp_path / "w.run"
+    rows = [("007", d, r) for r, d in enumerate([1, 2, 3], 1)] + [("q1", d, r) for r, d in enumerate([3, 1, 4], 1)]
+    rows += [("only_run", 1, 1)]
+    run.write_text("".join(f"{q} Q0 d{d} {r} {r} tag\n" for q, d, r in rows))
+    return qrels, run
+
+
+def test_cli_engine_spark_gives_the_local_input_warnings_and_provenance(spark, tmp_path, capsys):
+    """TREC inputs: the same stderr (input warnings), and JSON equal but for the engine's own keys (engine,
+    master), warning_details with their numbers included. Parquet inputs (read by Spark): the counts and the
+    one-sided queries' warnings that Spark aggregates tell, the rest named in not_computed."""
+    import json
+
+    from rankflavor.cli.main import main
+
+    qrels, run = _warned_inputs(tmp_path)
+    base = ["eval", str(qrels), str(run), "-m", "ndcg@3", "-m", "p@2 unjudged_queries=zero", "--format", "json"]
+    assert main(base) == 0
+    local = capsys.readouterr()
+    assert main([*base, "--engine", "spark"]) == 0
+    remote = capsys.readouterr()
+    assert remote.err == local.err and "leading zeros" in local.err and "rank" in local.err
+    mine, theirs = json.loads(remote.out), json.loads(local.out)
+    assert (mine["provenance"].pop("engine"), mine["provenance"].pop("master")) == ("spark", "local[2]")
+    assert mine == theirs
+    assert any(len(w) > 2 for r in mine["results"] for w in r["warning_details"])  # (code, message, numbers)
+
+    pd.read_csv(qrels, sep=" ", header=None, names=["query", "it", "doc", "grade"], dtype={"query": str}).drop(
+        columns="it").to_parquet(tmp_path / "q.parquet")
+    pd.read_csv(run, sep=" ", header=None, names=["query", "q0", "doc", "rank", "score", "tag"],
+                dtype={"query": str})[["query", "doc", "score"]].to_parquet(tmp_path / "r.parquet")
+    assert main(["eval", str(tmp_path / "q.parquet"), str(tmp_path / "r.parquet"), "-m", "ndcg@3", "--format", "json",
+                 "--engine", "spark"]) == 0
+    parquet = capsys.readouterr()
+    provenance = json.loads(parquet.out)["provenance"]
+    for got, want in zip(provenance["inputs"], theirs["provenance"]["inputs"], strict=True):
+        for key in ("rows", "judged_queries", "judgments", "negative_grades", "non_integer_grades", "max_grade",
+                    "queries", "queries_in_common", "queries_not_in_qrels", "rows_of_queries_not_in_qrels",
+                    "qrels_queries_not_in_run"):
+            assert got.get(key) == want.get(key), key
+    expected = [w.replace("w.run:", "r.parquet:") for w in theirs["provenance"]["input_warnings"]
+                if "leading zeros" not in w and "rank" not in w]
+    assert provenance["input_warnings"] == expected and len(expected) == 3 and "sha256" in provenance["not_computed"]
+    assert [line for line in parquet.err.splitlines() if line.startswith("warning: ")] == [
+        f"warning: {w}" for w in expected]
+
+
 CONNECT_PROBE = """
 import pandas as pd, rankflavor as rf
 from rankflavor.spark import evaluate, local_session

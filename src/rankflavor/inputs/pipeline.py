@@ -128,15 +128,7 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
         warnings.append(f"qrels: {unjudged_listed} queries have no judgment (an empty dict): they are not judged "
                         "queries, so never scored (a run query among them is counted in unjudged_queries); a judged "
                         "query whose grades are all 0 is scored (zero_ideal)")
-    if qrels_counts["negative_grades"]:
-        warnings.append(f"qrels: {qrels_counts['negative_grades']} judgments have a negative grade; "
-                        "the flavor's negative= axis decides what they get")
-    if qrels_counts["non_integer_grades"]:
-        warnings.append(f"qrels: {qrels_counts['non_integer_grades']} judgments have a non-integer grade "
-                        "(kept as is; a gain table must list them)")
-    if len(grades) and grades.max() > 31:
-        warnings.append(f"qrels: grades up to {grades.max():g}; LightGBM and XGBoost refuse grades above 31, "
-                        "and gain=exp2 (2^g - 1) overflows float64 above 1023")
+    warnings += qrels_count_warnings(qrels_counts)
     judged_ids = set(ds.query_ids[ds.judged].tolist())
     per_run = []
     for run in ds.runs:
@@ -149,17 +141,7 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
                   "qrels_queries_not_in_run": int((ds.judged & ~run.present).sum())}
         per_run.append(counts)
         name = run.name
-        if counts["queries"] == 0:
-            warnings.append(f"{name}: the run has no rows: every judged query is missing from it")
-        elif counts["queries_in_common"] == 0:
-            warnings.append(f"{name}: no query in common with the qrels: every judged query is missing and "
-                            f"none of the run's {counts['queries']} queries is scored")
-        if counts["queries_not_in_qrels"]:
-            warnings.append(f"{name}: {counts['queries_not_in_qrels']} queries "
-                            f"({counts['rows_of_queries_not_in_qrels']} rows) are not in the qrels and never scored")
-        if counts["qrels_queries_not_in_run"] and counts["queries"]:
-            warnings.append(f"{name}: {counts['qrels_queries_not_in_run']} judged queries are absent from the run "
-                            "(the flavor's missing= axis decides: skip or zero)")
+        warnings += run_count_warnings(name, counts)
         padded = _zero_padded(ds.query_ids[unjudged].tolist(), judged_ids)
         if padded:
             a, b = padded[0]
@@ -183,6 +165,38 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
     if sum(dropped.values()):
         warnings.append(f"qrels: {sum(dropped.values())} duplicate judgments removed by the on_duplicate policy")
     return qrels_counts, per_run, warnings
+
+
+def qrels_count_warnings(counts: dict[str, Any]) -> list[str]:
+    """The qrels warnings that its counts alone tell (input_checks; the Spark engine's Parquet inputs)."""
+    warnings = []
+    if counts["negative_grades"]:
+        warnings.append(f"qrels: {counts['negative_grades']} judgments have a negative grade; "
+                        "the flavor's negative= axis decides what they get")
+    if counts["non_integer_grades"]:
+        warnings.append(f"qrels: {counts['non_integer_grades']} judgments have a non-integer grade "
+                        "(kept as is; a gain table must list them)")
+    if counts["max_grade"] is not None and counts["max_grade"] > 31:
+        warnings.append(f"qrels: grades up to {counts['max_grade']:g}; LightGBM and XGBoost refuse grades above 31, "
+                        "and gain=exp2 (2^g - 1) overflows float64 above 1023")
+    return warnings
+
+
+def run_count_warnings(name: str, counts: dict[str, Any]) -> list[str]:
+    """A run's warnings that its query counts alone tell (queries on one side only)."""
+    warnings = []
+    if counts["queries"] == 0:
+        warnings.append(f"{name}: the run has no rows: every judged query is missing from it")
+    elif counts["queries_in_common"] == 0:
+        warnings.append(f"{name}: no query in common with the qrels: every judged query is missing and "
+                        f"none of the run's {counts['queries']} queries is scored")
+    if counts["queries_not_in_qrels"]:
+        warnings.append(f"{name}: {counts['queries_not_in_qrels']} queries "
+                        f"({counts['rows_of_queries_not_in_qrels']} rows) are not in the qrels and never scored")
+    if counts["qrels_queries_not_in_run"] and counts["queries"]:
+        warnings.append(f"{name}: {counts['qrels_queries_not_in_run']} judged queries are absent from the run "
+                        "(the flavor's missing= axis decides: skip or zero)")
+    return warnings
 
 
 def provenance_of(qrels: QrelsTable, runs: list[RunTable], names: list[str], dataset: Dataset | None = None,
@@ -209,11 +223,16 @@ def provenance_of(qrels: QrelsTable, runs: list[RunTable], names: list[str], dat
             item.update({k: v for k, v in counts.items() if k not in ("run", "rows")})
     return {
         "inputs": inputs,
-        "policies": {"on_duplicate": on_duplicate, "duplicate_rows": on_duplicate, "ids": "strings, compared bytewise",
-                     "comments": "lines whose first non-blank character is # (counted, skipped)",
-                     "run_rank_column": "ignored (order comes from scores and the tie policy)"},
+        "policies": policies(on_duplicate),
         "input_warnings": warnings,
     }
+
+
+def policies(on_duplicate: str) -> dict[str, str]:
+    """The provenance's policies: how the inputs were read."""
+    return {"on_duplicate": on_duplicate, "duplicate_rows": on_duplicate, "ids": "strings, compared bytewise",
+            "comments": "lines whose first non-blank character is # (counted, skipped)",
+            "run_rank_column": "ignored (order comes from scores and the tie policy)"}
 
 
 def prepare(qrels: Any, runs: Any, on_duplicate: str = "error", settle_now: bool = True,

@@ -13,6 +13,7 @@ is not), whether the qrels has a row, and what the caller collects.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -127,8 +128,14 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, query_col: str =
     partials = collect_rows(output.filter(F.col("kind") == "partial").select(*PARTIAL_COLUMNS))
     merged = merge_partials(partials, plan)
     aggregates = qrels.sparkSession.createDataFrame(
-        [tuple(row[name] for name in _AGGREGATE_COLUMNS) for row in merged], AGGREGATES_DDL)
+        [tuple(json.dumps(row[name], default=_plain) if name == "warning_details" else row[name]
+               for name in _AGGREGATE_COLUMNS) for row in merged], AGGREGATES_DDL)
     return SparkEvaluation(per_query, aggregates, plan, merged, output if persist else None)
+
+
+def _plain(value: Any) -> Any:
+    """A numpy number as JSON reads it."""
+    return value.item() if hasattr(value, "item") else str(value)
 
 
 _AGGREGATE_COLUMNS = tuple(item.split()[0] for item in AGGREGATES_DDL.split(", "))

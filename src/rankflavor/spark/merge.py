@@ -15,12 +15,13 @@ from typing import Any
 from rankflavor.engine import Aggregate
 from rankflavor.flavor import Flavor
 from rankflavor.metrics import registry
-from rankflavor.report.warnings import WarningNumbers, compose_warnings
+from rankflavor.report.warnings import FlavorWarning, WarningNumbers, compose_warnings
 from rankflavor.spark.partitions import Plan
 
 PARTIAL_COLUMNS = ("run", "flavor_index", "key", "n", "partials", "log_partials")
 AGGREGATES_DDL = ("run string, flavor_index int, label string, flavor string, mean double, n bigint, "
-                  "counts map<string,bigint>, undefined_status string, warnings array<string>")
+                  "counts map<string,bigint>, undefined_status string, warnings array<string>, "
+                  "warning_details string")  # (JSON: each warning's code, message and numbers)
 BASE_COUNTS = ("judged_queries", "scored", "excluded", "{undefined}", "missing", "unjudged_queries",
                "ties_across_cutoff", "unjudged_in_top")
 
@@ -53,7 +54,8 @@ def merge_group(run: str, index: int, rows: list[Mapping[str, Any]], plan: Plan)
     mean, n, counts, warnings = summarise(flavor, counts, means)
     undefined = registry.get(flavor.metric).undefined_status
     return {"run": run, "flavor_index": index, "label": plan.labels[index], "flavor": plan.specs[index],
-            "mean": mean, "n": n, "counts": counts, "undefined_status": undefined, "warnings": warnings}
+            "mean": mean, "n": n, "counts": counts, "undefined_status": undefined,
+            "warnings": [str(w) for w in warnings], "warning_details": [w.to_dict() for w in warnings]}
 
 
 def mean_of(flavor: Flavor, aggregate: Aggregate | None) -> float | None:
@@ -73,7 +75,7 @@ def mean_of(flavor: Flavor, aggregate: Aggregate | None) -> float | None:
 
 
 def summarise(flavor: Flavor, counts: dict[str, int], means: dict[str, Aggregate | None],
-              ) -> tuple[float | None, int, dict[str, int], list[str]]:
+              ) -> tuple[float | None, int, dict[str, int], list[FlavorWarning]]:
     """(mean, n averaged, counts in Result.counts' order, warnings) of one run x flavor."""
     undefined = registry.get(flavor.metric).undefined_status
     order = [name.format(undefined=undefined) for name in BASE_COUNTS]
@@ -91,5 +93,5 @@ def summarise(flavor: Flavor, counts: dict[str, int], means: dict[str, Aggregate
         without_undefined=mean_of(flavor, means.get("without_undefined")),
         other_missing=mean_of(flavor, means.get("other_missing")))
     main = means.get("main")
-    warnings = [str(w) for w in compose_warnings(ordered, flavor, numbers)]
+    warnings = list(compose_warnings(ordered, flavor, numbers))
     return mean, 0 if main is None else main.count, ordered, warnings

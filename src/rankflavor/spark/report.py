@@ -25,8 +25,9 @@ from rankflavor.metrics import registry
 from rankflavor.spark.session import spark_frame
 
 
-def input_frame(spark: Any, path: str, what: str, name: str) -> tuple[Any, bool]:
-    """(a DataFrame with columns query, doc, grade|score[, line], whether it has the order column `line`)."""
+def input_frame(spark: Any, path: str, what: str, name: str) -> tuple[Any, Any]:
+    """(a DataFrame with columns query, doc, grade|score[, line], the table read on the driver or None: a
+    Parquet file is read by Spark, a TREC file by rankflavor's readers, its rows' positions as `line`)."""
     from pyspark.sql import functions as F
 
     values = GRADE_COLUMNS if what == "grade" else SCORE_COLUMNS
@@ -35,13 +36,13 @@ def input_frame(spark: Any, path: str, what: str, name: str) -> tuple[Any, bool]
         columns = list(frame.columns)
         picked = [pick(columns, QUERY_COLUMNS, "query", path), pick(columns, DOC_COLUMNS, "doc", path),
                   pick(columns, values, what, path)]
-        return frame.select(*(F.col(c).alias(a) for c, a in zip(picked, ("query", "doc", what), strict=True))), False
+        return frame.select(*(F.col(c).alias(a) for c, a in zip(picked, ("query", "doc", what), strict=True))), None
     from rankflavor.inputs.load import load_qrels, load_run
 
     table = load_qrels(path) if what == "grade" else load_run(path)
     data = pa.table({"query": table.query, "doc": table.doc, what: getattr(table, what),
                      "line": np.arange(table.rows, dtype=np.int64)})
-    return spark_frame(spark, data), True
+    return spark_frame(spark, data), table
 
 
 @dataclass
@@ -56,6 +57,7 @@ class SparkResult:
     counts: dict[str, int]
     warnings: list[str]
     rows: list[dict[str, Any]] = field(default_factory=list)  # per query (with --per-query)
+    details: list[dict[str, Any]] = field(default_factory=list)  # each warning's code, message and numbers
 
     @property
     def label(self) -> str:
@@ -87,7 +89,7 @@ class SparkResult:
         out: dict[str, Any] = {"run": self.run, "label": self.label, **({"labels": self.labels} if len(
                                self.labels) > 1 else {}), "flavor": str(self.flavor), "mean": self.mean,
                                "denominator": self.denominator(), "counts": self.counts, "warnings": self.warnings,
-                               "warning_details": [{"message": w} for w in self.warnings]}
+                               "warning_details": self.details or [{"message": w} for w in self.warnings]}
         if per_query:
             out["per_query"] = self.rows
         return out
@@ -155,24 +157,32 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     from rankflavor.inputs.pipeline import _run_names
     from rankflavor.inputs.tables import RunTable, Source
     from rankflavor.spark.driver import collect_arrow, evaluate
+    from rankflavor.spark.provenance import driver_provenance, frame_provenance
     from rankflavor.spark.session import local_session
 
     if "-" in [qrels, *runs]:
         raise UsageError("--engine spark reads files, not standard input ('-')")
     spark = local_session(master)
-    qrels_frame, qrels_ordered = input_frame(spark, qrels, "grade", "qrels")
+    qrels_frame, qrels_table = input_frame(spark, qrels, "grade", "qrels")
     named = _run_names([RunTable(Source(Path(p).name, path=p), pa.array([]), pa.array([]), np.zeros(0)) for p in runs])
-    frames, ordered = [], True
+    frames, tables = [], []
     for path, name in zip(runs, named, strict=True):
-        frame, has_order = input_frame(spark, path, "score", name)
-        ordered = ordered and has_order
+        frame, table = input_frame(spark, path, "score", name)
+        tables.append(table)
         frames.append(frame.withColumn("run", F.lit(name)))
     run_frame = frames[0]
     for frame in frames[1:]:
         run_frame = run_frame.unionByName(frame, allowMissingColumns=True)
+    on_driver = qrels_table is not None and all(t is not None for t in tables)
+    if on_driver:  # (the local engine's checks and errors, before any Spark job)
+        provenance = driver_provenance(qrels_table, tables, on_duplicate)
+    else:
+        described = [_described("qrels", Path(qrels).name, qrels, qrels_table),
+                     *(_described("run", n, p, t) for n, p, t in zip(named, runs, tables, strict=True))]
+        provenance = frame_provenance(qrels_frame, run_frame, described, on_duplicate)
     labelled = labelled_specs(specs)
     out = evaluate(qrels_frame, run_frame, specs, run_col="run", runs=named, on_duplicate=on_duplicate,
-                   order_col="line" if ordered and qrels_ordered else None)
+                   order_col="line" if on_driver else None)
     if output:
         try:
             out.per_query.write.mode("overwrite").parquet(output)
@@ -196,15 +206,13 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
             mine = [{"query": r["query"], "value": r["value"], **{p: r[p] for p in parts}, "status": r["status"]}
                     for r in rows.get((name, str(flavor)), [])]
             results.append(SparkResult(name, flavor, labelled[flavor], a["mean"], a["n"], dict(a["counts"]),
-                                       list(a["warnings"]), mine))
+                                       list(a["warnings"]), mine, list(a["warning_details"])))
     out.unpersist()
-    provenance = {"engine": "spark", "master": master or "local[2]",
-                  "inputs": [{"role": "qrels", "name": Path(qrels).name, "path": qrels, "kind": _kind(qrels)},
-                             *({"role": "run", "name": n, "path": p, "kind": _kind(p)}
-                               for n, p in zip(named, runs, strict=True))],
-                  "policies": {"on_duplicate": on_duplicate}, "input_warnings": []}
-    return SparkReport(results, provenance, out)
+    return SparkReport(results, {**provenance, "engine": "spark", "master": master or "local[2]"}, out)
 
 
-def _kind(path: str) -> str:
-    return columnar_kind(file_head(Path(path))) or "trec"
+def _described(role: str, name: str, path: str, table: Any) -> dict[str, Any]:
+    """An input as the provenance names it (sha256 only for a file read on the driver)."""
+    sha256 = None if table is None else table.source.sha256
+    return {"role": role, "name": name, "path": path, "sha256": sha256,
+            "kind": "trec" if table is not None else columnar_kind(file_head(Path(path))) or "parquet"}

@@ -1,0 +1,59 @@
+"""The provenance and input warnings of `rankflavor eval --engine spark`.
+
+Inputs read on the driver (TREC files, by rankflavor's readers) get the local engine's provenance and input
+warnings, from inputs/pipeline.py itself (`prepare` over the tables already read: the same layout and
+duplicate checks, sha256, rows, counts and warnings). When an input is a Parquet table read by Spark, the
+counts that Spark aggregates tell cheaply (rows, grades, queries on one side only) are computed on the
+executors, one small row per run collected; what needs the ids or the rows on the driver (sha256 of a table,
+ids equal up to leading zeros, rank-like scores, duplicates removed) is not reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rankflavor.inputs.pipeline import policies, prepare, qrels_count_warnings, run_count_warnings
+from rankflavor.inputs.tables import QrelsTable, RunTable
+
+
+def driver_provenance(qrels: QrelsTable, runs: list[RunTable], on_duplicate: str) -> dict[str, Any]:
+    """The local engine's provenance of inputs read on the driver (its errors too: empty qrels, layouts,
+    duplicates under on_duplicate=error)."""
+    return prepare(qrels, list(runs), on_duplicate)[1]
+
+
+def frame_provenance(qrels: Any, run: Any, inputs: list[dict[str, Any]], on_duplicate: str) -> dict[str, Any]:
+    """Provenance from Spark aggregates: `qrels` (query, doc, grade) and `run` (query, doc, score, run) frames;
+    `inputs` the role, name, path, kind (and sha256 of the files read on the driver) of each input, qrels
+    first, then the runs in order."""
+    from pyspark.sql import functions as F
+
+    grade = F.col("grade")
+    q = qrels.agg(F.count(F.lit(1)).alias("judgments"), F.countDistinct("query").alias("judged_queries"),
+                  F.sum(F.when(grade < 0, 1).otherwise(0)).alias("negative_grades"),
+                  F.sum(F.when(grade != F.round(grade), 1).otherwise(0)).alias("non_integer_grades"),
+                  F.max(grade.cast("double")).alias("max_grade")).collect()[0].asDict()
+    qrels_counts = {"judged_queries": int(q["judged_queries"]), "judgments": int(q["judgments"]),
+                    "negative_grades": int(q["negative_grades"] or 0),
+                    "non_integer_grades": int(q["non_integer_grades"] or 0), "max_grade": q["max_grade"]}
+    judged = qrels.select("query").distinct().withColumn("judged", F.lit(1))
+    per_query = run.groupBy("run", "query").agg(F.count(F.lit(1)).alias("rows")).join(judged, "query", "left")
+    collected = {r["run"]: r.asDict() for r in per_query.groupBy("run").agg(
+        F.sum("rows").alias("rows"), F.count(F.lit(1)).alias("queries"),
+        F.sum(F.coalesce("judged", F.lit(0))).alias("queries_in_common"),
+        F.sum(F.when(F.col("judged").isNull(), F.col("rows")).otherwise(0)).alias("rows_of_queries_not_in_qrels"),
+    ).collect()}
+    items = [{**inputs[0], "rows": qrels_counts["judgments"], **qrels_counts}]
+    warnings = qrels_count_warnings(qrels_counts)
+    for item in inputs[1:]:
+        got = collected.get(item["name"], {})
+        queries, common = int(got.get("queries") or 0), int(got.get("queries_in_common") or 0)
+        counts = {"rows": int(got.get("rows") or 0), "queries": queries, "queries_in_common": common,
+                  "queries_not_in_qrels": queries - common,
+                  "rows_of_queries_not_in_qrels": int(got.get("rows_of_queries_not_in_qrels") or 0),
+                  "qrels_queries_not_in_run": qrels_counts["judged_queries"] - common}
+        items.append({**item, **counts})
+        warnings += run_count_warnings(item["name"], counts)
+    return {"inputs": items, "policies": policies(on_duplicate), "input_warnings": warnings,
+            "not_computed": "for Parquet inputs read by Spark: sha256, comment/blank lines, duplicates removed, "
+                            "ids equal up to leading zeros, rank-like scores (rankflavor check reads them locally)"}
