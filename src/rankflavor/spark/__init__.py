@@ -3,11 +3,12 @@
     from rankflavor.spark import evaluate, local_session
     out = evaluate(qrels_df, run_df, ["ndcg@10", "map"], run_col="system")
     out.per_query      # Spark DataFrame: run, label, flavor, query, value, <parts>, status
-    out.aggregates     # Spark DataFrame: run, label, flavor, mean, n, counts, warnings (exact partials merged)
+    out.aggregates     # Spark DataFrame: run, label, flavor, mean, n, counts, warnings (exact partials merged on the driver)
     out.means_frame()  # pandas: the shape of Report.means_frame()
 
-pyspark is an optional extra (`rankflavor[spark]`); `import rankflavor` never imports it. The executor side
-(partitions.py, merge.py) needs only pyarrow and rankflavor; the driver side (driver.py, session.py) pyspark.
+pyspark (>= 3.5) is an optional extra (`rankflavor[spark]`); `import rankflavor` never imports it. The executor
+side (partitions.py) and the merge of the partials (merge.py) need only pyarrow and rankflavor; driver.py,
+session.py, report.py and provenance.py import pyspark when called.
 """
 
 from __future__ import annotations
