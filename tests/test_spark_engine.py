@@ -277,6 +277,105 @@ def test_cli_engine_spark_gives_the_local_input_warnings_and_provenance(spark, t
         f"warning: {w}" for w in expected]
 
 
+def _weighted_case() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, dict[str, float]]]:
+    """Two runs over 24 queries, a query judged only 0 (`qz`: a zero ideal) without a weight in `w`, a run-only
+    query (`only_run`), a qrels-only one (`only_qrels`); weights `w` (skewed, dyadic), `t` (every query, some 0)
+    and `zero` (all 0)."""
+    rng = random.Random(11)
+    qrels = [(f"q{q}", f"d{d}", float(rng.choice([0, 0, 1, 2, 3]))) for q in range(24) for d in range(0, 20, 2)]
+    qrels += [("qz", "d1", 0.0), ("qz", "d2", 0.0), ("only_qrels", "d1", 1.0)]
+    run = [(f"r{r}", f"q{q}", f"d{d}", float(rng.randint(0, 6))) for r in range(2) for q in range(24)
+           for d in range(rng.randint(1, 15))]
+    run += [(f"r{r}", q, f"d{d}", 1.0 + d) for r in range(2) for q in ("qz", "only_run") for d in range(3)]
+    queries = [f"q{q}" for q in range(24)]
+    w = {q: rng.choice([0.25, 0.5, 1.0, 4.0, 16.0]) for q in [*queries, "only_run", "only_qrels", "elsewhere"]}
+    t = {q: rng.choice([0.0, 0.5, 2.0, 8.0]) for q in [*queries, "qz", "only_run", "only_qrels"]}
+    t["q0"] = 3.0
+    return (pd.DataFrame(qrels, columns=["query", "doc", "grade"]),
+            pd.DataFrame(run, columns=["system", "query", "doc", "score"]),
+            {"w": w, "t": t, "zero": dict.fromkeys(w, 0.0)})
+
+
+def test_weighted_means_equal_the_local_engine(spark):
+    """weights=NAME from a mapping and from a Spark DataFrame: the means (and counts, warnings) of the local
+    engine, across slices; its refusals (an averaged query with no weight, a total weight of 0) with its
+    messages."""
+    from rankflavor.spark import evaluate
+
+    qrels, run, weights = _weighted_case()
+    specs = ["ndcg@5 weights=w empty=skip", "map weights=w empty=skip unjudged_queries=zero", "ndcg@5 weights=t",
+             "gm_map weights=t", "p@3 weights=t round=2 mean_of=rounded", "ndcg@5 weights=t unjudged=skip",
+             "ndcg@5 weights=t unjudged_queries=zero", "num_ret weights=t", "ndcg@5 weights=w", "ndcg@5 weights=zero"]
+    runs = {name: run[run.system == name][["query", "doc", "score"]].reset_index(drop=True) for name in ("r0", "r1")}
+    ok, refused = [], {}
+    for spec in specs:
+        try:
+            rf.evaluate(qrels, runs, [spec], weights=weights).means_frame()
+            ok.append(spec)
+        except rf.RankflavorError as exc:
+            refused[spec] = exc
+    assert len(ok) >= 6 and "have no weight in 'w' ('qz')" in str(refused.get("ndcg@5 weights=w"))
+    spark_weights = {"w": weights["w"], "zero": weights["zero"],
+                     "t": spark.createDataFrame(pd.DataFrame(list(weights["t"].items()), columns=["query", "weight"]))}
+    qrels_frame, run_frame = spark.createDataFrame(qrels), spark.createDataFrame(run)
+    out = evaluate(qrels_frame, run_frame, ok, run_col="system", weights=spark_weights, slice_rows=100)
+    report = rf.evaluate(qrels, runs, ok, weights=weights)
+    assert_same(out, report)
+    unweighted = rf.evaluate(qrels, runs, "ndcg@5").means_frame()["mean"].tolist()
+    assert out.means_frame().set_index("label").loc["ndcg@5 weights=t", "mean"].tolist() != pytest.approx(unweighted)
+    out.unpersist()
+    for spec, exc in refused.items():
+        with pytest.raises(type(exc)) as remote:
+            evaluate(qrels_frame, run_frame, spec, run_col="system", weights=spark_weights)
+        assert str(remote.value) == str(exc), spec
+    with pytest.raises(SpecError, match="weights=t names no weights"):
+        evaluate(qrels_frame, run_frame, "ndcg@5 weights=t")
+    doubled = spark.createDataFrame(pd.DataFrame({"query": ["q1", "q1"], "weight": [1.0, 2.0]}))
+    with pytest.raises(InputError, match="weighted twice"):
+        evaluate(qrels_frame, run_frame, "ndcg@5 weights=t", run_col="system", weights={"t": doubled})
+
+
+def _assert_close(a: object, b: object, where: str = "") -> None:
+    """Equal, floats to 1e-12 relative (a merged mean is correctly rounded, numpy's may differ in the last bit)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        assert list(a) == list(b), where
+        for key in a:
+            _assert_close(a[key], b[key], f"{where}.{key}")
+    elif isinstance(a, list) and isinstance(b, list):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _assert_close(x, y, f"{where}[{i}]")
+    elif isinstance(a, float) and isinstance(b, float):
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-300), where
+    else:
+        assert a == b, where
+
+
+def test_cli_engine_spark_takes_weights(spark, tmp_path, capsys):
+    """`eval --engine spark --weights NAME=FILE` prints the local JSON (means to 1e-12 relative), the weights'
+    provenance (sha256, queries in the data) included."""
+    import json
+
+    from rankflavor.cli.main import main
+
+    qrels, run, weights = _weighted_case()
+    paths = {"qrels": tmp_path / "w.qrels", "run": tmp_path / "w.run", "weights": tmp_path / "w.txt"}
+    paths["qrels"].write_text("".join(f"{q} 0 {d} {int(g)}\n" for q, d, g in qrels.itertuples(index=False)))
+    paths["run"].write_text("".join(f"{q} Q0 {d} 1 {s} x\n" for r, q, d, s in run.itertuples(index=False) if r == "r0"))
+    paths["weights"].write_text("".join(f"{q} {w}\n" for q, w in weights["w"].items()))
+    base = ["eval", str(paths["qrels"]), str(paths["run"]), "-m", "ndcg@5 weights=w empty=skip", "-m",
+            "map weights=w empty=skip unjudged_queries=zero", "-m", "ndcg@5", "--weights", f"w={paths['weights']}",
+            "--format", "json"]
+    assert main(base) == 0
+    theirs = json.loads(capsys.readouterr().out)
+    assert main([*base, "--engine", "spark"]) == 0
+    mine = json.loads(capsys.readouterr().out)
+    assert (mine["provenance"].pop("engine"), mine["provenance"].pop("master")) == ("spark", "local[2]")
+    _assert_close(mine, theirs)
+    assert theirs["results"][0]["denominator"]["weights"] == "w"
+    assert [i["queries_not_in_the_data"] for i in theirs["provenance"]["inputs"] if i["role"] == "weights"] == [1]
+
+
 CONNECT_PROBE = """
 import pandas as pd, rankflavor as rf
 from rankflavor.spark import evaluate, local_session

@@ -100,8 +100,8 @@ def _spark_report(args: argparse.Namespace, specs: list[str]):
     """The Spark engine's report (rankflavor/spark/report.py), printed as a local one."""
     from rankflavor.errors import UsageError
 
-    if args.against or args.weights:
-        raise UsageError("--engine spark takes neither --against nor --weights (yet): evaluate those locally")
+    if args.against:
+        raise UsageError("--engine spark does not take --against (yet): evaluate it locally")
     try:
         import pyspark  # noqa: F401
     except ImportError as exc:
@@ -109,7 +109,7 @@ def _spark_report(args: argparse.Namespace, specs: list[str]):
     from rankflavor.spark.report import spark_report
 
     return spark_report(args.qrels, list(args.runs), specs, args.master, args.on_duplicate, args.per_query,
-                        args.output)
+                        args.output, weight_files(args.weights))
 
 
 def default_spec() -> str:

@@ -101,6 +101,11 @@ class Aggregate:
         return None if self.count == 0 else math.exp(math.fsum(self.log_partials) / self.count)
 
 
+def exact_partials(values: list[float]) -> list[float]:
+    """Non-overlapping partials whose exact sum is the exact sum of `values` (math.fsum of them is correctly rounded)."""
+    return _exact(values)
+
+
 def _exact(values: list[float]) -> list[float]:
     """Non-overlapping partials whose exact sum is the exact sum of `values` (Shewchuk 1997, msum)."""
     partials: list[float] = []

@@ -65,8 +65,7 @@ class Averaging:
             weights = self._weights_of(averaged)
             total = weights.sum()
             if total <= 0:
-                raise EvaluationError(f"the weights {self.weights_name!r} of the {len(values)} queries averaged sum to "
-                                      f"{total:g}: the weighted mean is undefined; give them positive weights")
+                raise zero_weight_error(self.weights_name, len(values), total)
             mean = float((weights * values).sum() / total)
         if self.geometric:
             mean = float(np.exp(mean))
@@ -77,10 +76,8 @@ class Averaging:
         weights = self.weights[codes]
         if np.isnan(weights).any():
             missing = codes[np.isnan(weights)]
-            shown = ", ".join(repr(str(self.query_ids[c])) for c in missing[:5]) if self.query_ids is not None else ""
-            raise EvaluationError(f"{len(missing)} queries averaged have no weight in {self.weights_name!r} ({shown}); "
-                                  "every query in the mean needs one: add them to the weights, or drop them from "
-                                  "the mean (missing=skip, empty=skip, unjudged_queries=skip)")
+            shown = [str(self.query_ids[c]) for c in missing[:5]] if self.query_ids is not None else []
+            raise no_weight_error(self.weights_name, len(missing), shown)
         return weights
 
     def denominator(self, codes: np.ndarray, raw: np.ndarray) -> dict[str, Any]:
@@ -96,6 +93,20 @@ class Averaging:
             out["weights"] = self.weights_name
             out["total_weight"] = float(self._weights_of(averaged).sum()) if len(averaged) else 0.0
         return out
+
+
+def no_weight_error(name: str | None, count: int, shown: list[str]) -> EvaluationError:
+    """`count` queries averaged have no weight (`shown`: the first few ids, in id order)."""
+    listed = ", ".join(repr(q) for q in shown)
+    return EvaluationError(f"{count} queries averaged have no weight in {name!r} ({listed}); every query in the mean "
+                           "needs one: add them to the weights, or drop them from the mean (missing=skip, empty=skip, "
+                           "unjudged_queries=skip)")
+
+
+def zero_weight_error(name: str | None, count: int, total: float) -> EvaluationError:
+    """The weights of the `count` queries averaged sum to `total` <= 0."""
+    return EvaluationError(f"the weights {name!r} of the {count} queries averaged sum to {total:g}: the weighted mean "
+                           "is undefined; give them positive weights")
 
 
 def averaging_for(dataset: Dataset, run: InternedRun, flavor: Flavor) -> Averaging:

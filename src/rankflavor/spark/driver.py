@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,9 +24,10 @@ import pyarrow as pa
 from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError, UsageError
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.duplicates import POLICIES
+from rankflavor.inputs.weights import QueryWeights, load_weights
 from rankflavor.metrics import registry
 from rankflavor.spark.merge import AGGREGATES_DDL, PARTIAL_COLUMNS, merge_partials
-from rankflavor.spark.partitions import END, MARK, Plan, evaluate_partition, output_schema
+from rankflavor.spark.partitions import END, MARK, WEIGHTS, Plan, evaluate_partition, output_schema
 
 ORDERED_TIES = ("input", "quicksort")  # tie orders that read the input order
 
@@ -41,6 +42,7 @@ class SparkEvaluation:
     plan: Plan
     aggregate_rows: list[dict[str, Any]]  # the aggregates' rows, merged on the driver (runs, then flavors)
     _output: Any = None
+    weights: dict[str, QueryWeights | None] | None = None  # the weights bound (None: a DataFrame's, on Spark)
 
     def means_frame(self):
         """pandas DataFrame shaped as Report.means_frame(): one row per run x flavor (runs in name order)."""
@@ -70,7 +72,8 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, query_col: str =
              grade_col: str = "grade", score_col: str = "score", run_col: str | None = None,
              order_col: str | None = None, run_name: str = "run", runs: Sequence[str] | None = None,
              on_duplicate: str = "error", partitions: int | None = None, slice_rows: int = 1 << 20,
-             max_query_rows: int = 50_000_000, persist: bool = True) -> SparkEvaluation:
+             max_query_rows: int = 50_000_000, persist: bool = True,
+             weights: Mapping[str, Any] | None = None) -> SparkEvaluation:
     """Evaluate the run DataFrame (several runs told apart by `run_col`) against the qrels DataFrame under
     every flavor, on Spark.
 
@@ -81,6 +84,10 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, query_col: str =
     together in one partition; a query of more than `max_query_rows` rows is an InputError.
     partitions: how many partitions the rows are hashed into by query (default: spark.sql.shuffle.partitions).
     persist: keep the evaluated rows (per-query and partials) so that both frames read one evaluation.
+    weights: {NAME: a DataFrame with columns `query` (or query_col) and `weight`, a file of 'qid weight' lines,
+    a {qid: weight} mapping or loaded QueryWeights}, for flavors with weights=NAME (rf.evaluate's `weights=`).
+    A file or mapping is read and checked on the driver; a DataFrame's rows are checked on the executors. The
+    weights are hashed by query with the other rows: the per-query values are unchanged, the means weighted.
     """
     from pyspark.sql import functions as F
 
@@ -89,6 +96,11 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, query_col: str =
     if on_duplicate not in POLICIES:
         raise SpecError(f"on_duplicate must be one of {', '.join(POLICIES)}, not {on_duplicate!r}")
     _refuse(wanted, order_col, on_duplicate, qrels, run)
+    named = sorted({f.weights.name for f in wanted if f.weights.name is not None} - set(weights or {}))
+    if named:
+        raise SpecError(f"weights={named[0]} names no weights: bind them with --weights {named[0]}=FILE (Python: "
+                        f"weights={{{named[0]!r}: DataFrame, file or mapping}})")
+    bound = {name: _weights_of(name, data, query_col) for name, data in (weights or {}).items()}
     _check_columns(qrels, "qrels", query_col, doc_col, grade_col, "grade")
     _check_columns(run, "run", query_col, doc_col, score_col, "score")
     if run_col is not None and run_col not in run.columns:
@@ -101,8 +113,9 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, query_col: str =
         runs = [run_name] if run_col is None else sorted(
             str(r[0]) for r in run.select(F.col(run_col).cast("string")).distinct().collect() if r[0] is not None)
     parts = tuple(dict.fromkeys(p for f in wanted for p in registry.get(f.metric).parts))
+    used = tuple(name for name in bound if any(f.weights.name == name for f in wanted))
     plan = Plan(tuple(str(f) for f in wanted), tuple(labelled[f][0] for f in wanted), tuple(runs), parts,
-                on_duplicate, slice_rows, max_query_rows)
+                on_duplicate, slice_rows, max_query_rows, used)
 
     def rows(frame: Any, kind: int, id_value: str, run_value: Any) -> Any:
         order = F.col(order_col).cast("long") if order_col and order_col in frame.columns else F.lit(None).cast("long")
@@ -112,6 +125,14 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, query_col: str =
 
     run_value = F.col(run_col) if run_col is not None else F.lit(run_name)
     union = rows(qrels, 0, grade_col, F.lit(None)).unionByName(rows(run, 1, score_col, run_value))
+    for name in used:
+        data = bound[name]
+        frame = data if not isinstance(data, QueryWeights) else _weights_frame(qrels.sparkSession, data)
+        query = query_col if query_col in frame.columns else "query"
+        union = union.unionByName(frame.select(
+            F.lit(WEIGHTS).cast("byte").alias("kind"), F.lit(name).cast("string").alias("run"),
+            F.col(query).cast("string").alias("query"), F.lit(None).cast("string").alias("doc"),
+            F.col("weight").cast("double").alias("value"), F.lit(None).cast("long").alias("order")))
     union = union.repartition(partitions, "query") if partitions else union.repartition("query")
     union = union.sortWithinPartitions("query", "kind", "order")
     _require_judgments(qrels)
@@ -130,7 +151,30 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, query_col: str =
     aggregates = qrels.sparkSession.createDataFrame(
         [tuple(json.dumps(row[name], default=_plain) if name == "warning_details" else row[name]
                for name in _AGGREGATE_COLUMNS) for row in merged], AGGREGATES_DDL)
-    return SparkEvaluation(per_query, aggregates, plan, merged, output if persist else None)
+    return SparkEvaluation(per_query, aggregates, plan, merged, output if persist else None,
+                           {name: w if isinstance(w, QueryWeights) else None for name, w in bound.items()})
+
+
+def _weights_of(name: str, data: Any, query_col: str) -> Any:
+    """Loaded QueryWeights (a file, a mapping: load_weights' checks), or a DataFrame with its columns checked."""
+    if isinstance(data, QueryWeights):
+        return data
+    if hasattr(data, "columns") and hasattr(data, "sparkSession"):
+        query = query_col if query_col in data.columns else "query"
+        if query not in data.columns or "weight" not in data.columns:
+            raise InputError(f"the weights {name!r} have columns {list(data.columns)}", source=name,
+                             fix=f"a DataFrame of weights has the columns {query_col!r} (or 'query') and 'weight'")
+        _check_columns(data, name, query, query, "weight", "weight")
+        return data
+    return load_weights(name, data)
+
+
+def _weights_frame(spark: Any, weights: QueryWeights) -> Any:
+    """Weights read on the driver as a (query, weight) DataFrame."""
+    from rankflavor.spark.session import spark_frame
+
+    return spark_frame(spark, pa.table({"query": pa.array(weights.query, pa.string()),
+                                        "weight": pa.array(weights.weight, pa.float64())}))
 
 
 def _plain(value: Any) -> Any:
@@ -152,8 +196,6 @@ def _require_judgments(qrels: Any) -> None:
 def _refuse(flavors: list[Flavor], order_col: str | None, on_duplicate: str, qrels: Any, run: Any) -> None:
     """Flavors and policies this engine cannot honour with the columns given: a SpecError before any job."""
     for flavor in flavors:
-        if flavor.weights.name is not None:
-            raise SpecError(f"{flavor}: weights=NAME is not supported by the Spark engine yet; evaluate it locally")
         if flavor.ties.kind in ORDERED_TIES and order_col is None:
             raise SpecError(f"{flavor}: ties={flavor.ties} reads the input order, which a shuffle does not keep; "
                             "give order_col= (the rank, or the line number written when the file was read)")

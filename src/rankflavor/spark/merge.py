@@ -4,26 +4,42 @@ The executors emit a few partial rows per slice, run and flavor (partitions.py);
 those (slices x runs x flavors x ~12 rows, never a row per query) and merges them here. Sums are merged
 exactly (`Aggregate.merge`: Shewchuk's partials), so a mean is correctly rounded whatever the partitioning;
 the local Report's mean is numpy's pairwise mean of the same values, equal to it within an ulp or two. The
-warnings are composed by report/warnings.py from the merged counts and means. No pyspark here.
+warnings are composed by report/warnings.py from the merged counts and means. A weighted mean (weights=NAME)
+is the exact sum of w*v over the exact sum of w, refused as Averaging refuses it (an averaged query with no
+weight, a total weight <= 0). No pyspark here.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from rankflavor.engine import Aggregate
+from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
 from rankflavor.metrics import registry
+from rankflavor.report.averages import no_weight_error, zero_weight_error
 from rankflavor.report.warnings import FlavorWarning, WarningNumbers, compose_warnings
 from rankflavor.spark.partitions import Plan
 
-PARTIAL_COLUMNS = ("run", "flavor_index", "key", "n", "partials", "log_partials")
+PARTIAL_COLUMNS = ("run", "flavor_index", "key", "n", "partials", "log_partials", "query")
 AGGREGATES_DDL = ("run string, flavor_index int, label string, flavor string, mean double, n bigint, "
                   "counts map<string,bigint>, undefined_status string, warnings array<string>, "
                   "warning_details string")  # (JSON: each warning's code, message and numbers)
 BASE_COUNTS = ("judged_queries", "scored", "excluded", "{undefined}", "missing", "unjudged_queries",
                "ties_across_cutoff", "unjudged_in_top")
+
+
+@dataclass
+class Weighing:
+    """A weighted mean's merged weights: their exact sum over the queries averaged, how many averaged queries
+    have none, and the first of those (sort key: (a zero of unjudged_queries=zero, query id))."""
+
+    name: str
+    total: Aggregate = field(default_factory=Aggregate)  # count: the averaged queries with no weight
+    unweighted: list[tuple[int, str]] = field(default_factory=list)
 
 
 def merge_partials(rows: Iterable[Mapping[str, Any]], plan: Plan) -> list[dict[str, Any]]:
@@ -41,30 +57,52 @@ def merge_group(run: str, index: int, rows: list[Mapping[str, Any]], plan: Plan)
     flavor = Flavor.parse(plan.specs[index])
     counts: dict[str, int] = {}
     means: dict[str, Aggregate | None] = {}
+    weighings: dict[str, Weighing] = {}
     for row in rows:
         kind, name = row["key"].split(":", 1)
         n = int(row["n"])
         if kind == "count":
             counts[name] = counts.get(name, 0) + n
+        elif kind in ("weight", "noweight"):
+            weighing = weighings.setdefault(name, Weighing(str(flavor.weights.name)))
+            if kind == "weight":
+                weighing.total = weighing.total.merge(Aggregate(n, list(row["partials"] or [])))
+            else:
+                weighing.unweighted.append((n, str(row["query"])))
         elif n < 0 or (name in means and means[name] is None):
             means[name] = None  # (refused in a slice: refused for the run)
         else:
             part = Aggregate(n, list(row["partials"] or []), list(row["log_partials"] or []))
             means[name] = part if name not in means else means[name].merge(part)  # type: ignore[union-attr]
-    mean, n, counts, warnings = summarise(flavor, counts, means)
+    mean, n, counts, warnings = summarise(flavor, counts, means, weighings)
     undefined = registry.get(flavor.metric).undefined_status
-    return {"run": run, "flavor_index": index, "label": plan.labels[index], "flavor": plan.specs[index],
-            "mean": mean, "n": n, "counts": counts, "undefined_status": undefined,
-            "warnings": [str(w) for w in warnings], "warning_details": [w.to_dict() for w in warnings]}
+    out = {"run": run, "flavor_index": index, "label": plan.labels[index], "flavor": plan.specs[index],
+           "mean": mean, "n": n, "counts": counts, "undefined_status": undefined,
+           "warnings": [str(w) for w in warnings], "warning_details": [w.to_dict() for w in warnings]}
+    if flavor.weights.name is not None:  # (the denominator's total weight; not an `aggregates` column)
+        main = weighings.get("main")
+        out["total_weight"] = main.total.total if main is not None and n else 0.0
+    return out
 
 
-def mean_of(flavor: Flavor, aggregate: Aggregate | None) -> float | None:
-    """The flavor's mean from merged partials (report/averages.py Averaging.mean, without weights)."""
+def mean_of(flavor: Flavor, aggregate: Aggregate | None, weighing: Weighing | None = None) -> float | None:
+    """The flavor's mean from merged partials (report/averages.py Averaging.mean); weighted when `weighing`
+    is given (the partials then hold w*v and w*log): an EvaluationError where Averaging raises one."""
     if aggregate is None or aggregate.count == 0:
         return None
     kind = registry.get(flavor.metric).aggregate
     if kind == "sum":
         mean = aggregate.total
+    elif weighing is not None:
+        if weighing.total.count:
+            shown = [query for _, query in sorted(weighing.unweighted)[:5]]
+            raise no_weight_error(weighing.name, weighing.total.count, shown)
+        total = weighing.total.total
+        if total <= 0:
+            raise zero_weight_error(weighing.name, aggregate.count, total)
+        sums = aggregate.log_partials if kind == "gm" else aggregate.partials
+        mean = math.fsum(sums) / total
+        mean = math.exp(mean) if kind == "gm" else mean
     elif kind == "gm":
         mean = aggregate.geometric_mean()
     else:
@@ -75,23 +113,39 @@ def mean_of(flavor: Flavor, aggregate: Aggregate | None) -> float | None:
 
 
 def summarise(flavor: Flavor, counts: dict[str, int], means: dict[str, Aggregate | None],
+              weighings: dict[str, Weighing] | None = None,
               ) -> tuple[float | None, int, dict[str, int], list[FlavorWarning]]:
-    """(mean, n averaged, counts in Result.counts' order, warnings) of one run x flavor."""
+    """(mean, n averaged, counts in Result.counts' order, warnings) of one run x flavor. Weighted, the means
+    are refused where the local report refuses them: the mean and the alternative means of the warnings the
+    counts call for (without_undefined, other_missing) raise; the tie range's and unjudged=skip's are None."""
     undefined = registry.get(flavor.metric).undefined_status
     order = [name.format(undefined=undefined) for name in BASE_COUNTS]
     ordered = {name: counts.get(name, 0) for name in order}
     ordered.update({name: value for name, value in counts.items()
                     if name not in ordered and name != "unjudged_queries_in_top"})
-    mean = mean_of(flavor, means.get("main"))
+    weighed = flavor.weights.name is not None
+
+    def variant(name: str, needed: bool = True) -> float | None:
+        """The mean of a variant: raises where the local report does (needed), else None when refused."""
+        weighing = (weighings or {}).get(name, Weighing(str(flavor.weights.name))) if weighed else None
+        try:
+            return mean_of(flavor, means.get(name), weighing)
+        except EvaluationError:
+            if needed:
+                raise
+            return None
+
+    metric = registry.get(flavor.metric)
+    mean = variant("main")
     shares = means.get("judged_share")
     numbers = WarningNumbers(
         mean=mean,
-        tie_range=(mean_of(flavor, means.get("pessimistic")), mean_of(flavor, means.get("optimistic"))),
-        skip=(mean_of(flavor, means.get("skip")),) if "skip" in means else None,
+        tie_range=(variant("pessimistic", False), variant("optimistic", False)),
+        skip=(variant("skip", False),) if "skip" in means else None,
         unjudged_queries_in_top=counts.get("unjudged_queries_in_top", 0),
         judged_at_k=None if shares is None or shares.count == 0 else shares.mean(),
-        without_undefined=mean_of(flavor, means.get("without_undefined")),
-        other_missing=mean_of(flavor, means.get("other_missing")))
+        without_undefined=variant("without_undefined", bool(ordered[undefined]) and "empty" in metric.reads),
+        other_missing=variant("other_missing", bool(ordered["missing"])))
     main = means.get("main")
     warnings = list(compose_warnings(ordered, flavor, numbers))
     return mean, 0 if main is None else main.count, ordered, warnings

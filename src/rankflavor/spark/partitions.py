@@ -10,7 +10,11 @@ those of the whole run; the means are merged from exact partial sums (`Aggregate
 Emitted per slice, per run and flavor: one OUTPUT row per judged query (kind "query") and one row per
 partial (kind "partial": `key` names a count, `count:NAME`, or a mean's partial sums, `mean:VARIANT`, the
 variants being the means a warning reports: main, pessimistic, optimistic, skip, without_undefined,
-other_missing, and judged_share, the share of judged docs among the scored ranks).
+other_missing, and judged_share, the share of judged docs among the scored ranks). Under weights=NAME a
+mean's partials are those of w*v (and w*log), with `weight:VARIANT` (the exact sum of the weights averaged;
+n: how many averaged queries have no weight) and up to 5 `noweight:VARIANT` rows naming such queries. The
+weights arrive as INPUT rows of kind WEIGHTS (run: the weights' name, value: the weight), hashed with the
+query's other rows, so each slice holds the weights of its queries.
 """
 
 from __future__ import annotations
@@ -23,16 +27,18 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from rankflavor.engine import MISSING, ZERO_IDEAL, Aggregate, Engine, QueryResults
+from rankflavor.engine.results import MIN_GEO_MEAN, exact_partials
 from rankflavor.errors import EvaluationError, InputError, RankflavorError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.arrow_table import columns_of
 from rankflavor.inputs.intern import Dataset, InternedRun, intern
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
+from rankflavor.inputs.weights import QueryWeights
 from rankflavor.metrics import registry
 from rankflavor.report.averages import Averaging, averaging_for
 from rankflavor.report.result import Result
 
-QRELS, RUN = 0, 1
+QRELS, RUN, WEIGHTS = 0, 1, 2
 INPUT = pa.schema([("kind", pa.int8()), ("run", pa.string()), ("query", pa.string()), ("doc", pa.string()),
                    ("value", pa.float64()), ("order", pa.int64())])
 MARK = "<<rankflavor:{}>>"  # an error raised on purpose, marked so that the driver raises it again (errors.py)
@@ -50,6 +56,7 @@ class Plan:
     on_duplicate: str = "error"
     slice_rows: int = 1 << 20
     max_query_rows: int = 50_000_000
+    weights: tuple[str, ...] = ()  # the names of the weights among the INPUT rows (kind WEIGHTS)
 
     def flavors(self) -> list[Flavor]:
         return [Flavor.parse(spec) for spec in self.specs]
@@ -150,11 +157,35 @@ def slice_dataset(table: pa.Table, plan: Plan) -> Dataset:
         query, doc, score = columns_of(pa.table({"query": rows.column("query"), "doc": rows.column("doc"),
                                                  "score": rows.column("value")}), name, "score", ("score",))
         tables.append(RunTable(Source(name, kind="spark"), query, doc, score))
-    return intern(qrels_table, tables, list(plan.runs), plan.on_duplicate)
+    dataset = intern(qrels_table, tables, list(plan.runs), plan.on_duplicate)
+    for name in plan.weights:
+        dataset.weights[name] = slice_weights(table, name).by_code(dataset.query_ids)
+    return dataset
+
+
+def slice_weights(table: pa.Table, name: str) -> QueryWeights:
+    """The weights `name` of the slice's queries (every weight of a query lands in its slice), checked as
+    load_weights checks a mapping: one weight per query, a finite number >= 0."""
+    rows = table.filter(pc.and_(pc.equal(table.column("kind"), WEIGHTS), pc.equal(table.column("run"), name)))
+    query = rows.column("query").to_pylist()
+    weight = np.asarray(rows.column("value").to_pylist(), dtype=np.float64)  # (null: nan)
+    bad = np.flatnonzero(~np.isfinite(weight) | (weight < 0))
+    if len(bad) or None in query:
+        at = int(bad[0]) if len(bad) else query.index(None)
+        value = rows.column("value")[at].as_py()
+        raise InputError(f"the weight of query {query[at]!r} is {value!r}, not a finite number >= 0", source=name,
+                         fix="every weight must be a finite number >= 0, and every query id given")
+    if len(set(query)) < len(query):
+        seen: set[str] = set()
+        twice = next(q for q in query if q in seen or seen.add(q))  # type: ignore[func-returns-value]
+        raise InputError(f"query {twice!r} is weighted twice", source=name, fix="give each query one weight")
+    return QueryWeights(name, Source(name, kind="spark"), query, weight)
 
 
 def evaluate_slice(table: pa.Table, plan: Plan) -> Iterator[pa.RecordBatch]:
     """Per run: every flavor in one Engine.evaluate call, then the warnings' extra evaluations; the rows."""
+    if plan.weights and not pc.any(pc.not_equal(table.column("kind"), WEIGHTS)).as_py():
+        return  # (only weights: queries the qrels and the runs do not hold)
     dataset = slice_dataset(table, plan)
     flavors = plan.flavors()
     schema = output_schema(plan.parts)
@@ -197,6 +228,7 @@ def _batch(columns: dict[str, pa.Array], n: int, schema: pa.Schema) -> pa.Record
 
 
 Partial = tuple[str, int, list[float], list[float]]  # key, n (-1: the evaluation was refused), partials, logs
+NOWEIGHT_SHOWN = 5  # the queries named when averaged queries have no weight (Averaging: the first 5)
 
 
 def _partial_rows(result: Result, index: int, engine: Engine, run: InternedRun, schema: pa.Schema) -> pa.RecordBatch:
@@ -205,25 +237,45 @@ def _partial_rows(result: Result, index: int, engine: Engine, run: InternedRun, 
     rows.append(("count:unjudged_queries_in_top", int((q.unjudged_in_top > 0).sum()), [], []))
     shares = Aggregate.of(q.judged_in_top)
     rows.append(("mean:judged_share", shares.count, shares.partials, []))
+    named: list[str | None] = []
     for variant, raw in variants(result, engine, run).items():
-        rows.append((f"mean:{variant}", *_mean_partial(result.averaging, q, raw)))
+        for key, count, partials, logs, query in _mean_partials(result.averaging, q, raw, variant):
+            rows.append((key, count, partials, logs))
+            named.append(query)
+    named = [None] * (len(rows) - len(named)) + named
     n = len(rows)
     columns = {"kind": pa.array(["partial"] * n, pa.string()), "run": pa.array([result.run] * n, pa.string()),
                "flavor_index": pa.array(np.full(n, index, dtype=np.int32)),
                "key": pa.array([r[0] for r in rows], pa.string()), "n": pa.array([r[1] for r in rows], pa.int64()),
                "partials": pa.array([r[2] for r in rows], pa.list_(pa.float64())),
-               "log_partials": pa.array([r[3] for r in rows], pa.list_(pa.float64()))}
+               "log_partials": pa.array([r[3] for r in rows], pa.list_(pa.float64())),
+               "query": pa.array(named, pa.string())}
     return _batch(columns, n, schema)
 
 
-def _mean_partial(averaging: Averaging, q: QueryResults, raw: np.ndarray | None) -> tuple[int, list[float], list[float]]:
+def _mean_partials(averaging: Averaging, q: QueryResults, raw: np.ndarray | None, variant: str,
+                   ) -> list[tuple[str, int, list[float], list[float], str | None]]:
     """The exact partial sums of the values the flavor's mean averages (report/averages.py: the non-null
-    values as the flavor takes them, then the zeros of unjudged_queries=zero); n -1 for a refused evaluation."""
+    values as the flavor takes them, then the zeros of unjudged_queries=zero); n -1 for a refused evaluation.
+    Weighted (a weights name, a mean not a sum): the sums of w*v and w*log(max(v, 1e-5)), then the weights'."""
     if raw is None:
-        return -1, [], []
-    _, values = averaging._values(q.query, raw)
+        return [(f"mean:{variant}", -1, [], [], None)]
+    codes, values = averaging._values(q.query, raw)
     aggregate = Aggregate.of(values)
-    return aggregate.count, aggregate.partials, aggregate.log_partials
+    if averaging.weights is None:
+        return [(f"mean:{variant}", aggregate.count, aggregate.partials, aggregate.log_partials, None)]
+    weights = averaging.weights[codes]
+    known = ~np.isnan(weights)
+    w, v = weights[known], values[known]
+    logs = w * np.log(np.maximum(v, MIN_GEO_MEAN))
+    rows = [(f"mean:{variant}", len(values), exact_partials((w * v).tolist()), exact_partials(logs.tolist()), None)
+            if not averaging.total else (f"mean:{variant}", aggregate.count, aggregate.partials, [], None),
+            (f"weight:{variant}", int((~known).sum()), exact_partials(w.tolist()), [], None)]
+    assert averaging.query_ids is not None  # (named as Averaging names them: the judged queries, then the zeros)
+    zero = np.arange(len(codes)) >= len(codes) - len(averaging.zero_codes)
+    unweighted = sorted(zip(zero[~known].tolist(), averaging.query_ids[codes[~known]].astype(str).tolist(),
+                                    strict=True))
+    return rows + [(f"noweight:{variant}", int(z), [], [], qid) for z, qid in unweighted[:NOWEIGHT_SHOWN]]
 
 
 def variants(result: Result, engine: Engine, run: InternedRun) -> dict[str, np.ndarray | None]:

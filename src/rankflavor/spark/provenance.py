@@ -12,17 +12,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from rankflavor.inputs.pipeline import policies, prepare, qrels_count_warnings, run_count_warnings
+from rankflavor.inputs.pipeline import bind_weights, policies, prepare, qrels_count_warnings, run_count_warnings
 from rankflavor.inputs.tables import QrelsTable, RunTable
+from rankflavor.inputs.weights import QueryWeights
 
 
-def driver_provenance(qrels: QrelsTable, runs: list[RunTable], on_duplicate: str) -> dict[str, Any]:
+def driver_provenance(qrels: QrelsTable, runs: list[RunTable], on_duplicate: str,
+                      weights: list[QueryWeights] | None = None) -> dict[str, Any]:
     """The local engine's provenance of inputs read on the driver (its errors too: empty qrels, layouts,
-    duplicates under on_duplicate=error)."""
-    return prepare(qrels, list(runs), on_duplicate)[1]
+    duplicates under on_duplicate=error), the weights' entries as bind_weights writes them."""
+    dataset, provenance = prepare(qrels, list(runs), on_duplicate)
+    bind_weights(dataset, provenance, list(weights or []))
+    return provenance
 
 
-def frame_provenance(qrels: Any, run: Any, inputs: list[dict[str, Any]], on_duplicate: str) -> dict[str, Any]:
+def frame_provenance(qrels: Any, run: Any, inputs: list[dict[str, Any]], on_duplicate: str,
+                     weights: list[QueryWeights] | None = None) -> dict[str, Any]:
     """Provenance from Spark aggregates: `qrels` (query, doc, grade) and `run` (query, doc, score, run) frames;
     `inputs` the role, name, path, kind (and sha256 of the files read on the driver) of each input, qrels
     first, then the runs in order."""
@@ -54,6 +59,18 @@ def frame_provenance(qrels: Any, run: Any, inputs: list[dict[str, Any]], on_dupl
                   "qrels_queries_not_in_run": qrels_counts["judged_queries"] - common}
         items.append({**item, **counts})
         warnings += run_count_warnings(item["name"], counts)
+    if weights:  # (bind_weights' entries: the queries of the data counted by Spark)
+        import pyarrow as pa
+
+        from rankflavor.spark.session import spark_frame
+
+        data = qrels.select("query").unionByName(run.select("query")).distinct()
+        for w in weights:
+            listed = spark_frame(qrels.sparkSession, pa.table({"query": pa.array(w.query, pa.string())}))
+            known = listed.join(data, "query", "inner").count()
+            items.append({"role": "weights", "name": w.name, "path": w.source.path, "sha256": w.source.sha256,
+                          "kind": w.source.kind, "rows": len(w.query), "queries_in_the_data": known,
+                          "queries_not_in_the_data": len(w.query) - known})
     return {"inputs": items, "policies": policies(on_duplicate), "input_warnings": warnings,
             "not_computed": "for Parquet inputs read by Spark: sha256, comment/blank lines, duplicates removed, "
                             "ids equal up to leading zeros, rank-like scores (rankflavor check reads them locally)"}

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from rankflavor.errors import UsageError
+from rankflavor.errors import SpecError, UsageError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.columnar import columnar_kind, file_head
 from rankflavor.inputs.columns import DOC_COLUMNS, GRADE_COLUMNS, QUERY_COLUMNS, SCORE_COLUMNS, pick
@@ -58,6 +58,7 @@ class SparkResult:
     warnings: list[str]
     rows: list[dict[str, Any]] = field(default_factory=list)  # per query (with --per-query)
     details: list[dict[str, Any]] = field(default_factory=list)  # each warning's code, message and numbers
+    total_weight: float | None = None  # weights=NAME: the total weight of the queries averaged
 
     @property
     def label(self) -> str:
@@ -83,7 +84,12 @@ class SparkResult:
         kind = self.metric.aggregate
         of = f"the sum of the {of}" if kind == "sum" else f"the geometric mean of the {of}" if kind == "gm" else of
         zeros = self.counts["unjudged_queries"] if self.flavor.unjudged_queries == "zero" else 0
-        return {"queries": self.n, "of": of, "unjudged_queries_as_zero": zeros, "left_out_null": self.counts["excluded"]}
+        out: dict[str, Any] = {"queries": self.n, "of": of, "unjudged_queries_as_zero": zeros,
+                               "left_out_null": self.counts["excluded"]}
+        if self.flavor.weights.name is not None:
+            out["weights"] = self.flavor.weights.name
+            out["total_weight"] = self.total_weight
+        return out
 
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"run": self.run, "label": self.label, **({"labels": self.labels} if len(
@@ -149,19 +155,27 @@ class SparkReport:
 
 
 def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | None, on_duplicate: str,
-                 per_query: bool, output: str | None) -> SparkReport:
-    """Evaluate on Spark (a local session without `master`) and collect what the CLI prints."""
+                 per_query: bool, output: str | None, weights: dict[str, str] | None = None) -> SparkReport:
+    """Evaluate on Spark (a local session without `master`) and collect what the CLI prints; `weights`:
+    {NAME: FILE} (--weights NAME=FILE), read on the driver."""
     from pyspark.sql import functions as F
 
     from rankflavor.flavor import labelled_specs
     from rankflavor.inputs.pipeline import _run_names
     from rankflavor.inputs.tables import RunTable, Source
+    from rankflavor.inputs.weights import load_weights
     from rankflavor.spark.driver import collect_arrow, evaluate
     from rankflavor.spark.provenance import driver_provenance, frame_provenance
     from rankflavor.spark.session import local_session
 
     if "-" in [qrels, *runs]:
         raise UsageError("--engine spark reads files, not standard input ('-')")
+    labelled = labelled_specs(specs)
+    unbound = sorted({f.weights.name for f in labelled if f.weights.name is not None} - set(weights or {}))
+    if unbound:  # (before a session starts)
+        raise SpecError(f"weights={unbound[0]} names no weights: bind them with --weights {unbound[0]}=FILE "
+                        f"(Python: weights={{{unbound[0]!r}: file or mapping}})")
+    bound = [load_weights(name, path) for name, path in (weights or {}).items()]
     spark = local_session(master)
     qrels_frame, qrels_table = input_frame(spark, qrels, "grade", "qrels")
     named = _run_names([RunTable(Source(Path(p).name, path=p), pa.array([]), pa.array([]), np.zeros(0)) for p in runs])
@@ -175,14 +189,13 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
         run_frame = run_frame.unionByName(frame, allowMissingColumns=True)
     on_driver = qrels_table is not None and all(t is not None for t in tables)
     if on_driver:  # (the local engine's checks and errors, before any Spark job)
-        provenance = driver_provenance(qrels_table, tables, on_duplicate)
+        provenance = driver_provenance(qrels_table, tables, on_duplicate, bound)
     else:
         described = [_described("qrels", Path(qrels).name, qrels, qrels_table),
                      *(_described("run", n, p, t) for n, p, t in zip(named, runs, tables, strict=True))]
-        provenance = frame_provenance(qrels_frame, run_frame, described, on_duplicate)
-    labelled = labelled_specs(specs)
+        provenance = frame_provenance(qrels_frame, run_frame, described, on_duplicate, bound)
     out = evaluate(qrels_frame, run_frame, specs, run_col="run", runs=named, on_duplicate=on_duplicate,
-                   order_col="line" if on_driver else None)
+                   order_col="line" if on_driver else None, weights={w.name: w for w in bound})
     if output:
         try:
             out.per_query.write.mode("overwrite").parquet(output)
@@ -206,7 +219,8 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
             mine = [{"query": r["query"], "value": r["value"], **{p: r[p] for p in parts}, "status": r["status"]}
                     for r in rows.get((name, str(flavor)), [])]
             results.append(SparkResult(name, flavor, labelled[flavor], a["mean"], a["n"], dict(a["counts"]),
-                                       list(a["warnings"]), mine, list(a["warning_details"])))
+                                       list(a["warnings"]), mine, list(a["warning_details"]),
+                                       a.get("total_weight")))
     out.unpersist()
     return SparkReport(results, {**provenance, "engine": "spark", "master": master or "local[2]"}, out)
 
