@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from rankflavor.errors import InputError
-from rankflavor.inputs.columns import DOC_COLUMNS, QUERY_COLUMNS, pick
+from rankflavor.inputs.columns import pick_roles
 
 
 def as_arrow(data: Any) -> pa.Table | None:
@@ -90,14 +90,7 @@ def _values(column: pa.ChunkedArray, col: str, what: str, name: str, query: pa.A
 def columns_of(table: pa.Table, name: str, what: str, value_columns: tuple[str, ...],
                ) -> tuple[pa.Array, pa.Array, np.ndarray]:
     """(query ids, doc ids, values) of a table whose columns are named as a DataFrame's may be."""
-    columns = table.column_names
-    if len(set(columns)) != len(columns):
-        repeated = sorted({c for c in columns if columns.count(c) > 1})
-        raise InputError(f"repeated column names: {', '.join(repeated)}", source=name,
-                         fix="give every column a distinct name")
-    q_col = pick(columns, QUERY_COLUMNS, "query", name)
-    d_col = pick(columns, DOC_COLUMNS, "doc", name)
-    v_col = pick(columns, value_columns, what, name)
+    q_col, d_col, v_col = pick_roles(table.column_names, value_columns, what, name)
     query = _ids(table.column(q_col), q_col, "query", name)
     doc = _ids(table.column(d_col), d_col, "doc", name)
     return query, doc, _values(table.column(v_col), v_col, what, name, query, doc)

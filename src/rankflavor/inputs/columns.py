@@ -23,3 +23,14 @@ def pick(columns: Sequence[str], options: tuple[str, ...], what: str, name: str)
         return found[0]
     raise InputError(f"no {what} column among {list(columns)}", source=name,
                      fix=f"name the {what} column one of: {', '.join(options)}")
+
+
+def pick_roles(columns: Sequence[str], value_columns: tuple[str, ...], what: str, name: str) -> tuple[str, str, str]:
+    """(query, doc, value) columns of a table; InputError for repeated column names or a role with no column
+    (or several)."""
+    if len(set(columns)) != len(columns):
+        repeated = sorted({c for c in columns if columns.count(c) > 1})
+        raise InputError(f"repeated column names: {', '.join(repeated)}", source=name,
+                         fix="give every column a distinct name")
+    return (pick(columns, QUERY_COLUMNS, "query", name), pick(columns, DOC_COLUMNS, "doc", name),
+            pick(columns, value_columns, what, name))

@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from rankflavor.errors import InputError
 from rankflavor.inputs.arrow_table import as_arrow, columns_of
-from rankflavor.inputs.columns import DOC_COLUMNS, GRADE_COLUMNS, QUERY_COLUMNS, SCORE_COLUMNS, pick
+from rankflavor.inputs.columns import GRADE_COLUMNS, SCORE_COLUMNS, pick_roles
 from rankflavor.inputs.namedtuples import is_rows, rows_table
 from rankflavor.inputs.python_values import check_id, check_value
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
@@ -64,14 +64,7 @@ def _frame_values(series: Any, what: str, name: str, queries: list[str], docs: l
 
 def _from_frame(frame: Any, name: str, what: str, value_columns: tuple[str, ...]):
     labels = {str(c): c for c in frame.columns}
-    columns = [str(c) for c in frame.columns]
-    if len(labels) != len(columns):
-        repeated = sorted({c for c in columns if columns.count(c) > 1})
-        raise InputError(f"repeated column names: {', '.join(repeated)}", source=name,
-                         fix="give every column a distinct name")
-    q_col = pick(columns, QUERY_COLUMNS, "query", name)
-    d_col = pick(columns, DOC_COLUMNS, "doc", name)
-    v_col = pick(columns, value_columns, what, name)
+    q_col, d_col, v_col = pick_roles([str(c) for c in frame.columns], value_columns, what, name)
     for col in (q_col, d_col):
         missing = frame[labels[col]].isna().to_numpy(dtype=bool)
         if missing.any():
