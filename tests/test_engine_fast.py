@@ -194,6 +194,35 @@ def test_many_flavors_share_one_layout_and_give_each_its_reference_values():
     assert computed["top_rows"] == 2 and computed["top_gains"] == 4 and computed["score_matrix"] == 1
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 8), st.integers(1, 25), st.booleans(), st.sampled_from(["f64", "f32"]),
+       st.booleans())
+def test_a_selection_narrowed_from_a_wider_one_equals_the_one_made_directly(seed, queries, max_docs, interleave,
+                                                                            precision, condensed):
+    """select.narrow (what the engine does for every cutoff below the widest) against select._select."""
+    import numpy as np
+
+    from rankflavor.engine.lists import ListSpec
+    from rankflavor.engine.scope import DatasetScope, RunScope
+
+    qrels, rows = _data(seed, queries, max_docs, interleave)
+    if not rows:
+        return
+    dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
+    scope = RunScope(DatasetScope(dataset), dataset.runs[0])
+    spec = ListSpec.of(rf.Flavor.parse(f"ndcg@3 precision={precision}" + " unjudged=skip" * condensed), 3, False)
+    policy, chosen = spec.drops, spec.precision
+    if scope.stage(select.has_minus_infinity, chosen) or not dataset.runs[0].layout.paddable:
+        return
+    direct = {need: select._select(scope, chosen, policy, need) for need in range(1, max_docs + 2)}
+    for wide in direct:
+        for need in range(1, wide):
+            narrowed, made = select.narrow(direct[wide], need), direct[need]
+            for name in ("rows", "q", "d", "score", "index", "found", "grade"):
+                assert np.array_equal(getattr(narrowed, name), getattr(made, name), equal_nan=name == "grade"), \
+                    (wide, need, name)
+
+
 def test_layout_of_interleaved_codes_groups_each_query_in_input_order():
     import numpy as np
 

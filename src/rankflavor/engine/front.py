@@ -91,13 +91,15 @@ class Engine:
         every flavor before the next chunk is made."""
         out: list[Evaluation | None] = [None] * len(flavors)
         chunked: dict[int, list[int]] = {}  # id(target run) -> the flavors evaluated over its chunks
-        for i, (target, flavor) in enumerate(zip(targets, flavors, strict=True)):
+        for i in widest_first(flavors):
+            target, flavor = targets[i], flavors[i]
             evaluation = self._evaluate(target, flavor, detail)
             if evaluation is None:
                 chunked.setdefault(id(target.run), []).append(i)
             else:
                 out[i] = evaluation
         for members in chunked.values():
+            members.sort()
             target = targets[members[0]]
             owner, parts = query_chunks(self.dataset, target.run, chunk_rows(self.dataset, len(members)))
             chosen = [flavors[i] for i in members]
@@ -109,12 +111,12 @@ class Engine:
 
     def _evaluate_chunk(self, run: InternedRun, flavors: list[Flavor]) -> list[QueryResults]:
         scope = RunScope(self.data, run)  # (one memo for the chunk's flavors)
-        out = []
-        for flavor in flavors:
-            evaluation = self._evaluate(scope, flavor, False, split=False)
+        out: list[QueryResults | None] = [None] * len(flavors)
+        for i in widest_first(flavors):
+            evaluation = self._evaluate(scope, flavors[i], False, split=False)
             assert evaluation is not None  # (split=False: never deferred)
-            out.append(evaluation.results)
-        return out
+            out[i] = evaluation.results
+        return [results for results in out if results is not None]
 
     def _evaluate(self, scope: RunScope, flavor: Flavor, detail: bool, split: bool = True) -> Evaluation | None:
         """One flavor's evaluation, or None when its lists must be made from every row of a run large enough
@@ -137,6 +139,16 @@ class Engine:
         values = metric.compute(lists, flavor, detail)
         results = finish(lists, metric, flavor, values)
         return Evaluation(results, record_rows(lists, values) if detail else None)
+
+
+def widest_first(flavors: Sequence[Flavor]) -> list[int]:
+    """The order to evaluate flavors in: the deepest reading first, so that a top-k selection is narrowed
+    from a wider one (engine/select.py) rather than made again."""
+    def need(flavor: Flavor) -> float:
+        metric = registry.get(flavor.metric)
+        return ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor)).need
+    needs = [need(flavor) for flavor in flavors]
+    return sorted(range(len(flavors)), key=lambda i: -needs[i])
 
 
 def _only_queries(scope: RunScope, codes: tuple[int, ...]) -> InternedRun:

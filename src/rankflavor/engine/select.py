@@ -217,9 +217,41 @@ def score_matrix(scope: RunScope, precision: Choice, policy: DropPolicy) -> np.n
 
 def top_rows(scope: RunScope, precision: Choice, policy: DropPolicy, need: int) -> TopRows | None:
     """Input rows whose score is at least the need-th largest ranked score of their query, in trec_eval's
-    order, with their rows in the qrels."""
+    order, with their rows in the qrels: narrowed from a wider selection of the same rows when one was made
+    (the engine makes the widest first), else selected from the score matrix."""
     if scope.stage(has_minus_infinity, precision):
         return None  # -inf marks padding below: leave such runs to the general path
+    made = scope.stage(selections_made, precision, policy)
+    wider = [k for k in made if k > need]
+    top = narrow(made[min(wider)], need) if wider else _select(scope, precision, policy, need)
+    made[need] = top
+    return top
+
+
+def selections_made(scope: RunScope, precision: Choice, policy: DropPolicy) -> dict[int, TopRows]:
+    """The top rows selected so far for these ranked rows, by need (filled in by `top_rows`)."""
+    return {}
+
+
+def narrow(top: TopRows, need: int) -> TopRows:
+    """The top rows for a smaller need, from a wider selection: P_need(q) is the rows of P_wider(q) whose
+    score is at least the need-th score of q in it (all of them when it holds fewer), as P_wider(q) holds
+    every row scoring at least its need-th largest score; it is in trec_eval's order already."""
+    n = len(top.q)
+    if n == 0:
+        return top
+    starts = np.flatnonzero(np.concatenate(([True], top.q[1:] != top.q[:-1])))
+    lengths = np.diff(np.append(starts, n))
+    kth = top.score[starts + np.minimum(lengths, need) - 1]
+    keep = np.flatnonzero(top.score >= np.repeat(kth, lengths))
+    if len(keep) == n:
+        return top
+    return TopRows(top.rows[keep], top.q[keep], top.d[keep], top.score[keep], top.index[keep], top.found[keep],
+                   top.grade[keep])
+
+
+def _select(scope: RunScope, precision: Choice, policy: DropPolicy, need: int) -> TopRows:
+    """`top_rows` from the score matrix: the need-th largest score of each query, then trec_eval's order."""
     run, layout, segs = scope.run, scope.run.layout, scope.stage(eligible_segments)
     score = scope.stage(scores, precision)
     m = scope.stage(score_matrix, precision, policy)
