@@ -25,7 +25,7 @@ from rankflavor.engine.order import tie_rows
 from rankflavor.engine.qrels import gain_levels, judgments
 from rankflavor.engine.scope import RunScope
 from rankflavor.engine.select import Prefix, TopRows
-from rankflavor.flavor.values import Choice, Gain, MinGrade
+from rankflavor.flavor.values import Choice, Gain, MinGrade, Ties
 
 
 def top_gains(scope: RunScope, top: TopRows, gain: Gain, negative: Choice, min_grade: MinGrade,
@@ -52,6 +52,18 @@ def top_positions(scope: RunScope, top: TopRows, cutoff: int | None) -> Position
     return positions_at(scope.stage(top_shape, top), cutoff, scope.dataset.n_queries, shared=True)
 
 
+def top_ranked(scope: RunScope, top: TopRows, gain: Gain, negative: Choice, min_grade: MinGrade, ties: Ties,
+               ) -> tuple[Rows, np.ndarray]:
+    """The prefix's rows with their gains, in the tie policy's order, and per query code whether they hold a
+    tie: one object for the flavors that agree on these parts, so that what is kept with the rows (the rows
+    in the qrels, a metric's tables: `RankedLists.kept`) is made once for all of them."""
+    judged, gains = scope.stage(top_gains, top, gain, negative, min_grade)
+    rows = Rows(top.q, top.d, top.score, top.rows, top.grade, judged, gains)
+    levels = scope.shared(gain_levels, gain, negative, min_grade)
+    rows = apply_ties(scope, ties, rows, levels, lambda: scope.stage(top_ties, top))
+    return rows, tied_queries(rows.q, scope.stage(top_ties, top)[0], scope.dataset.n_queries)
+
+
 def lists_from_prefix(scope: RunScope, spec: ListSpec, prefix: Prefix) -> RankedLists:
     """The ranked lists of every judged query, holding the top of each list (and its tie group)."""
     nq = scope.dataset.n_queries
@@ -60,11 +72,7 @@ def lists_from_prefix(scope: RunScope, spec: ListSpec, prefix: Prefix) -> Ranked
     for key in ("rows_dropped_self_docs", "rows_dropped_negative"):  # (left out of the prefix already)
         if key in prefix.counts:
             counts[key] = prefix.counts[key]
-    judged, gain = scope.stage(top_gains, top, spec.gain, spec.negative, spec.min_grade)
-    rows = Rows(top.q, top.d, top.score, top.rows, top.grade, judged, gain)
-    levels = scope.shared(gain_levels, spec.gain, spec.negative, spec.min_grade)
-    rows = apply_ties(scope, spec, rows, levels, lambda: scope.stage(top_ties, top))
-    tied = tied_queries(rows.q, scope.stage(top_ties, top)[0], nq)
+    rows, tied = scope.stage(top_ranked, top, spec.gain, spec.negative, spec.min_grade, spec.ties)
 
     limit = spec.run_depth.limit
     if limit is not None:

@@ -97,7 +97,7 @@ def ranked_rows(scope: RunScope, spec: ListSpec, detail: bool) -> RankedRows:
         rows, counts, ties_found, dropped = scope.stage(ordered_rows, ordering_part(spec), detail)
     counts = dict(counts)
     levels = scope.shared(gain_levels, spec.gain, spec.negative, spec.min_grade)
-    rows = apply_ties(scope, spec, rows, levels, lambda: ties_found)
+    rows = apply_ties(scope, spec.ties, rows, levels, lambda: ties_found)
     tied = tied_queries(rows.q, ties_found[0], nq)  # (before any cut: a tie across run_depth changes what is kept)
 
     if spec.run_depth.limit is not None:

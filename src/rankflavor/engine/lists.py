@@ -277,14 +277,14 @@ def _quicksort_positions(rows: Rows, tied_rows: np.ndarray, passes: int) -> np.n
     return out
 
 
-def tie_moves(spec: ListSpec, rows: Rows, levels: np.ndarray, ties_found: Callable[[], tuple[np.ndarray, np.ndarray]],
+def tie_moves(ties: Ties, rows: Rows, levels: np.ndarray, ties_found: Callable[[], tuple[np.ndarray, np.ndarray]],
               ) -> tuple[np.ndarray, np.ndarray] | object | None:
     """How rows in trec_eval's order (query, score desc, doc desc) move into the tie policy's order: None
     when they are in it; (rows, from_rows) when only rows of tie groups move (row rows[i] takes the values
     of row from_rows[i]: one stable argsort of a packed key (tie group, key within the group) over those
     rows); _RANDOM for ties=random (the caller sorts with every key); _QUICKSORT for ties=quicksort.
     `levels`: every gain a row can have, ascending. `ties_found`: (rows of tie groups, their group ids)."""
-    kind = spec.ties.kind
+    kind = ties.kind
     if kind in ("docid_desc", "average") or len(rows) < 2:
         return None
     if kind == "random":
@@ -309,16 +309,16 @@ def tie_moves(spec: ListSpec, rows: Rows, levels: np.ndarray, ties_found: Callab
     return at, at[np.argsort((group << shift) | within, kind="stable")]
 
 
-def apply_ties(scope: RunScope, spec: ListSpec, rows: Rows, levels: np.ndarray,
+def apply_ties(scope: RunScope, ties: Ties, rows: Rows, levels: np.ndarray,
                ties_found: Callable[[], tuple[np.ndarray, np.ndarray]]) -> Rows:
     """The rows (in trec_eval's order) in the tie policy's order; query and score stay where they are."""
-    moves = tie_moves(spec, rows, levels, ties_found)
+    moves = tie_moves(ties, rows, levels, ties_found)
     if moves is None:
         return rows
     if moves is _QUICKSORT:
-        return rows.take(_quicksort_positions(rows, ties_found()[0], spec.ties.passes or 1))
+        return rows.take(_quicksort_positions(rows, ties_found()[0], ties.passes or 1))
     if moves is _RANDOM:
-        ds, seed = scope.dataset, spec.ties.seed
+        ds, seed = scope.dataset, ties.seed
         keys = np.array([random_tie_key(seed, ds.query_ids[a], ds.doc_ids[b])
                          for a, b in zip(rows.q.tolist(), rows.d.tolist(), strict=True)], dtype=np.uint64)
         return rows.take(np.lexsort((-rows.d, keys, -rows.score, rows.q)))

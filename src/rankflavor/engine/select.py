@@ -76,11 +76,13 @@ def select_prefix(scope: RunScope, spec: ListSpec) -> Prefix | None:
     """The prefix of every judged query's list that the flavor reads, or None when the general path is as
     good or the layout does not allow it (no cutoff, very uneven queries, infinite scores)."""
     run, need = scope.run, spec.need
-    if math.isinf(need) or run.n_rows == 0:
-        return None
+    if run.n_rows == 0 or spec.ties.kind == "quicksort":
+        return None  # (quicksort's order of tied docs depends on every row of the query, ranked or not)
     layout = run.layout
     if not layout.paddable:
         return None
+    if math.isinf(need):
+        need = layout.width  # the whole of every list: one selection serves the metrics of whole lists and every cutoff
     prefix_cells = min(need, layout.width) * layout.n_segments
     if prefix_cells > max(DEEP_ROWS, run.n_rows * DEEP_SHARE) and run.n_rows > chunk_rows(scope.dataset):
         return None  # a prefix of most of a large run: the general path, a chunk of queries at a time, is lighter

@@ -2,6 +2,7 @@
 read from Parquet and Arrow files. Checked column by column (vectorised) with the DataFrame reader's rules
 and messages: ids are strings (integers become their decimal text), never null or empty; values are finite
 numbers, never null, NaN or booleans. Row numbers in messages count from 0, as a DataFrame's positions do.
+(`pyarrow.compute` is imported where a table is checked: a TREC file's reader never needs it, inputs/kernels.py.)
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from rankflavor.errors import InputError
 from rankflavor.inputs.columns import pick_roles
@@ -33,6 +33,8 @@ def as_arrow(data: Any) -> pa.Table | None:
 
 
 def _first(mask: pa.Array) -> int:
+    import pyarrow.compute as pc
+
     return int(pc.index(mask, True).as_py())
 
 
@@ -42,6 +44,8 @@ def _plain(column: pa.ChunkedArray | pa.Array) -> pa.Array:
 
 
 def _ids(column: pa.ChunkedArray, col: str, what: str, name: str) -> pa.Array:
+    import pyarrow.compute as pc
+
     array = _plain(column)
     kind = array.type
     if array.null_count:
@@ -60,6 +64,8 @@ def _ids(column: pa.ChunkedArray, col: str, what: str, name: str) -> pa.Array:
 
 
 def _values(column: pa.ChunkedArray, col: str, what: str, name: str, query: pa.Array, doc: pa.Array) -> np.ndarray:
+    import pyarrow.compute as pc
+
     array = _plain(column)
     kind = array.type
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.duplicates import resolve_duplicates
+from rankflavor.inputs.kernels import index_in, sorted_unique
 from rankflavor.inputs.layout import RunLayout, build_layout, has_duplicates
 from rankflavor.inputs.tables import QrelsTable, RunTable
 
@@ -195,8 +195,7 @@ def _distinct(array: pa.Array) -> pa.Array:
 
 def _dictionary(arrays: list[pa.Array]) -> pa.Array:
     values = pa.chunked_array([_distinct(a) for a in arrays if len(a)] or [pa.array([], pa.string())], pa.string())
-    unique = pc.unique(values)
-    return unique.take(pc.sort_indices(unique))
+    return sorted_unique(values)
 
 
 def _codes(values: pa.Array, dictionary: pa.Array) -> Codes:
@@ -205,9 +204,9 @@ def _codes(values: pa.Array, dictionary: pa.Array) -> Codes:
     if len(values) == 0:
         return Codes(np.zeros(0, dtype=np.int64))
     if pa.types.is_dictionary(values.type):
-        table = array_to_numpy(pc.index_in(values.dictionary, value_set=dictionary)).astype(np.int64)
+        table = array_to_numpy(index_in(values.dictionary, dictionary)).astype(np.int64)
         return Codes(array_to_numpy(values.indices), table)
-    return Codes(array_to_numpy(pc.index_in(values, value_set=dictionary)).astype(np.int64))
+    return Codes(array_to_numpy(index_in(values, dictionary)).astype(np.int64))
 
 
 def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplicate: str = "error",

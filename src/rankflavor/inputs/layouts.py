@@ -21,10 +21,10 @@ import shlex
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from rankflavor.errors import InputError
 from rankflavor.inputs.arrow_numpy import array_to_numpy
+from rankflavor.inputs.kernels import dictionary_encode, unique
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.trec import line_of
 from rankflavor.inputs.trec_lines import line_text
@@ -42,11 +42,11 @@ def awk(program: str, source: Source) -> str:
 
 
 def _distinct(values: pa.Array) -> list[str]:
-    return (values.dictionary if pa.types.is_dictionary(values.type) else pc.unique(values)).to_pylist()
+    return (values.dictionary if pa.types.is_dictionary(values.type) else unique(values)).to_pylist()
 
 
 def _codes(values: pa.Array) -> np.ndarray:
-    encoded = values if pa.types.is_dictionary(values.type) else pc.dictionary_encode(values)
+    encoded = values if pa.types.is_dictionary(values.type) else dictionary_encode(values)
     return array_to_numpy(encoded.indices).astype(np.int64)
 
 

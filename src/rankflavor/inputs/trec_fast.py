@@ -24,10 +24,10 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from rankflavor.inputs.arrow_csv import arrow_pool, parse_columns, speculative_columns
 from rankflavor.inputs.arrow_numpy import array_to_numpy
+from rankflavor.inputs.kernels import any_matches, shortest_length
 
 SCAN_STEP = 1 << 20  # bytes per block of the hash-and-scan pass (in the CPU cache across its numpy passes)
 _BAD_TEXT = r"[\x00-\x1f\x7f\x{FEFF}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]"
@@ -89,9 +89,8 @@ def read_fast(path: Path, columns: tuple[str, ...], value_col: int, defer_scan: 
         if name == columns[value_col]:
             continue
         distinct = _distinct(table.column(name))
-        if len(distinct) and (pc.min(pc.binary_length(distinct)).as_py() == 0
-                              or pc.any(pc.match_substring_regex(distinct, _BAD_TEXT)).as_py()
-                              or (name in ids and pc.any(pc.starts_with(distinct, "#")).as_py())):
+        if len(distinct) and (shortest_length(distinct) == 0 or any_matches(distinct, _BAD_TEXT)
+                              or (name in ids and any_matches(distinct, "#", regex=False))):
             return None
     if deferred:
         return FastRead(table, None, Pending(_Scan(path, check=True)))

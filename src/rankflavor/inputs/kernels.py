@@ -1,0 +1,49 @@
+"""The few Arrow compute kernels the TREC path calls, called by name without importing `pyarrow.compute`.
+
+`import pyarrow.compute` generates a Python wrapper, docstring included, for each of Arrow's hundreds of
+kernels: about 0.05 s of a `rankflavor eval` on a TREC-sized run that takes 0.4 s in all. Every wrapper
+calls `call_function(name, args, options)`, which pyarrow defines in its compiled `_compute` module with
+the options classes; these functions call it the same way. (A pyarrow without that module: the public one.)
+Array methods such as `take`, `cast` or `unique` import `pyarrow.compute`: the TREC path uses these instead.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+try:
+    from pyarrow._compute import MatchSubstringOptions, SetLookupOptions, call_function
+except ImportError:  # pragma: no cover - every pyarrow this project supports has it
+    from pyarrow.compute import MatchSubstringOptions, SetLookupOptions, call_function
+
+
+def index_in(values: pa.Array, value_set: pa.Array) -> pa.Array:
+    """Position of each value in `value_set`, null when absent (`pyarrow.compute.index_in`)."""
+    return call_function("index_in", [values], SetLookupOptions(value_set))
+
+
+def unique(values: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """The distinct values, in order of first appearance."""
+    return call_function("unique", [values])
+
+
+def dictionary_encode(values: pa.Array) -> pa.DictionaryArray:
+    """The values as codes into their distinct values (`pyarrow.compute.dictionary_encode`)."""
+    return call_function("dictionary_encode", [values])
+
+
+def sorted_unique(values: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """The distinct values, sorted ascending (bytewise for strings, as strcmp sorts)."""
+    distinct = unique(values)
+    return call_function("take", [distinct, call_function("array_sort_indices", [distinct])])
+
+
+def shortest_length(values: pa.Array) -> int:
+    """The length in bytes of the shortest string."""
+    return call_function("min", [call_function("binary_length", [values])]).as_py()
+
+
+def any_matches(values: pa.Array, pattern: str, regex: bool = True) -> bool:
+    """Whether a string matches the RE2 `pattern` (regex=False: starts with it)."""
+    kernel = "match_substring_regex" if regex else "starts_with"
+    return bool(call_function("any", [call_function(kernel, [values], MatchSubstringOptions(pattern))]).as_py())
