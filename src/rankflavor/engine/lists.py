@@ -224,13 +224,13 @@ def tie_group_ids(q: np.ndarray, score: np.ndarray) -> np.ndarray:
     return np.cumsum(new_group) - 1
 
 
-def _straddle(q: np.ndarray, group: np.ndarray, in_top: np.ndarray, cutoff: int | None, nq: int) -> np.ndarray:
-    """Per query code: a tie group holds ranks on both sides of the cutoff."""
+def _straddle(shape: Shape, cutoff: int, nq: int) -> np.ndarray:
+    """Per query code: a tie group holds ranks on both sides of the cutoff, i.e. the rows ranked k and k + 1
+    are of one tie group (ranks run 1, 2, ... within a query; a tie group is a run of them)."""
     straddle = np.zeros(nq, dtype=bool)
-    if cutoff is not None and len(q):
-        both = (np.bincount(group, weights=in_top.astype(float)) > 0) & \
-            (np.bincount(group, weights=(~in_top).astype(float)) > 0)
-        straddle[q[both[group]]] = True
+    q, group = shape.q, shape.group
+    at = np.flatnonzero(shape.rank[:-1] == cutoff)
+    straddle[q[at[(q[at + 1] == q[at]) & (group[at + 1] == group[at])]]] = True
     return straddle
 
 
@@ -253,9 +253,11 @@ def shape_of(q: np.ndarray, score: np.ndarray) -> Shape:
 
 def positions_at(shape: Shape, cutoff: int | None, nq: int, shared: bool = False) -> Positions:
     """The positions of ranked rows under a cutoff."""
-    in_top = shape.rank <= cutoff if cutoff is not None else np.ones(len(shape.rank), dtype=bool)
-    straddle = _straddle(shape.q, shape.group, in_top, cutoff, nq)
-    top_rows = np.bincount(shape.q, weights=in_top.astype(float), minlength=nq)
+    rows = np.bincount(shape.q, minlength=nq).astype(np.float64)  # (ranks 1, 2, ... n: min(n, k) of them within k)
+    if cutoff is None:
+        in_top, straddle, top_rows = np.ones(len(shape.rank), dtype=bool), np.zeros(nq, dtype=bool), rows
+    else:
+        in_top, straddle, top_rows = shape.rank <= cutoff, _straddle(shape, cutoff, nq), np.minimum(rows, cutoff)
     return Positions(shape.q, shape.rank, in_top, shape.group, shape.tie_group, straddle, top_rows, shared)
 
 

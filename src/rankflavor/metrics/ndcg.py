@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 import rankflavor.reference.ndcg as reference
-from rankflavor.engine.discounts import discount_values
+from rankflavor.engine.discounts import at_ranks, discount_values
 from rankflavor.engine.lists import Positions, RankedLists, positions_in_query
 from rankflavor.engine.order import distinct_sorted
 from rankflavor.engine.qrels import gain_levels, judgments
@@ -52,7 +52,7 @@ class IdealList:
 def position_discounts(positions: Positions, discount: Discount) -> np.ndarray:
     """d(rank) within the cutoff, 0 past it."""
     rank = positions.rank
-    return np.where(positions.in_top, discount_values(rank, discount) if len(rank) else np.zeros(0), 0.0)
+    return np.where(positions.in_top, at_ranks(rank, discount), 0.0)
 
 
 def average_discounts(positions: Positions, discount: Discount) -> np.ndarray:
