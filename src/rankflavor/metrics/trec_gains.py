@@ -49,33 +49,43 @@ def segment_cumsum(q: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 
 class Frame:
-    """A query's run gains and ideal gains side by side, vectorised over queries."""
+    """A query's run gains and ideal gains side by side, vectorised over queries. Only the ranked rows of nonzero
+    gain are held (with their ranks): every sum these measures take adds nothing for the others, and a sum to a
+    depth is read at the last held row at or above it (`dcg_at`)."""
 
     def __init__(self, lists: RankedLists, flavor: Flavor) -> None:
         nq = lists.n_queries
         self.ideal = lists.scope.shared(global_ideal, flavor.gain, flavor.negative, flavor.min_grade)
-        self.q, self.gain = lists.rows.q, lists.rows.gain
-        self.rank = lists.positions.rank.astype(np.int64)
-        self.n = np.bincount(self.q, minlength=nq)
-        self.row_start = np.searchsorted(self.q, np.arange(nq))
+        held = np.flatnonzero(lists.rows.gain != 0)
+        self.q, self.gain = lists.rows.q[held], lists.rows.gain[held]
+        self.rank = lists.positions.rank[held].astype(np.int64)
+        self.n = np.rint(lists.positions.top_rows).astype(np.int64)  # ranked rows per query (the lists are uncut)
+        self.span = int(self.n.max(initial=0)) + 2  # (q, rank) as one sorted key: q * span + rank
+        self.key = self.q * self.span + self.rank
         self.m = np.bincount(self.ideal.q, minlength=nq)
         self.ideal_start = np.searchsorted(self.ideal.q, np.arange(nq))
         self.p = np.bincount(self.ideal.q, weights=(self.ideal.gain > 0).astype(np.float64), minlength=nq)
+        self.dcg = segment_cumsum(self.q, self.gain / np.log2(self.rank + 1.0))
         with np.errstate(divide="ignore"):
-            self.dcg = segment_cumsum(self.q, self.gain / np.log2(self.rank + 1.0))
             self.idcg = segment_cumsum(self.ideal.q, np.where(self.ideal.gain > 0, self.ideal.gain, 0.0)
                                        / np.log2(self.ideal.rank + 1.0))
 
-    def ideal_at_rows(self) -> np.ndarray:
-        """Per run row: the ideal gain at its rank (0 past the judged docs)."""
-        inside = self.rank <= self.m[self.q]
-        index = np.where(inside, self.ideal_start[self.q] + self.rank - 1, 0)
-        return np.where(inside, self.ideal.gain[index] if len(self.ideal.gain) else 0.0, 0.0)
+    def cost_at(self, q: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        """C = the sum over ranks <= rank of max(I_j, 1), I_j the ideal gain at rank j (0 past the judged docs)."""
+        m = self.m[q]
+        inside = np.minimum(rank, m)
+        cost = segment_cumsum(self.ideal.q, np.maximum(self.ideal.gain, 1.0))
+        at = np.where(inside > 0, self.ideal_start[q] + inside - 1, 0)
+        return np.where(inside > 0, cost[at] if len(cost) else 0.0, 0.0) + np.maximum(rank - m, 0)
 
     def dcg_at(self, q: np.ndarray, depth: np.ndarray) -> np.ndarray:
         """DCG of query q's run to depth (0 for depth 0)."""
-        ok = depth > 0
-        return np.where(ok, self.dcg[np.where(ok, self.row_start[q] + depth - 1, 0)] if len(self.dcg) else 0.0, 0.0)
+        if not len(self.dcg):
+            return np.zeros(len(q))
+        at = np.searchsorted(self.key, q * self.span + depth, side="right") - 1
+        ok = at >= 0
+        at = np.maximum(at, 0)
+        return np.where(ok & (self.q[at] == q), self.dcg[at], 0.0)
 
     def idcg_at(self, q: np.ndarray, depth: np.ndarray) -> np.ndarray:
         ok = depth > 0
@@ -92,6 +102,7 @@ class TrecGainMetric(Metric):
     """One of trec_eval's experimental gain measures: `name` is its reference (reference/trec_gains.py)."""
 
     reads = GAIN_READS
+    qrels_rows_only = True  # (a doc absent from the qrels has gain 0: the Frame never reads it)
     not_read: ClassVar[dict[str, tuple[str, str]]] = {
         "discount": (f"{FIXED}: 1/log2(i + 1)", "ndcg"), "ideal": (f"{FIXED}: every judged doc", "ndcg"),
         "ideal_depth": (f"{FIXED}: uncut", "ndcg"), "rel_level": ("it reads gains, not relevant or not", "bin_g")}
@@ -145,16 +156,14 @@ class NormalizedGain(TrecGainMetric):
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         f = frame(lists, flavor)
-        ideal = f.ideal_at_rows()
-        cost = segment_cumsum(f.q, np.where(ideal >= 1.0, ideal, 1.0))
-        so_far = segment_cumsum(f.q, f.gain)
+        cost, so_far = f.cost_at(f.q, f.rank), segment_cumsum(f.q, f.gain)
         with np.errstate(divide="ignore", invalid="ignore"):
-            contribution = np.where(f.gain != 0, f.gain / np.log2(2 + cost - so_far), 0.0)
+            contribution = f.gain / np.log2(2 + cost - so_far)
         total = np.bincount(f.q, weights=contribution, minlength=lists.n_queries)
         s = np.bincount(f.ideal.q, weights=np.maximum(f.ideal.gain, 0.0), minlength=lists.n_queries)
         with np.errstate(divide="ignore", invalid="ignore"):
             value = np.where(s > 0, total / np.where(s > 0, s, 1.0), np.nan)
-        return MetricValues(value, ~(s > 0), {"ideal_gain": s}, {"gain": f.gain} if detail else {})
+        return MetricValues(value, ~(s > 0), {"ideal_gain": s}, {"gain": lists.rows.gain} if detail else {})
 
 
 class RNdcg(TrecGainMetric):
@@ -190,7 +199,7 @@ class RNdcg(TrecGainMetric):
         with np.errstate(divide="ignore", invalid="ignore"):
             value = np.where(ok, total / np.where(ok, count, 1.0), np.nan)
         points = np.where(r > 0, count, 0.0)  # (R = 0: trec_eval returns before any point)
-        return MetricValues(value, ~ok, {"points": points}, {"gain": f.gain} if detail else {})
+        return MetricValues(value, ~ok, {"points": points}, {"gain": lists.rows.gain} if detail else {})
 
 
 class NdcgRel(TrecGainMetric):
@@ -214,7 +223,7 @@ class NdcgRel(TrecGainMetric):
             total = total + np.where(p > 0, tail, 0.0)
             value = np.where(p > 0, np.where(total > 0, total / np.maximum(p, 1), 0.0), np.nan)
         return MetricValues(value, ~(p > 0), {"positive": f.p, "positive_retrieved": retrieved},
-                            {"gain": f.gain} if detail else {})
+                            {"gain": lists.rows.gain} if detail else {})
 
 
 register(NormalizedGain())

@@ -144,8 +144,9 @@ def check_record(record: Any, flavor: Flavor) -> list[str]:
     if not _close(dcg, record.dcg):
         problems.append(f"DCG {record.dcg} is not the sum of contributions {dcg}")
     if flavor.metric == "dcg":
-        if not _close(record.value, record.dcg):
-            problems.append("value is not DCG")
+        shown = record.dcg if flavor.round.decimals is None else round(record.dcg, flavor.round.decimals)
+        if not _close(record.value, shown):
+            problems.append(f"value {record.value} but DCG gives {shown}")
         return problems
     ideal_gains = [r["gain"] for r in record.ideal]
     if ideal_gains != sorted(ideal_gains, reverse=True):

@@ -147,7 +147,8 @@ def check_ndcg_rows(rows: RecordRows, res: QueryResults, ds: Dataset, flavor: Fl
     flag(out, res.query, scored & ~close(res.parts["dcg"], dcg),
          lambda i: f"DCG {res.parts['dcg'][i]} is not the sum of contributions {dcg[i]}")
     if flavor.metric == "dcg":
-        check_values(out, res, res.parts["dcg"], scored, "DCG is")
+        check_values(out, res, expected_values(res.parts["dcg"], np.zeros(len(res.query), dtype=bool), flavor), scored,
+                     "DCG gives")  # (rounded as `round` says)
         return out
     ideal = rows.lists["ideal"]
     present = np.zeros(n, dtype=bool)  # (a missing query's record stops at its universe)
