@@ -192,7 +192,7 @@ def test_chunks_grow_with_the_flavors_that_share_them():
     dataset, _ = prepare({"q": {"a": 1}}, {"q": {"a": 1.0}})
     base = chunks.chunk_rows(dataset)
     assert [chunks.chunk_rows(dataset, n) for n in (1, 7, 8, 16, 24, 32, 500)] == \
-        [base, base, base, 2 * base, 2 * base, 2 * base, 2 * base]
+        [base, base, base, 2 * base, 3 * base, 4 * base, 4 * base]
 
 
 @settings(max_examples=25, deadline=None)
@@ -210,3 +210,35 @@ def test_many_flavors_over_shared_chunks_equal_each_flavor_alone(seed, n_queries
         together = Engine(dataset).evaluate(run, wanted)
         for flavor, got in zip(wanted, together, strict=True):
             _fields_equal(got.results, Engine(dataset, chunked=False).evaluate(run, [flavor])[0].results)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000), st.integers(3, 8), st.integers(8, 25), st.booleans())
+def test_a_run_in_chunks_takes_its_shallow_flavors_along_and_each_gets_its_own_results(seed, n_queries, depth,
+                                                                                      interleave):
+    """Once a large run goes in chunks (its whole-list flavors), its cutoff flavors, which alone would take the
+    top-k selection over the whole run, are evaluated over the same chunks (their selections narrowed from each
+    chunk's): each flavor's results are still its unchunked ones."""
+    qrels, rows = _data(seed, n_queries, depth, interleave)
+    specs = ["p@1", "ndcg@3", "map", "recall@5 ties=average", "mrr@2", "num_ret"]
+    wanted = [rf.Flavor.parse(s) for s in specs]
+    dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
+    run = dataset.runs[0]
+    if run.n_rows <= 7 or not run.layout.paddable:
+        return
+    seen: list[str] = []
+    original = front.Engine._evaluate_chunk
+
+    def spy(self, sub, chosen):
+        seen.extend(str(flavor) for flavor in chosen)
+        return original(self, sub, chosen)
+
+    with _small_chunks(7), patch.object(select, "DEEP_ROWS", 0), \
+            patch.object(front.Engine, "_evaluate_chunk", spy):
+        Engine(dataset).evaluate(run, wanted[:1])
+        if seen:
+            return  # (p@1 alone goes in chunks: nothing to show)
+        together = Engine(dataset).evaluate(run, wanted)
+    assert set(seen) == {str(flavor) for flavor in wanted}
+    for flavor, got in zip(wanted, together, strict=True):
+        _fields_equal(got.results, Engine(dataset, chunked=False).evaluate(run, [flavor])[0].results)

@@ -56,7 +56,9 @@ def _module(name: str):
     return importlib.import_module(f"rankflavor.cli.cmd_{name}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; `only`: with that command's subparser alone (what a command line that
+    names it needs: the others' modules are not imported)."""
     from rankflavor.cli.help import axes_epilog
 
     parser = Parser(prog="rankflavor", description="NDCG with its whole flavor declared, and the record behind it.",
@@ -65,12 +67,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show the Python traceback on errors")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in COMMANDS:
-        _module(name).add_parser(sub)
+        if only is None or name == only:
+            _module(name).add_parser(sub)
     return parser
 
 
+def named_command(argv: Sequence[str]) -> str | None:
+    """The command a command line names before any help or version option, or None (then every subparser is
+    built: the top-level help lists them all, and a mistyped command gets its did-you-mean)."""
+    for arg in argv:
+        if arg in ("-h", "--help", "--version"):
+            return None
+        if not arg.startswith("-"):
+            return arg if arg in COMMANDS else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(named_command(argv))
     args = parser.parse_args(argv)
     try:
         return _module(args.command).run(args)

@@ -26,7 +26,7 @@ from rankflavor.errors import EvaluationError
 from rankflavor.inputs.intern import Dataset, InternedRun
 
 CHUNK_ROWS = 1 << 18  # rows per chunk: a chunk's int64 temporaries are 2 MB each
-SHARED_SCALE, FLAVORS_PER_SCALE = 2, 8  # chunks grow by one CHUNK_ROWS per 8 flavors sharing them, up to 2x
+SHARED_SCALE, FLAVORS_PER_SCALE = 4, 8  # chunks grow by one CHUNK_ROWS per 8 flavors sharing them, up to 4x
 ROWS_PER_QUERY = 2  # ... at least this many per query of the dataset: a chunk's results are per query code
 WORKERS = min(4, len(os.sched_getaffinity(0)))  # chunks evaluated at once (numpy's loops let go of the GIL)
 
@@ -34,9 +34,10 @@ WORKERS = min(4, len(os.sched_getaffinity(0)))  # chunks evaluated at once (nump
 def chunk_rows(ds: Dataset, flavors: int = 1) -> int:
     """Rows per chunk: CHUNK_ROWS, or more when the dataset has so many queries that each chunk's per-query
     work (arrays over every query code) would outweigh its per-row work; up to SHARED_SCALE times more when
-    several flavors share each chunk (each flavor's fixed work per chunk then dominates: measured on the
-    7M-row benchmark, 95 flavors took 11.9 s in chunks of 2^18 rows and 9.3 s in chunks of 2^20, one chunk at a
-    time; two at a time, 8.6 s and 1.2 GB in chunks of 2^19, 8.9 s and 1.6 GB in chunks of 2^20)."""
+    several flavors share each chunk (each flavor's fixed work per chunk then dominates). Measured on the 7M-row
+    benchmark, `pytrec_eval.all_trec` (92 flavors, every chunk's lists from one selection), two chunks at a time:
+    4.5 s and 1.06 GB in chunks of 2^19 rows, 4.15 s and 1.21 GB in chunks of 3 x 2^18, 4.0 s and 1.34 GB in
+    chunks of 2^20, 4.4 s and 1.63 GB in chunks of 6 x 2^18."""
     scale = min(SHARED_SCALE, max(1, flavors // FLAVORS_PER_SCALE))
     return max(CHUNK_ROWS * scale, ROWS_PER_QUERY * ds.n_queries)
 

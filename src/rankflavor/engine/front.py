@@ -87,12 +87,17 @@ class Engine:
     # ---- flavors ---------------------------------------------------------------------------------------------
     def _evaluate_all(self, targets: list[RunScope], flavors: list[Flavor], detail: bool) -> list[Evaluation]:
         """Each flavor on its run scope. The flavors whose lists are made from every row of a large run are
-        evaluated together a chunk of queries at a time: one chunk's stages (join, order, ranked rows) serve
-        every flavor before the next chunk is made."""
+        evaluated together a chunk of queries at a time: one chunk's stages (its selection, join, order, ranked
+        rows) serve every flavor before the next chunk is made. Once a run goes in chunks, so do its flavors of
+        a shallower cutoff (evaluated widest first): their selections are narrowed from each chunk's, on the
+        chunk workers, rather than made over the whole run on one core."""
         out: list[Evaluation | None] = [None] * len(flavors)
         chunked: dict[int, list[int]] = {}  # id(target run) -> the flavors evaluated over its chunks
         for i in widest_first(flavors):
             target, flavor = targets[i], flavors[i]
+            if not detail and id(target.run) in chunked:
+                chunked[id(target.run)].append(i)
+                continue
             evaluation = self._evaluate(target, flavor, detail)
             if evaluation is None:
                 chunked.setdefault(id(target.run), []).append(i)
@@ -134,7 +139,7 @@ class Engine:
                     return None
         if lists is None:
             lists = lists_from_rows(scope, spec, detail)
-        if metric.qrels_rows_only and not detail:
+        if not detail and metric.reads_qrels_rows_only(flavor):
             lists = in_qrels(lists)
         values = metric.compute(lists, flavor, detail)
         results = finish(lists, metric, flavor, values)

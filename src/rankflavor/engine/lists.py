@@ -176,7 +176,7 @@ class RankedLists:
 
 def in_qrels(lists: RankedLists) -> RankedLists:
     """The lists without the rows of docs absent from the qrels, for a metric that never reads them
-    (`Metric.qrels_rows_only`): an unjudged doc adds nothing to it and its rank is kept in the rows that remain.
+    (`Metric.reads_qrels_rows_only`): an unjudged doc adds nothing to it and its rank is kept in the rows that remain.
     The per-query facts (docs returned, rows within the cutoff, ties) stay those of the whole lists. The rows
     kept, and the ranks of a list shape, are kept with the rows (every metric and cutoff over them shares them);
     what is kept refers to no scope, so that a chunk's memo is still freed at once when dropped."""
@@ -188,6 +188,9 @@ def in_qrels(lists: RankedLists) -> RankedLists:
     keep, sub = kept
     if sub is None:
         return lists
+    made = rows.derived.get(("positions", id(pos)))
+    if made is not None and made[0] is pos:  # (these positions' rows in the qrels: one object, its stages shared)
+        return replace(lists, rows=sub, positions=made[1])
     shape = rows.derived.get(id(pos.rank))
     if shape is None or shape[0] is not pos.rank:
         shape = (pos.rank, pos.q[keep], pos.rank[keep], pos.group[keep], pos.tie_group[keep])
@@ -195,6 +198,8 @@ def in_qrels(lists: RankedLists) -> RankedLists:
             rows.derived[id(pos.rank)] = shape
     positions = Positions(shape[1], shape[2], pos.in_top[keep], shape[3], shape[4], pos.straddle, pos.top_rows,
                           pos.shared)
+    if pos.shared:
+        rows.derived[("positions", id(pos))] = (pos, positions)
     return replace(lists, rows=sub, positions=positions)
 
 

@@ -54,10 +54,14 @@ class Metric:
     undefined_note: ClassVar[str] = ""  # said after the reason in the warning, e.g. "(nothing relevant in the ideal)"
     # the metric reads no row of a doc absent from the qrels (such a doc adds nothing, its rank is kept in the rows
     # after it): the engine hands it only the rows in the qrels (engine/lists.py in_qrels)
-    qrels_rows_only: ClassVar[bool] = False
+    qrels_rows_only: ClassVar[bool] = False  # (a metric for which it depends on the flavor: `reads_qrels_rows_only`)
     aggregate: ClassVar[str] = "mean"  # how per-query values make the summary: "mean", "sum" (counts) or "gm"
     # ("gm": exp of the mean of log(max(value, MIN_GEO_MEAN)), trec_eval meas_avg.c te_calc_avg_meas_s_gm)
     reference: ClassVar[Callable[..., Any] | None] = None  # the slow per-query formula (rankflavor.reference)
+
+    def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
+        """Whether, under this flavor, the metric reads no row of a doc absent from the qrels."""
+        return self.qrels_rows_only
 
     def why_not(self, axis: str) -> tuple[str, str]:
         """(why `axis` does not apply to this metric, a metric it applies to or ""), for the error message."""

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 class Count(BinaryMetric):
     cutoff_rule = "none"
     aggregate = "sum"
+    qrels_rows_only = True  # (num_ret reads the count of docs returned, kept for the whole lists)
 
     def counts(self, lists: RankedLists, flavor: Flavor, relevant: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -47,8 +48,6 @@ class Count(BinaryMetric):
 
 class NumRet(Count):
     """num_ret = the docs retrieved"""
-
-    qrels_rows_only = True
 
     name = "num_ret"
     measure = reference.num_ret

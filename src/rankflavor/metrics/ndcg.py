@@ -200,6 +200,11 @@ class DCG(Metric):
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
         return "DCG = sum of contributions"
 
+    def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
+        """A doc absent from the qrels has gain 0: it adds nothing to DCG, unless ties=average spreads the discounts
+        of its tie group (every row of the group counts), or the ideal is made from the list's own docs."""
+        return flavor.ties != "average" and flavor.ideal.kind == "global"
+
     def check_record(self, record: Any, flavor: Flavor) -> list[str]:
         return reference.check_record(record, flavor)
 
