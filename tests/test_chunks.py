@@ -133,10 +133,12 @@ def test_an_error_met_in_a_chunk_is_the_whole_runs():
     assert str(chunked.value) == str(whole.value) and "12 unjudged docs in all" in str(chunked.value)
 
 
-@pytest.mark.parametrize(("deep_rows", "prefix_taken"), [(0, False), (10**6, True)])
-def test_a_deep_cutoff_leaves_the_prefix_path_only_for_a_prefix_of_many_rows(deep_rows, prefix_taken):
+@pytest.mark.parametrize(("deep_rows", "in_chunk", "prefix_taken"), [(0, False, False), (10**6, False, True),
+                                                                     (0, True, True)])
+def test_a_deep_cutoff_leaves_the_prefix_path_only_for_a_prefix_of_many_rows(deep_rows, in_chunk, prefix_taken):
     """The prefix's caches are shared by the flavors that read it (24 flavors cost less than 2x one): a
-    prefix of most of a large run's rows, and more than DEEP_ROWS, goes to the chunked general path."""
+    prefix of most of a large run's rows, and more than DEEP_ROWS, goes to the chunked general path; in a
+    chunk (which is not cut again), the prefix is taken however deep."""
     qrels, rows = _data(7, 12, 30, False)
     dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
     flavor = rf.Flavor.parse("trec_eval@40")  # a prefix of every row
@@ -144,7 +146,7 @@ def test_a_deep_cutoff_leaves_the_prefix_path_only_for_a_prefix_of_many_rows(dee
     with _small_chunks(5), patch.object(select, "DEEP_ROWS", deep_rows):
         metric = registry.get(flavor.metric)
         spec = ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor))
-        prefix = select.select_prefix(scope, spec)
+        prefix = select.select_prefix(scope, spec, in_chunk)
     assert (prefix is not None) == prefix_taken
 
 

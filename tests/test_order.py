@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankflavor.engine.order import trec_order
+from rankflavor.engine.order import trec_order, trec_reorder
 
 
 @st.composite
@@ -38,6 +38,11 @@ def test_trec_order_sorts_as_lexsort_does(data):
     assert np.array_equal(q[perm], q[expected])
     assert np.array_equal(s[perm], s[expected])  # (-0.0 == 0.0: a tie, ordered by doc)
     assert np.array_equal(d[perm], d[expected])
+    again = trec_reorder(q, s, d)  # None only for rows in trec_eval's order already
+    if again is None:
+        assert np.array_equal(q, q[expected]) and np.array_equal(s, s[expected]) and np.array_equal(d, d[expected])
+    else:
+        assert np.array_equal(again, perm)
 
 
 def test_descending_blocks_take_the_block_path_and_stay_exact():

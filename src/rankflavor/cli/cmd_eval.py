@@ -61,11 +61,14 @@ def run(args: argparse.Namespace) -> int:
     from rankflavor import evaluate
     from rankflavor.cli import render
     from rankflavor.flavor import labelled_specs
-    from rankflavor.report.against import against, load_saved
 
     specs = args.specs or [default_spec()]
     labelled_specs(specs)  # a bad spec is reported before anything about the inputs
-    saved = load_saved(args.against) if args.against else None
+    saved = None
+    if args.against:
+        from rankflavor.report.against import against, load_saved
+
+        saved = load_saved(args.against)
     if args.engine == "spark":
         report = _spark_report(args, specs)
     else:

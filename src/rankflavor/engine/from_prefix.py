@@ -31,6 +31,9 @@ from rankflavor.flavor.values import Choice, Gain, MinGrade, Ties
 def top_gains(scope: RunScope, top: TopRows, gain: Gain, negative: Choice, min_grade: MinGrade,
               ) -> tuple[np.ndarray, np.ndarray]:
     """(judged, gain) of the prefix's rows."""
+    if top.wider is not None:  # (narrowed: its rows' values are the wider selection's at `kept`)
+        judged, gains = scope.stage(top_gains, top.wider, gain, negative, min_grade)
+        return judged[top.kept], gains[top.kept]
     judged_gains = scope.shared(judgments, gain, negative, min_grade)
     if not len(scope.dataset.qrels.key):
         return top.found, np.zeros(len(top.found))
@@ -45,6 +48,12 @@ def top_ties(scope: RunScope, top: TopRows) -> tuple[np.ndarray, np.ndarray]:
 
 
 def top_shape(scope: RunScope, top: TopRows) -> Shape:
+    if top.wider is not None:  # (narrowed: each query keeps its first ranks and whole tie groups)
+        wide = scope.stage(top_shape, top.wider)
+        group = wide.group[top.kept]
+        if len(group):  # (numbered 0, 1, ... again)
+            group = np.concatenate(([0], np.cumsum(group[1:] != group[:-1])))
+        return Shape(top.q, wide.rank[top.kept], group, wide.tie_group[top.kept])
     return shape_of(top.q, top.score)
 
 

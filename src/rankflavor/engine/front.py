@@ -131,7 +131,7 @@ class Engine:
         scope.shared(judgments, spec.gain, spec.negative, spec.min_grade)  # (refuses the qrels before the run)
         lists = None
         if not detail and self.fast_path:
-            prefix = select_prefix(scope, spec)
+            prefix = select_prefix(scope, spec, not split)  # (in a chunk: however deep)
             if prefix is not None:
                 lists = lists_from_prefix(scope, spec, prefix)
             elif split and self.chunked and scope.run.n_rows > chunk_rows(self.dataset):

@@ -221,14 +221,6 @@ def positions_in_query(sorted_q: np.ndarray) -> np.ndarray:
     return np.arange(len(sorted_q), dtype=np.int64) - group_starts(sorted_q)
 
 
-def tie_group_ids(q: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """Global tie-group id of each ranked row (rows of one query with one score)."""
-    new_group = np.ones(len(q), dtype=bool)
-    if len(q):
-        new_group[1:] = (q[1:] != q[:-1]) | (score[1:] != score[:-1])
-    return np.cumsum(new_group) - 1
-
-
 def _straddle(shape: Shape, cutoff: int, nq: int) -> np.ndarray:
     """Per query code: a tie group holds ranks on both sides of the cutoff, i.e. the rows ranked k and k + 1
     are of one tie group (ranks run 1, 2, ... within a query; a tie group is a run of them)."""
@@ -250,10 +242,17 @@ class Shape:
 
 
 def shape_of(q: np.ndarray, score: np.ndarray) -> Shape:
-    rank = positions_in_query(q) + 1
-    group = tie_group_ids(q, score)
-    tie_group = group - group[group_starts(q)] + 1 if len(q) else group
-    return Shape(q, rank, group, tie_group)
+    n = len(q)
+    if n == 0:
+        return Shape(q, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    new_query = np.empty(n, dtype=bool)
+    new_query[0] = True
+    np.not_equal(q[1:], q[:-1], out=new_query[1:])
+    new_group = new_query.copy()
+    new_group[1:] |= score[1:] != score[:-1]
+    first = np.flatnonzero(new_query)[np.cumsum(new_query) - 1]  # each row's query's first row
+    group = np.cumsum(new_group) - 1
+    return Shape(q, np.arange(1, n + 1) - first, group, group - group[first] + 1)
 
 
 def positions_at(shape: Shape, cutoff: int | None, nq: int, shared: bool = False) -> Positions:

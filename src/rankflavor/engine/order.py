@@ -14,9 +14,15 @@ import numpy as np
 
 def trec_order(q: np.ndarray, score: np.ndarray, d: np.ndarray) -> np.ndarray:
     """The permutation that sorts rows by (q asc, score desc, d desc)."""
+    perm = trec_reorder(q, score, d)
+    return np.arange(len(q), dtype=np.int64) if perm is None else perm
+
+
+def trec_reorder(q: np.ndarray, score: np.ndarray, d: np.ndarray) -> np.ndarray | None:
+    """`trec_order`, or None when the rows are in that order already (nothing to gather)."""
     n = len(q)
     if n < 2:
-        return np.arange(n, dtype=np.int64)
+        return None
     new_block = np.empty(n, dtype=bool)
     new_block[0] = True
     np.not_equal(q[1:], q[:-1], out=new_block[1:])
@@ -27,11 +33,15 @@ def trec_order(q: np.ndarray, score: np.ndarray, d: np.ndarray) -> np.ndarray:
     one_block_per_query = bool((sorted_q[1:] != sorted_q[:-1]).all())
     if not one_block_per_query or not bool(((score[1:] <= score[:-1]) | new_block[1:]).all()):
         return np.lexsort((-d, -score, q))
-    lengths = np.diff(np.append(starts, n))[block_order]
-    first = starts[block_order]
-    perm = np.arange(n, dtype=np.int64) + np.repeat(first - (np.cumsum(lengths) - lengths), lengths)
-    at, group = tie_rows(q[perm], score[perm])  # each tie group is sorted by doc desc in place
+    perm = None
+    if bool((block_q[1:] < block_q[:-1]).any()):  # the query blocks rearranged
+        lengths = np.diff(np.append(starts, n))[block_order]
+        first = starts[block_order]
+        perm = np.arange(n, dtype=np.int64) + np.repeat(first - (np.cumsum(lengths) - lengths), lengths)
+        q, score = q[perm], score[perm]
+    at, group = tie_rows(q, score)  # each tie group is sorted by doc desc in place
     if len(at):
+        perm = np.arange(n, dtype=np.int64) if perm is None else perm
         perm[at] = perm[at][_by_group_then_doc_desc(group, d[perm[at]])]
     return perm
 

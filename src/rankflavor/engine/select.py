@@ -27,7 +27,7 @@ import numpy as np
 from rankflavor.engine.chunks import chunk_rows
 from rankflavor.engine.join import join_qrels, judged_hits, qrels_index, self_doc_codes
 from rankflavor.engine.lists import DropPolicy, ListSpec
-from rankflavor.engine.order import trec_order
+from rankflavor.engine.order import trec_reorder
 from rankflavor.engine.precision import in_float32
 from rankflavor.engine.qrels import judged_mask
 from rankflavor.engine.scope import RunScope
@@ -49,6 +49,8 @@ class TopRows:
     index: np.ndarray  # row of each in the sorted qrels, or -1
     found: np.ndarray  # index >= 0
     grade: np.ndarray  # nan when not in the qrels
+    wider: TopRows | None = None  # when narrowed: the selection it was narrowed from, and the positions in it kept
+    kept: np.ndarray | None = None  # (stages over these rows gather the wider selection's: engine/from_prefix.py)
 
 
 @dataclass(eq=False)
@@ -72,9 +74,10 @@ class Drops:
     n_judged: np.ndarray | None  # per query code, valid judged rows (condensed)
 
 
-def select_prefix(scope: RunScope, spec: ListSpec) -> Prefix | None:
+def select_prefix(scope: RunScope, spec: ListSpec, in_chunk: bool = False) -> Prefix | None:
     """The prefix of every judged query's list that the flavor reads, or None when the general path is as
-    good or the layout does not allow it (no cutoff, very uneven queries, infinite scores)."""
+    good or the layout does not allow it (very uneven queries, infinite scores, ties=quicksort). in_chunk: the
+    run is a chunk of a larger one (then the prefix is taken however deep: a chunk is not cut again)."""
     run, need = scope.run, spec.need
     if run.n_rows == 0 or spec.ties.kind == "quicksort":
         return None  # (quicksort's order of tied docs depends on every row of the query, ranked or not)
@@ -84,7 +87,8 @@ def select_prefix(scope: RunScope, spec: ListSpec) -> Prefix | None:
     if math.isinf(need):
         need = layout.width  # the whole of every list: one selection serves the metrics of whole lists and every cutoff
     prefix_cells = min(need, layout.width) * layout.n_segments
-    if prefix_cells > max(DEEP_ROWS, run.n_rows * DEEP_SHARE) and run.n_rows > chunk_rows(scope.dataset):
+    if not in_chunk and prefix_cells > max(DEEP_ROWS, run.n_rows * DEEP_SHARE) and \
+            run.n_rows > chunk_rows(scope.dataset):
         return None  # a prefix of most of a large run: the general path, a chunk of queries at a time, is lighter
     whole_list = spec.run_depth.limit is None
     if spec.unjudged == "error" and whole_list and not scope.stage(all_judged, spec.negative):
@@ -249,31 +253,35 @@ def narrow(top: TopRows, need: int) -> TopRows:
     if len(keep) == n:
         return top
     return TopRows(top.rows[keep], top.q[keep], top.d[keep], top.score[keep], top.index[keep], top.found[keep],
-                   top.grade[keep])
+                   top.grade[keep], top, keep)
 
 
 def _select(scope: RunScope, precision: Choice, policy: DropPolicy, need: int) -> TopRows:
     """`top_rows` from the score matrix: the need-th largest score of each query, then trec_eval's order."""
     run, layout, segs = scope.run, scope.run.layout, scope.stage(eligible_segments)
     score = scope.stage(scores, precision)
-    m = scope.stage(score_matrix, precision, policy)
     width = layout.width
-    if need >= width:
-        cells = np.flatnonzero(m > -np.inf)
+    if need >= width:  # every ranked row of the judged queries, query by query
+        rows = layout.input_rows_of(segs)
+        ranked_out = scope.stage(drops_of, policy).ranked_out
+        if ranked_out is not None:
+            rows = rows[~ranked_out[rows]]
     else:  # block by block of queries: the temporaries stay in the CPU cache
+        m = scope.stage(score_matrix, precision, policy)
         step = max(1, SELECT_CELLS // width)
         cells = np.concatenate([_top_cells(m[start:start + step], need) + start * width
                                 for start in range(0, len(m), step)] or [np.zeros(0, dtype=np.int64)])
-    rows = layout.input_rows(segs, cells)
-    q, d = run.q_codes.at(rows), run.d_codes.at(rows)
-    perm = trec_order(q, score[rows], d)
-    rows, q, d = rows[perm], q[perm], d[perm]
+        rows = layout.input_rows(segs, cells)
+    q, d, s = run.q_codes.at(rows), run.d_codes.at(rows), score[rows]
+    perm = trec_reorder(q, s, d)
+    if perm is not None:
+        rows, q, d, s = rows[perm], q[perm], d[perm], s[perm]
     ds = scope.dataset
     index = join_qrels(scope.data, q, d)
     found = index >= 0
     grade = np.where(found, ds.qrels.grade[np.maximum(index, 0)], np.nan) if len(ds.qrels.key) else \
         np.full(len(rows), np.nan)
-    return TopRows(rows, q, d, score[rows], index, found, grade)
+    return TopRows(rows, q, d, s, index, found, grade)
 
 
 def _top_cells(block: np.ndarray, need: int) -> np.ndarray:

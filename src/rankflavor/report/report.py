@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,13 +13,14 @@ from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.intern import Dataset
 from rankflavor.inputs.pipeline import bind_weights, speculatively
-from rankflavor.inputs.weights import load_weights
 from rankflavor.report.averages import averaging_for
 from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record, build_record
 from rankflavor.report.result import Result
-from rankflavor.report.verify import Disagreement, verify_results
 from rankflavor.report.warnings import prefetch, warnings_for
+
+if TYPE_CHECKING:
+    from rankflavor.report.verify import Disagreement
 
 
 @dataclass
@@ -116,6 +117,8 @@ class Report:
 
     def verify(self) -> list[Disagreement]:
         """Recompute every value from its record alone; the list of what disagrees (empty when all agree)."""
+        from rankflavor.report.verify import verify_results
+
         return verify_results(self.results, self._detail, self.dataset)
 
     # ---- export -------------------------------------------------------------------------------------
@@ -212,6 +215,9 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     if named:
         raise SpecError(f"weights={named[0]} names no weights: bind them with --weights {named[0]}=FILE (Python: "
                         f"weights={{{named[0]!r}: file or mapping}})")
+    if weights:
+        from rankflavor.inputs.weights import load_weights
+
     bound = [load_weights(name, data) for name, data in (weights or {}).items()]
 
     def work(dataset: Dataset, provenance: dict[str, Any]) -> Report:
