@@ -85,3 +85,17 @@ def test_the_cli_evaluates_and_explains_the_toy(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "HITS 1.000000000" in text and "RELEVANT 3.000000000" in text
     assert "rank  doc  score  grade     hit       tie group" in text
+
+
+def test_homes_names_each_shipped_metrics_family_and_the_order_does_not_depend_on_what_loaded_first():
+    """A name in registry.HOMES is looked up in its family's module alone: HOMES must name every shipped
+    metric's module; names() lists the metrics in one order whichever family was imported first."""
+    import subprocess
+    import sys
+
+    shipped = {name: type(registry.get(name)).__module__ for name in registry.names() if name != NAME}
+    assert {name: f"rankflavor.metrics.{home}" for name, home in registry.HOMES.items()} == shipped
+    probe = ("from rankflavor.metrics import registry\nregistry.find({!r})\nprint(','.join(registry.names()))")
+    orders = {subprocess.run([sys.executable, "-c", probe.format(first)], capture_output=True, text=True,
+                             check=True).stdout.strip() for first in ("rbp", "mrr", "ndcg", "nothing")}
+    assert len(orders) == 1 and orders.pop().split(",")[:3] == ["ndcg", "dcg", "map"]

@@ -5,9 +5,11 @@ flavor it makes the run's ranked lists (engine/lists.py) in one of two ways, han
 metric (rankflavor.metrics), and finishes the per-query results (statuses, the `empty` and `missing`
 policies, rounding):
 
-- from the top of each list only (from_prefix.py), when the flavor reads a cutoff and the run's layout
-  allows it;
-- else from every row (from_rows.py), a chunk of whole queries at a time for a large run (chunks.py).
+- from the top of each list (from_prefix.py: a top-k selection, k the flavor's cutoff or, for a metric of
+  whole lists, the longest list), when the run's layout allows it;
+- else from every row (from_rows.py).
+
+A large run is evaluated a chunk of whole queries at a time (chunks.py), each chunk by one of these ways.
 
 The engine owns its stage memos (engine/scope.py): the flavors of one call, and of later calls on the same
 run, share every stage on whose parts they agree. `release(run)` lets a run's go. Another engine (Spark)

@@ -85,11 +85,15 @@ def read_fast(path: Path, columns: tuple[str, ...], value_col: int, defer_scan: 
     if values.null_count or not all(np.isfinite(array_to_numpy(chunk)).all() for chunk in values.chunks):
         return None  # (chunk by chunk: no copy)
     table = table.unify_dictionaries(arrow_pool())
+    # a control character, DEL, or a byte beyond ASCII (a Unicode space, a BOM) makes the byte scan call the
+    # file not plain: once it has (or will, deferred: then a file that is not plain is read again strictly),
+    # the ids need no look for them
+    scanned = deferred or (scan is not None and scan.plain)
     for name in wanted:
         if name == columns[value_col]:
             continue
         distinct = _distinct(table.column(name))
-        if len(distinct) and (shortest_length(distinct) == 0 or any_matches(distinct, _BAD_TEXT)
+        if len(distinct) and (shortest_length(distinct) == 0 or (not scanned and any_matches(distinct, _BAD_TEXT))
                               or (name in ids and any_matches(distinct, "#", regex=False))):
             return None
     if deferred:
