@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -19,7 +19,9 @@ from rankflavor.inputs.prefetch import Prefetched
 from rankflavor.inputs.stdin import check_one_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable
 from rankflavor.inputs.trec import settle
-from rankflavor.inputs.weights import QueryWeights
+
+if TYPE_CHECKING:
+    from rankflavor.inputs.weights import QueryWeights
 
 T = TypeVar("T")
 

@@ -21,18 +21,17 @@ from rankflavor.inputs.columns import GRADE_COLUMNS, SCORE_COLUMNS
 from rankflavor.inputs.stdin import STDIN_NAME, is_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.trec_fast import read_fast
-from rankflavor.inputs.trec_lines import is_regular_file, read_lines, read_raw
 
 
 def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer_scan: bool,
           parsed: pa.Table | None = None, value_columns: tuple[str, ...] = ()):
     stdin = str(path) == STDIN_NAME
     source = Source(name=STDIN_NAME if stdin else path.name, path=None if stdin else str(path), kind="trec")
-    regular = not stdin and is_regular_file(path)
-    raw = None if regular else read_raw(path)  # (a pipe or the standard input is read once, here)
+    regular = not stdin and _regular_file(path)
+    raw = None if regular else _lines().read_raw(path)  # (a pipe or the standard input is read once, here)
     kind = columnar_kind(file_head(path) if raw is None else raw)
     if kind is not None:  # a Parquet or Arrow file, whatever its name
-        table, source.sha256 = read_columnar(read_raw(path) if raw is None else raw, kind, str(path))
+        table, source.sha256 = read_columnar(_lines().read_raw(path) if raw is None else raw, kind, str(path))
         source.kind = "parquet" if kind == "parquet" else "arrow"
         query, doc, values = columns_of(table, str(path), what, value_columns)
         return source, query, doc, values, None
@@ -45,8 +44,8 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
         lines = None
         source.sha256, source.pending = fast.sha256, fast.pending
     else:
-        raw = read_raw(path) if raw is None else raw
-        read = read_lines(path, columns, value_col, what, raw)
+        raw = _lines().read_raw(path) if raw is None else raw
+        read = _lines().read_lines(path, columns, value_col, what, raw)
         source.comment_lines, source.blank_lines, source.extra_column_lines = read.comments, read.blanks, \
             read.extra_columns
         source.encoding = read.encoding
@@ -54,6 +53,21 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
         values, lines = np.asarray(read.value, dtype=np.float64), read.line
         source.sha256 = hashlib.sha256(raw).hexdigest()
     return source, query, doc, values, lines
+
+
+def _regular_file(path: Path) -> bool:
+    """A regular file that can be stat'ed (not a pipe, a directory, a missing or unreachable path)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _lines():
+    """The line-by-line reader (inputs/trec_lines.py), imported when a file is not read by the fast one."""
+    from rankflavor.inputs import trec_lines
+
+    return trec_lines
 
 
 def _path(path: str | Path) -> Path:
@@ -116,5 +130,5 @@ def line_of(table: QrelsTable | RunTable, row: int) -> int | None:
         path = Path(table.source.path or table.source.name)  # (<stdin>: its kept bytes)
         is_run = isinstance(table, RunTable)
         cols, col = (RUN_COLUMNS, 4) if is_run else (QRELS_COLUMNS, 3)
-        table.line = read_lines(path, cols, col, "score" if is_run else "grade").line
+        table.line = _lines().read_lines(path, cols, col, "score" if is_run else "grade").line
     return int(table.line[row])
