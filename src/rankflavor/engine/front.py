@@ -118,12 +118,12 @@ class Engine:
 
     def _evaluate_chunk(self, run: InternedRun, flavors: list[Flavor]) -> list[QueryResults]:
         scope = RunScope(self.data, run)  # (one memo for the chunk's flavors)
-        out: list[QueryResults | None] = [None] * len(flavors)
+        out: dict[int, QueryResults] = {}
         for i in widest_first(flavors):
             evaluation = self._evaluate(scope, flavors[i], False, split=False)
             assert evaluation is not None  # (split=False: never deferred)
             out[i] = evaluation.results
-        return [results for results in out if results is not None]
+        return [out[i] for i in range(len(flavors))]
 
     def _evaluate(self, scope: RunScope, flavor: Flavor, detail: bool, split: bool = True) -> Evaluation | None:
         """One flavor's evaluation, or None when its lists must be made from every row of a run large enough

@@ -15,7 +15,7 @@ import numpy as np
 
 from rankflavor.errors import InputError
 from rankflavor.inputs.tables import QrelsTable, RunTable
-from rankflavor.inputs.trec import line_of
+from rankflavor.inputs.trec import line_of, line_text
 
 POLICIES = ("error", "first", "max")
 
@@ -32,7 +32,7 @@ def _raise(table: QrelsTable | RunTable, first: int, second: int) -> None:
     query, doc = table.query[second].as_py(), table.doc[second].as_py()
     line, earlier = line_of(table, second), line_of(table, first)
     if line is not None:
-        where, here, text = f"line {earlier}", "here", _line_text(table.source.path or table.source.name, line)
+        where, here, text = f"line {earlier}", "here", line_text(table.source.path or table.source.name, line)
     else:
         where, here, text, line = f"row {first}", f"on row {second}", None, None
     kind = "identical" if a == b else "conflicting"
@@ -75,10 +75,3 @@ def resolve_duplicates(table: QrelsTable | RunTable, key: np.ndarray, policy: st
     conflicting = np.isin(group[repeat], group[repeat][differs])  # a group is conflicting if any value differs
     table.source.duplicates = {"identical": int((~conflicting).sum()), "conflicting": int(conflicting.sum())}
     return np.sort(order[~repeat])
-
-
-def _line_text(path: str, line: int) -> str | None:
-    """The text of a line, for a message (inputs/trec_lines.py, imported when an error is reported)."""
-    from rankflavor.inputs.trec_lines import line_text
-
-    return line_text(path, line)

@@ -26,7 +26,7 @@ from rankflavor.errors import InputError
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.kernels import dictionary_encode, unique
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
-from rankflavor.inputs.trec import line_of
+from rankflavor.inputs.trec import line_of, line_text
 
 _ITERATION = re.compile(r"[0-9]{1,2}|[Qq]0")
 SWAP_QRELS = "'{print $1, $3, $2, $4}'"  # awk programs: each fix is a command the user can run
@@ -51,7 +51,7 @@ def _codes(values: pa.Array) -> np.ndarray:
 
 def _first_line(table: QrelsTable | RunTable) -> tuple[int | None, str | None]:
     line = line_of(table, 0)
-    return line, (_line_text(table.source.path or "", line) if line is not None else None)
+    return line, (line_text(table.source.path or "", line) if line is not None else None)
 
 
 def _where(source: Source) -> str:
@@ -117,10 +117,3 @@ def rank_like_warning(name: str, source: Source) -> str:
             "score columns swapped? The highest score ranks first (as in trec_eval), so each query's last line "
             f"is ranked first here; if they are swapped, swap the 4th and 5th columns, e.g. "
             f"{awk(SWAP_RANK_SCORE, source)}")
-
-
-def _line_text(path: str, line: int) -> str | None:
-    """The text of a line, for a message (inputs/trec_lines.py, imported when an error is reported)."""
-    from rankflavor.inputs.trec_lines import line_text
-
-    return line_text(path, line)

@@ -70,6 +70,11 @@ def _lines():
     return trec_lines
 
 
+def line_text(path: str | Path, line: int) -> str | None:
+    """The text of one line of a TREC file, for an error message (None when it cannot be read)."""
+    return _lines().line_text(Path(path), line)
+
+
 def _path(path: str | Path) -> Path:
     """The path to read; `-` is the standard input (inputs/stdin.py)."""
     return Path(STDIN_NAME) if is_stdin(path) else Path(path)

@@ -14,6 +14,7 @@ nothing of rankflavor's but errors: `Registered` is what the flavor layer reads 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from typing import Any, Protocol
@@ -60,12 +61,13 @@ def unregister(name: str) -> None:
     _METRICS.pop(name, None)
 
 
-def families() -> list[str]:
+@functools.cache
+def families() -> tuple[str, ...]:
     """The family modules shipped, ndcg's first (its names lead every list), then by name."""
     package = importlib.import_module(__package__ or "rankflavor.metrics")
     found = sorted(info.name for info in pkgutil.iter_modules(package.__path__)
                    if info.name not in _NOT_FAMILIES and not info.name.startswith("_"))
-    return sorted(found, key=lambda n: n != FIRST)
+    return tuple(sorted(found, key=lambda n: n != FIRST))
 
 
 def _load_families() -> None:

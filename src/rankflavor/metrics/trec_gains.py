@@ -18,6 +18,7 @@ S = 0 (G), R = 0 at rel_level or no point (Rndcg: its only read of rel_level, -l
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -70,11 +71,16 @@ class Frame:
             self.idcg = segment_cumsum(self.ideal.q, np.where(self.ideal.gain > 0, self.ideal.gain, 0.0)
                                        / np.log2(self.ideal.rank + 1.0))
 
+    @functools.cached_property
+    def ideal_cost(self) -> np.ndarray:
+        """Per ideal row: the sum of max(I_j, 1) over the ranks j up to it."""
+        return segment_cumsum(self.ideal.q, np.maximum(self.ideal.gain, 1.0))
+
     def cost_at(self, q: np.ndarray, rank: np.ndarray) -> np.ndarray:
         """C = the sum over ranks <= rank of max(I_j, 1), I_j the ideal gain at rank j (0 past the judged docs)."""
         m = self.m[q]
         inside = np.minimum(rank, m)
-        cost = segment_cumsum(self.ideal.q, np.maximum(self.ideal.gain, 1.0))
+        cost = self.ideal_cost
         at = np.where(inside > 0, self.ideal_start[q] + inside - 1, 0)
         return np.where(inside > 0, cost[at] if len(cost) else 0.0, 0.0) + np.maximum(rank - m, 0)
 
