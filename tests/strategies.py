@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from rankflavor import Flavor, SpecError
+from rankflavor import Flavor, SpecError, registry
 from rankflavor.flavor.axes import AXIS_BY_NAME, AXIS_NAMES
-from rankflavor.metrics import registry
 
 DOCS = ["d0", "d1", "d2", "d3", "d4", "d5", "d6", "q0", "D1", "é"]
 QUERIES = ["q0", "q1", "q2", "q3"]

@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankflavor as rf
+from rankflavor import registry
 from rankflavor.engine import Engine, QueryResults, chunks, front, select
 from rankflavor.engine.lists import ListSpec
 from rankflavor.engine.scope import DatasetScope, RunScope
 from rankflavor.inputs.pipeline import prepare
-from rankflavor.metrics import registry
 from strategies import flavors
 from test_engine_fast import _check, _data
 

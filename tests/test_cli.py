@@ -155,8 +155,8 @@ def test_console_script_runs_and_exits_with_codes(tmp_path):
 
 
 def test_metrics_lists_every_metric_and_its_trec_eval_names_parse_back(capsys):
+    from rankflavor import registry
     from rankflavor.flavor import parse_spec
-    from rankflavor.metrics import registry
 
     code, out, _ = run_cli(capsys, "metrics", "--format", "json")
     rows = json.loads(out)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 import rankflavor as rf
 from rankflavor.engine import Engine, front, join, select
-from rankflavor.inputs.layout import build_layout
 from rankflavor.inputs.pipeline import prepare
+from rankflavor.inputs.query_major import build_layout
 from rankflavor.inputs.trec_fast import read_fast
 from rankflavor.reference import RefError, reference_evaluate
 from rankflavor.report.result import Result

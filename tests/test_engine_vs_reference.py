@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankflavor as rf
-from rankflavor.metrics import registry
+from rankflavor import registry
 from rankflavor.reference import RefError, reference_evaluate, reference_mean
 from strategies import flavors, qrels_and_run
 

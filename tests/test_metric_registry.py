@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 
 import rankflavor as rf
+from rankflavor import registry
 from rankflavor.cli.main import main
-from rankflavor.metrics import registry
 from strategies import axis_values, qrels_and_run
 from test_engine_vs_reference import check
-from toy_metric import NAME, register_toy, unregister_toy
+from toy_metric import ALIASES, NAME, register_toy, unregister_toy
 
 
 @pytest.fixture(autouse=True)
@@ -35,6 +35,27 @@ def test_the_flavor_prints_the_axes_the_metric_reads_and_refuses_the_others():
     with pytest.raises(rf.SpecError, match=f"discount does not apply to {NAME}"):
         rf.Flavor.parse(f"{NAME}@3 discount=log(e)")
     assert NAME in registry.names()
+
+
+def test_its_aliases_and_peer_name_come_from_its_registration_alone():
+    """Declared at register(), the toy's trec_eval name resolves (`trec_eval.capped_hits_3` is toy@3), is printed
+    by --format trec and by `rankflavor metrics`, and its alias is a did-you-mean reading; unregistered, all go."""
+    flavor = rf.Flavor.parse("trec_eval.capped_hits_3 gain=exp2")
+    assert flavor == rf.Flavor.parse(f"{NAME}@3 gain=exp2")
+    from rankflavor.cli.trec_output import trec_eval_name
+    from rankflavor.metrics.catalog import peer_names
+
+    assert trec_eval_name(rf.Flavor.parse("trec_eval.capped_hits_3")) == "capped_hits_3"
+    assert peer_names(NAME)["trec_eval"] == ["capped_hits_K"]
+    with pytest.raises(rf.SpecError, match=f"did you mean {NAME}"):
+        rf.Flavor.parse(ALIASES[0][:-1] + "@3")
+    unregister_toy()
+    try:
+        with pytest.raises(rf.SpecError, match="unknown metric or preset 'trec_eval.capped_hits_4'"):
+            rf.Flavor.parse("trec_eval.capped_hits_4")
+        assert NAME not in registry.aliases().values() and NAME not in registry.peer_names("trec_eval")
+    finally:
+        register_toy()
 
 
 def test_values_parts_and_statuses():
@@ -87,15 +108,19 @@ def test_the_cli_evaluates_and_explains_the_toy(tmp_path, capsys):
     assert "rank  doc  score  grade     hit       tie group" in text
 
 
-def test_homes_names_each_shipped_metrics_family_and_the_order_does_not_depend_on_what_loaded_first():
-    """A name in registry.HOMES is looked up in its family's module alone: HOMES must name every shipped
-    metric's module; names() lists the metrics in one order whichever family was imported first."""
+def test_a_name_is_looked_up_in_its_family_module_alone_and_the_order_does_not_depend_on_what_loaded_first():
+    """A metric named as its family's module (`ndcg`, `rbp`) loads that module alone; any other name loads every
+    family; names() lists the metrics in one order whichever family was imported first."""
     import subprocess
     import sys
 
-    shipped = {name: type(registry.get(name)).__module__ for name in registry.names() if name != NAME}
-    assert {name: f"rankflavor.metrics.{home}" for name, home in registry.HOMES.items()} == shipped
-    probe = ("from rankflavor.metrics import registry\nregistry.find({!r})\nprint(','.join(registry.names()))")
+    alone = ("from rankflavor import registry\nimport sys\nregistry.find({!r})\n"
+             "print(sorted(m for m in sys.modules if m.startswith('rankflavor.metrics.')))")
+    loaded = subprocess.run([sys.executable, "-c", alone.format("rbp")], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "['rankflavor.metrics.rbp', 'rankflavor.metrics.relevance']"
+    loaded = subprocess.run([sys.executable, "-c", alone.format("mrr")], capture_output=True, text=True, check=True)
+    assert "'rankflavor.metrics.rr'" in loaded.stdout and "'rankflavor.metrics.trec_gains'" in loaded.stdout
+    probe = ("from rankflavor import registry\nregistry.find({!r})\nprint(','.join(registry.names()))")
     orders = {subprocess.run([sys.executable, "-c", probe.format(first)], capture_output=True, text=True,
                              check=True).stdout.strip() for first in ("rbp", "mrr", "ndcg", "nothing")}
     assert len(orders) == 1 and orders.pop().split(",")[:3] == ["ndcg", "dcg", "map"]

@@ -1,4 +1,4 @@
-"""The mapping from qrels + run to array peers' inputs (rankflavor.peers.arrays), and the ideal it implies."""
+"""The mapping from qrels + run to array peers' inputs (rankflavor.dialects.arrays), and the ideal it implies."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import rankflavor as rf
-from rankflavor.peers.arrays import query_rows, spark_inputs, stack
+from rankflavor.dialects.arrays import query_rows, spark_inputs, stack
 
 QRELS = {"q1": {"a": 2, "b": 0, "c": 1, "z": 3}, "q2": {"x": 1}, "q3": {"y": -1, "w": 1}}
 RUN = {"q3": {"y": 0.5, "w": 0.5, "v": 2.0}, "q1": {"b": 1.0, "u": 3.0, "a": 1.0}, "q9": {"a": 1.0}}

@@ -75,7 +75,7 @@ def test_records_are_capped_and_chosen_for_a_reason():
     import numpy as np
 
     from rankflavor import Flavor
-    from rankflavor.htmlpage.picks import pick_queries
+    from rankflavor.display.picks import pick_queries
 
     f, g = Flavor.parse("ndcg@10"), Flavor.parse("ndcg@10 gain=exp2")
     rng = np.random.default_rng(1)

@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankflavor as rf
+from rankflavor import registry
 from rankflavor.engine import Engine
 from rankflavor.engine.scope import Memo
 from rankflavor.flavor.axes import AXIS_NAMES
 from rankflavor.inputs.pipeline import prepare
-from rankflavor.metrics import registry
 from strategies import axis_values, flavors
 from test_engine_fast import _data
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankflavor as rf
-from rankflavor.metrics import registry
+from rankflavor import registry
 from rankflavor.report.records import build_record
 from strategies import flavors, qrels_and_run
 

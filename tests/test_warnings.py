@@ -9,8 +9,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import rankflavor as rf
+from rankflavor import registry
 from rankflavor.errors import EvaluationError
-from rankflavor.metrics import registry
 from rankflavor.report.warnings import FlavorWarning
 from strategies import flavors, qrels_and_run
 

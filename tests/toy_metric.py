@@ -4,8 +4,8 @@
 
 hits@k: ranked docs within the cutoff whose gain is positive; R: the query's judged docs with a positive
 gain in the qrels. A query with R = 0 has no value: the `empty` axis decides (status zero_ideal). It reads
-every axis but the discount and the ideal's. `register_toy()` adds it to the registry, `unregister_toy()`
-removes it.
+every axis but the discount and the ideal's. `register_toy()` adds it to the registry, with an alias and its
+name in the trec_eval dialect, `unregister_toy()` removes it.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from rankflavor import registry
 from rankflavor.engine.lists import RankedLists
+from rankflavor.engine.metric import Metric, MetricValues
 from rankflavor.engine.qrels import judgments
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.axes import AXIS_NAMES
-from rankflavor.metrics import registry
-from rankflavor.metrics.base import Metric, MetricValues
 from rankflavor.reference.lists import RefList, judgment
 
 NAME = "toy_capped_hits"
@@ -83,8 +83,12 @@ class CappedHits(Metric):
 TOY = CappedHits()
 
 
+ALIASES = ("capped_hit_rate",)  # a word users of another tool would type for it
+TREC_EVAL_NAME = "capped_hits_{k}"  # its name in the trec_eval dialect (`trec_eval.capped_hits_10`: a cutoff of 10)
+
+
 def register_toy() -> None:
-    registry.register(TOY)
+    registry.register(TOY, aliases=ALIASES, peers={"trec_eval": (TREC_EVAL_NAME,)})
 
 
 def unregister_toy() -> None:

@@ -927,7 +927,7 @@ def _api_flavor_objects() -> str:
 
 @api("api-peers-arrays")
 def _api_peers_arrays() -> str:
-    from rankflavor.peers.arrays import query_rows, spark_inputs, stack
+    from rankflavor.dialects.arrays import query_rows, spark_inputs, stack
 
     out = {}
     for run in ("small_a.run", "small_b.run", "small_c.run"):
@@ -946,7 +946,7 @@ def _api_peers_arrays() -> str:
 
 @api("api-peers-arrays-mixed")
 def _api_peers_arrays_mixed() -> str:
-    from rankflavor.peers.arrays import query_rows, stack
+    from rankflavor.dialects.arrays import query_rows, stack
 
     st = stack(query_rows("mixed.qrels", "mixed_b.run"))
     return dump({"labels": st.labels, "scores": st.scores, "group_sizes": st.group_sizes, "queries": st.queries})

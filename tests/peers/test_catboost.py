@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from peerdata import close, random_case, require, rf_mean, rf_values
 
-from rankflavor.peers.arrays import query_rows, stack
+from rankflavor.dialects.arrays import query_rows, stack
 
 require("catboost")
 from catboost.utils import eval_metric  # noqa: E402

@@ -1,4 +1,4 @@
-"""`ir_measures.NAME` (flavor/ir_measures_names.py) against ir_measures 0.4.3 itself, per query, and how the
+"""`ir_measures.NAME` (dialects/ir_measures.py) against ir_measures 0.4.3 itself, per query, and how the
 names parse.
 
 ir_measures is called as users call it: `ir_measures.iter_calc(measures, qrels, run)` (its DefaultPipeline picks
@@ -17,11 +17,10 @@ import pytest
 from peerdata import close, random_case, require
 
 import rankflavor as rf
-from rankflavor import Flavor, SpecError
-from rankflavor.flavor import ir_measures_names
+from rankflavor import Flavor, SpecError, registry
+from rankflavor.dialects import ir_measures as ir_measures_names
+from rankflavor.flavor import parse_spec
 from rankflavor.flavor.axes import AXES
-from rankflavor.flavor.flavor import parse_spec
-from rankflavor.metrics import registry
 
 ir_measures = require("ir_measures")
 

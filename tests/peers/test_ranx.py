@@ -2,7 +2,7 @@
 
 ranx orders a query's results with numba's argsort of -score (data_structures/common.py): an insertion sort,
 so input order on ties, for at most 15 documents; longer lists go through a quicksort whose tie order is its
-own. `ties=quicksort` is that algorithm (flavor/ties.py), checked here against numba itself and against ranx
+own. `ties=quicksort` is that algorithm (engine/ties.py), checked here against numba itself and against ranx
 on long tied lists.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from peerdata import close, random_case, require, rf_values
 
-from rankflavor.flavor.ties import quicksort_order
+from rankflavor.engine.ties import quicksort_order
 
 ranx = require("ranx")
 numba = require("numba")

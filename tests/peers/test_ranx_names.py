@@ -1,4 +1,4 @@
-"""`ranx.NAME` (flavor/ranx_names.py) against ranx 0.3.21 itself, per query, and how the names parse.
+"""`ranx.NAME` (dialects/ranx.py) against ranx 0.3.21 itself, per query, and how the names parse.
 
 ranx is called as the `ranx` preset documents it: `evaluate(Qrels(qrels), Run(run), names, make_comparable=True)`
 on a fresh Run (sorted when built and again by make_comparable: ties=quicksort(2)), its per-query scores read from
@@ -21,11 +21,10 @@ from hypothesis import given
 from peerdata import close, random_case, require, rf_mean, rf_values
 
 import rankflavor as rf
-from rankflavor import Flavor, SpecError
-from rankflavor.flavor import ranx_names
+from rankflavor import Flavor, SpecError, registry
+from rankflavor.dialects import ranx as ranx_names
+from rankflavor.flavor import parse_spec
 from rankflavor.flavor.axes import AXES
-from rankflavor.flavor.flavor import parse_spec
-from rankflavor.metrics import registry
 from rankflavor.reference import RefError, reference_evaluate
 from strategies import flavors, qrels_and_run
 
@@ -186,7 +185,7 @@ def test_rbp_with_p_zero_is_refused():
 # ---- parsing ------------------------------------------------------------------------------------------------------
 
 RANX = "ties=quicksort(2) negative=zero missing=zero"
-# rankflavor spec -> the flavor it stands for, written out by hand from ranx's source (flavor/ranx_names.py)
+# rankflavor spec -> the flavor it stands for, written out by hand from ranx's source (dialects/ranx.py)
 TABLE = {
     "ranx.hits@10": f"hits@10 rel_level=1 {RANX}",
     "ranx.hits": f"hits rel_level=1 {RANX}",
@@ -233,7 +232,7 @@ def test_names_resolve_to_their_flavors(spec, expected):
 
 def test_every_name_in_the_table_resolves():
     """Every ranx name in the table gives a measure that sets only axes its metric reads."""
-    for name, entry in ranx_names.RANX_NAMES.items():
+    for name, entry in ranx_names.ranx_names().items():
         for level in (1, 0, 3, -1):
             spelled = name if level == 1 else f"{name}-l{level}"
             cutoff = None if entry.cutoff == "ignored" else 5

@@ -1,4 +1,4 @@
-"""scikit-learn's ndcg_score, fed through rankflavor.peers.arrays, against the `sklearn` preset.
+"""scikit-learn's ndcg_score, fed through rankflavor.dialects.arrays, against the `sklearn` preset.
 
 Each query is one call `ndcg_score([labels], [scores], k=k)` (rows of different lengths cannot share one
 2-D array). ndcg_score raises ValueError on a row of one document and on a negative label: such rows are
@@ -12,7 +12,7 @@ import pytest
 from peerdata import close, random_case, require, rf_values
 
 import rankflavor as rf
-from rankflavor.peers.arrays import query_rows
+from rankflavor.dialects.arrays import query_rows
 
 require("sklearn")
 from sklearn.metrics import ndcg_score  # noqa: E402

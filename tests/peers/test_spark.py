@@ -3,7 +3,7 @@
 apache/spark mllib/.../evaluation/RankingMetrics.scala, ndcgAt with a relevance array (Spark >= 3.4):
 n = min(max(|pred|, |lab|), k); dcg adds (2^rel(pred_i) - 1)/ln(i + 2) for i < |pred|; maxDcg adds
 (2^rel(lab_i) - 1)/ln(i + 2) for i < |lab|, in the caller's label order; maxDcg 0 -> 0. The preset feeds
-it from rankflavor.peers.arrays.spark_inputs (run ids by score, judged ids by grade descending).
+it from rankflavor.dialects.arrays.spark_inputs (run ids by score, judged ids by grade descending).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 import pytest
 from peerdata import rf_values
 
-from rankflavor.peers.arrays import spark_inputs
+from rankflavor.dialects.arrays import spark_inputs
 
 
 def ndcg_at(pred, lab, rel, k):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from peerdata import close, random_case, require, rf_values
 
-from rankflavor.peers.arrays import query_rows
+from rankflavor.dialects.arrays import query_rows
 
 torch = require("torch")
 require("torchmetrics")

@@ -18,7 +18,7 @@ from peerdata import close, random_case, require
 import rankflavor as rf
 from rankflavor import SpecError
 from rankflavor.cli.main import main
-from rankflavor.flavor.flavor import labelled_specs
+from rankflavor.flavor import labelled_specs
 
 pytrec_eval = require("pytrec_eval")
 

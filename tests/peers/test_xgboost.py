@@ -14,7 +14,7 @@ import pytest
 from peerdata import close, random_case, require, rf_mean, rf_values
 
 import rankflavor as rf
-from rankflavor.peers.arrays import query_rows, stack
+from rankflavor.dialects.arrays import query_rows, stack
 
 xgb = require("xgboost")
 

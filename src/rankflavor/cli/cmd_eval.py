@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             render.print_warnings(report, sys.stderr)
     elif args.format == "trec":
         from rankflavor.cli.trec_output import summarise_warnings, write_trec
-        from rankflavor.flavor.measure_sets import set_members
+        from rankflavor.dialects.trec_sets import set_members
 
         asked_set = any(spec.split() and set_members(spec.split()[0]) is not None for spec in specs)
         write_trec(report, sys.stdout, per_query=args.per_query, set_lines=asked_set)

@@ -1,5 +1,5 @@
 """`rankflavor report QRELS RUN [RUN ...] [-m SPEC ... | --grid NAME|FILE] [--baseline RUN] -o report.html`: one
-self-contained HTML page (rankflavor/htmlpage; needs the `rankflavor[report]` extra, plotly)."""
+self-contained HTML page (rankflavor/display; needs the `rankflavor[report]` extra, plotly)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write("rankflavor: error: give -m SPEC ... or --grid, not both\n")
         return EXIT_USAGE
     try:
-        from rankflavor.htmlpage.page import write_report
+        from rankflavor.display.page import write_report
     except ImportError as exc:
         sys.stderr.write(f"rankflavor: report needs plotly ({exc.name or exc}): pip install 'rankflavor[report]'\n")
         return EXIT_USAGE

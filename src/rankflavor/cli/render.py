@@ -84,8 +84,8 @@ def _universe_example(record) -> dict[str, Any]:
     """A row of the record's judged universe (the metric's columns when the universe is empty)."""
     if record.universe:
         return record.universe[0]
+    from rankflavor import registry
     from rankflavor.flavor import Flavor
-    from rankflavor.metrics import registry
 
     flavor = Flavor.parse(record.flavor)
     return registry.get(flavor.metric).universe_columns(flavor, 0.0, False, 0.0)

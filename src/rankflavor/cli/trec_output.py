@@ -8,7 +8,7 @@ in `--format json`. With --per-query,
 every scored query's lines come first, then the `all` lines (the mean), as `trec_eval -q` does; a geometric
 mean (gm_map, gm_bpref) has no per-query line, as in trec_eval (te_print_single_meas_empty). Several runs
 are printed one after the other, each block opened by a `runid` line. For a trec_eval measure set
-(`trec_eval.official`, `trec_eval.all_trec`: flavor/measure_sets.py) the `all` lines open with `runid` (the
+(`trec_eval.official`, `trec_eval.all_trec`: dialects/trec_sets.py) the `all` lines open with `runid` (the
 run file's tag) and `num_q` (the queries scored), as trec_eval prints them.
 """
 
@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from typing import IO
 
-from rankflavor.flavor import Flavor, parse_spec, peer_names
+from rankflavor.dialects import trec_eval
+from rankflavor.flavor import Flavor, parse_spec
 
 
 def trec_eval_name(flavor: Flavor) -> str | None:
     """trec_eval's measure name for a flavor that is exactly one of its measures, else None."""
-    name = peer_names.trec_eval_name(flavor.metric, flavor.cutoff, {k: str(v) for k, v in flavor.params})
+    name = trec_eval.trec_eval_name(flavor.metric, flavor.cutoff, {k: str(v) for k, v in flavor.params})
     if name is not None and flavor == parse_spec(f"trec_eval.{name}")[0]:
         return name
     if flavor == parse_spec("trec_eval.ndcg_p")[0]:

@@ -77,8 +77,8 @@ class Comparison:
         return paper_table(self, digits)
 
     def _repr_html_(self) -> str:
-        """Jupyter: the verdicts and the paper table, compact (htmlpage/notebook.py)."""
-        from rankflavor.htmlpage.notebook import comparison_html
+        """Jupyter: the verdicts and the paper table, compact (display/notebook.py)."""
+        from rankflavor.display.notebook import comparison_html
 
         return comparison_html(self)
 

@@ -23,11 +23,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from rankflavor import registry
 from rankflavor.engine.chunks import chunk_rows, evaluate_in_chunks, query_chunks
 from rankflavor.engine.from_prefix import lists_from_prefix
 from rankflavor.engine.from_rows import lists_from_rows
 from rankflavor.engine.join import judged_hits
 from rankflavor.engine.lists import ListSpec, RankedLists, in_qrels
+from rankflavor.engine.metric import Metric, MetricValues
 from rankflavor.engine.qrels import judged_mask, judgments
 from rankflavor.engine.results import MISSING, OK, ZERO_IDEAL, Evaluation, QueryResults, RecordRows
 from rankflavor.engine.scope import DatasetScope, RunScope
@@ -36,8 +38,6 @@ from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice
 from rankflavor.inputs.intern import Dataset, InternedRun
-from rankflavor.metrics import registry
-from rankflavor.metrics.base import Metric, MetricValues
 from rankflavor.rounding import round_values
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from rankflavor.engine.scope import RunScope
-from rankflavor.flavor.ties import quicksort_passes, random_tie_key
+from rankflavor.engine.ties import quicksort_passes, random_tie_key
 from rankflavor.flavor.values import Choice, Gain, MinGrade, RunDepth, Ties
 
 if TYPE_CHECKING:
@@ -271,7 +271,7 @@ _QUICKSORT = object()
 
 def _quicksort_positions(rows: Rows, tied_rows: np.ndarray, passes: int) -> np.ndarray:
     """For rows in trec_eval's order: the positions that put each query with a tie in the order `passes`
-    quicksort argsorts of -score give over its rows in input order (flavor/ties.py); other queries stay."""
+    quicksort argsorts of -score give over its rows in input order (engine/ties.py); other queries stay."""
     assert rows.order is not None
     out = np.arange(len(rows))
     starts = np.flatnonzero(np.r_[True, rows.q[1:] != rows.q[:-1]])

@@ -1,4 +1,5 @@
-"""Flavor: the declared metric variant, its typed axis values, its canonical string, its parser and the presets.
+"""Flavor: the declared metric variant, its typed axis values, its canonical string, and the resolution of a spec
+(a metric, a preset, a project flavor, a peer's name) into flavors.
 
 Names are imported lazily (PEP 562): `rankflavor --help` reads the axis registry (axes.py) alone.
 """
@@ -15,16 +16,16 @@ _EXPORTS = {
     "labelled_specs": "rankflavor.flavor.flavor",
     "parse_spec": "rankflavor.flavor.flavor",
     "parse_specs": "rankflavor.flavor.flavor",
-    "PRESETS": "rankflavor.flavor.presets",
-    "Preset": "rankflavor.flavor.presets",
+    "PRESETS": "rankflavor.dialects.presets",
+    "Preset": "rankflavor.dialects.presets",
 }
 
 __all__ = ["AXES", "AXIS_NAMES", "PRESETS", "Flavor", "Preset", "labelled_specs", "parse_spec", "parse_specs"]
 
 if TYPE_CHECKING:
+    from rankflavor.dialects.presets import PRESETS, Preset
     from rankflavor.flavor.axes import AXES, AXIS_NAMES
     from rankflavor.flavor.flavor import Flavor, labelled_specs, parse_spec, parse_specs
-    from rankflavor.flavor.presets import PRESETS, Preset
 
 
 def __getattr__(name: str) -> Any:

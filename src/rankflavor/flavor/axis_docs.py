@@ -1,8 +1,8 @@
 """The reference of the flavor axes: every value, its meaning, its source, the presets that use it, the default.
 
 One rendering, plain text that is also Markdown: `rankflavor axes [AXIS]` prints it and `tools/docs.py` writes it
-to docs/axes.md. Generated from the axes' own descriptions (flavor/axes.py), the presets (flavor/presets.py)
-and the axes each metric reads (metrics/registry.py).
+to docs/axes.md. Generated from the axes' own descriptions (flavor/axes.py), the presets (dialects/presets.py)
+and the axes each metric reads (registry.py).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ def value_doc(axis: Axis, token: str) -> ValueDoc | None:
 
 def preset_users() -> dict[tuple[str, str], list[str]]:
     """{(axis, value pattern): the presets whose flavor has that value}, presets in their listed order."""
+    from rankflavor.dialects.presets import PRESETS
     from rankflavor.flavor.flavor import parse_spec
-    from rankflavor.flavor.presets import PRESETS
 
     users: dict[tuple[str, str], list[str]] = {}
     for preset in PRESETS.values():
@@ -42,7 +42,7 @@ def preset_users() -> dict[tuple[str, str], list[str]]:
 
 
 def _readers(axis: str) -> str:
-    from rankflavor.metrics import registry
+    from rankflavor import registry
 
     names = registry.names()
     readers = [name for name in names if axis in registry.get(name).reads]

@@ -1,4 +1,5 @@
-"""The immutable Flavor value, its canonical string, and the resolution of specs into flavors.
+"""The immutable Flavor value, its canonical string, and the resolution of specs into flavors (what a spec's
+head stands for: resolve.py).
 
 `str(flavor)` is `metric@k` (or `metric`) followed by `key=value` for every axis its metric reads, keys in
 the order of `AXES`, e.g. `ndcg@10 gain=linear discount=log2 ideal=global ideal_depth=k ties=docid_desc
@@ -14,14 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from rankflavor import registry
+from rankflavor.dialects.lookup import reads_own_head
+from rankflavor.dialects.trec_sets import set_members
 from rankflavor.errors import SpecError
 from rankflavor.flavor import project
 from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, parse_value
-from rankflavor.flavor.measure_sets import set_members
-from rankflavor.flavor.peer_names import peer_measure, reads_own_head
-from rankflavor.flavor.presets import PRESETS
+from rankflavor.flavor.resolve import resolve
 from rankflavor.flavor.spec import split_spec
-from rankflavor.flavor.suggest import close, did_you_mean, suggestions
+from rankflavor.flavor.suggest import close, did_you_mean
 from rankflavor.flavor.values import (
     AxisValue,
     Choice,
@@ -35,7 +37,6 @@ from rankflavor.flavor.values import (
     Ties,
     Weights,
 )
-from rankflavor.metrics import registry
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,8 @@ class Flavor:
     # ---- construction -------------------------------------------------------------------------------
     @classmethod
     def parse(cls, spec: str) -> Flavor:
-        """Parse one flavor. A preset head without @k that expands to several cutoffs is an error here."""
+        """Parse one flavor (any spec: a metric, a preset, a peer's name). A preset head without
+        @k that expands to several cutoffs is an error here."""
         flavors = parse_spec(spec)
         if len(flavors) != 1:
             raise SpecError(
@@ -168,75 +170,6 @@ class Flavor:
         return diffs
 
 
-def parse_spec(spec: str) -> list[Flavor]:
-    """All flavors a spec stands for: one, or one per default cutoff of a preset written without @k."""
-    if spec.lstrip().startswith(project.PREFIX):  # (read from the project file of the working directory)
-        return _parse_spec(spec)
-    return list(_parsed(spec))
-
-
-@functools.lru_cache(maxsize=1024)
-def _parsed(spec: str) -> tuple[Flavor, ...]:
-    """parse_spec of a spec that names no project flavor (its flavors depend on the spec alone; a measure
-    set's dozens of members are parsed once per process, though a CLI parses its specs twice)."""
-    return tuple(_parse_spec(spec))
-
-
-def _parse_spec(spec: str) -> list[Flavor]:
-    text = split_spec(spec, raw_head=reads_own_head)
-    if text.name.startswith(project.PREFIX):
-        if text.params:
-            raise SpecError(f"{text.name} is a project flavor: it takes no parameters in (...); set them in its "
-                            "spec in the project file")
-        return _project_flavors(text.name, text.cutoff, text.overrides)
-    if registry.find(text.name) is not None:
-        return [Flavor(metric=text.name, cutoff=text.cutoff, params=text.params, **text.overrides)]
-    if (members := set_members(text.name)) is not None:
-        return _set_flavors(text, members)
-    preset = PRESETS.get(text.name)
-    if preset is None and (measure := peer_measure(text.head or text.name, text.params, text.cutoff)) is not None:
-        return [Flavor(metric=measure.metric, cutoff=measure.cutoff, params=measure.params,
-                       **{**measure.axes, **text.overrides})]
-    if preset is None:
-        readings = suggestions(text.name, registry.names(), tuple(PRESETS))
-        hint = f"{did_you_mean(readings)} " if readings else ""
-        raise SpecError(f"unknown metric or preset {text.name!r}; {hint}`rankflavor metrics` and `rankflavor presets` "
-                        "list them; a peer's own names: trec_eval.NAME, pytrec_eval.NAME")
-    if text.params:
-        raise SpecError(f"preset {text.name} takes no parameters in (...); a metric's parameters follow its name, "
-                        f"e.g. iprec(level=0.5)")
-    if text.cutoff is not None:
-        cutoffs: tuple[int | None, ...] = (text.cutoff,)
-    elif preset.needs_cutoff:
-        raise SpecError(f"preset {text.name} needs a cutoff: write {text.name}@k, e.g. {text.name}@10")
-    else:
-        cutoffs = preset.cutoffs
-    return [Flavor(metric=preset.metric, cutoff=k, **{**preset.axes, **text.overrides}) for k in cutoffs]
-
-
-def _set_flavors(text: Any, members: list[str]) -> list[Flavor]:
-    """The flavors of a trec_eval measure set (flavor/measure_sets.py), each member given the overrides among
-    the axes it reads, as trec_eval applies -l, -J, -M and -c to the measures that read them."""
-    if text.params or text.cutoff is not None:
-        raise SpecError(f"{text.name} is a set of trec_eval's measures, each with its own cutoffs: it takes no "
-                        "parameters and no @k")
-    flavors, used = [], set()
-    for member in members:
-        measure = peer_measure(member)
-        if measure is None:
-            raise SpecError(f"{text.name}: {member} is not yet a rankflavor metric")
-        reads = registry.get(measure.metric).reads
-        mine = {axis: value for axis, value in text.overrides.items() if axis in reads}
-        used.update(mine)
-        flavors.append(Flavor(metric=measure.metric, cutoff=measure.cutoff, params=measure.params,
-                              **{**measure.axes, **mine}))
-    unread = [axis for axis in text.overrides if axis not in used]
-    if unread:
-        raise SpecError(f"{text.name}: no measure of the set reads {', '.join(unread)}; drop "
-                        f"{' '.join(f'{a}={text.overrides[a]}' for a in unread)}")
-    return flavors
-
-
 def _resolve_params(metric: Any, given: Any) -> tuple[tuple[str, AxisValue], ...]:
     """Every parameter of `metric`, typed: the given ones ({name: value}, or (name or None, value) pairs as
     written, a None name standing for the next parameter in order) and the defaults."""
@@ -259,6 +192,30 @@ def _resolve_params(metric: Any, given: Any) -> tuple[tuple[str, AxisValue], ...
         raise SpecError(f"{metric.name} needs its {missing[0]}: write {metric.name}({missing[0]}=...), "
                         f"e.g. {metric.name}({declared[missing[0]].meaning.split(', e.g. ')[-1]})")
     return tuple((name, p.parse(str(values.get(name, p.default)).replace(" ", ""))) for name, p in declared.items())
+
+
+def parse_spec(spec: str) -> list[Flavor]:
+    """All flavors a spec stands for: one, or one per default cutoff of a preset written without @k."""
+    if spec.lstrip().startswith(project.PREFIX):  # (read from the project file of the working directory)
+        return _parse_spec(spec)
+    return list(_parsed(spec))
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(spec: str) -> tuple[Flavor, ...]:
+    """parse_spec of a spec that names no project flavor (its flavors depend on the spec alone; a measure
+    set's dozens of members are parsed once per process, though a CLI parses its specs twice)."""
+    return tuple(_parse_spec(spec))
+
+
+def _parse_spec(spec: str) -> list[Flavor]:
+    text = split_spec(spec, raw_head=reads_own_head)
+    if text.name.startswith(project.PREFIX):
+        if text.params:
+            raise SpecError(f"{text.name} is a project flavor: it takes no parameters in (...); set them in its "
+                            "spec in the project file")
+        return _project_flavors(text.name, text.cutoff, text.overrides)
+    return [Flavor(metric=head.metric, cutoff=head.cutoff, params=head.params, **head.axes) for head in resolve(text)]
 
 
 def _project_flavors(name: str, cutoff: int | None, overrides: dict[str, str]) -> list[Flavor]:

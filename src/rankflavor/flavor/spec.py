@@ -8,7 +8,7 @@ the metric's first parameter (`rbp(0.8)`).
 Keys are axis names (any subset, any order, each at most once); metric and cutoff live in the head only.
 Whitespace inside {...} and (...) is ignored. This module splits the text; `rankflavor.flavor.flavor`
 resolves the parts into Flavors. A head that a peer table reads in its own grammar (`ir_measures.IPrec@0.1`,
-`ir_measures.nDCG(gains={0:0,1:1})@10`: flavor/peer_names.py RAW_HEADS) is kept as written, unread.
+`ir_measures.nDCG(gains={0:0,1:1})@10`: dialects/trec_eval.py RAW_HEADS) is kept as written, unread.
 """
 
 from __future__ import annotations

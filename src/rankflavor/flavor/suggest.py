@@ -1,11 +1,11 @@
 """Did-you-mean: the one mechanism behind every "did you mean" rankflavor prints (`close`, `did_you_mean`), for
 axis values and keys (flavor/axes.py, spec.py), subcommands and choices (cli/main.py), query ids (cli/cmd_explain.py)
-and, below, a name that is no metric, preset or peer measure: the readings it may have meant.
+and, below, a name that is no metric, preset or peer measure: the readings it may have meant (`suggestions`).
 
 A name is compared without its case and its punctuation with every metric, preset and `PEER.NAME`, with the
-names users carry over from other tools (`nDCG`, `MAP`, `P`, `RR`, `R-prec`, `hit_rate`), and with a
-peer's name given without its prefix (`P_10` -> trec_eval.P_10); an `ir_measures.` name in another case gets
-ir_measures' own (`ir_measures.ndcg` -> ir_measures.nDCG).
+words users carry over from other tools (the aliases each family declares at its `register(...)`: `ap`,
+`hit_rate`, `recip_rank`), and with a peer's name given without its prefix (`P_10` -> trec_eval.P_10); an
+`ir_measures.` name in another case gets ir_measures' own (`ir_measures.ndcg` -> ir_measures.nDCG).
 """
 
 from __future__ import annotations
@@ -14,19 +14,10 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 
-from rankflavor.flavor import ir_measures_names
-from rankflavor.flavor.measure_sets import SETS
-from rankflavor.flavor.peer_names import PEER_PREFIXES, TREC_EVAL_CUT, TREC_EVAL_LEVEL, TREC_EVAL_PLAIN, peer_measure
-from rankflavor.flavor.ranx_names import RANX_NAMES
-
-# what users of other tools type -> rankflavor's metric
-COMMON_NAMES = {"ap": "map", "rr": "mrr", "reciprocal_rank": "mrr", "recip_rank": "mrr", "precision": "p",
-                "r": "recall", "hit_rate": "success", "hits": "success", "hit": "success", "r_precision": "rprec",
-                "r_prec": "rprec", "ndcg_cut": "ndcg", "p_cut": "p", "11pt_avg": "iprec_avg", "iprec_at_recall": "iprec"}
-
-IR_MEASURES = "ir_measures."
-# a peer's own words after its prefix, for a misspelt one (`trec_eval.oficial` -> trec_eval.official)
-PEER_WORDS = {"trec_eval.": (*SETS, *TREC_EVAL_PLAIN), "pytrec_eval.": (*SETS, *TREC_EVAL_PLAIN), "ranx.": tuple(RANX_NAMES)}
+from rankflavor import registry
+from rankflavor.dialects import ir_measures, ranx, trec_eval
+from rankflavor.dialects.lookup import TREC_PREFIXES, peer_measure
+from rankflavor.dialects.trec_sets import SETS
 
 
 def close(word: str, readings: Mapping[str, str] | Iterable[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
@@ -42,6 +33,12 @@ def did_you_mean(readings: Iterable[str]) -> str:
     return f"did you mean {' or '.join(readings)}?" if readings else ""
 
 
+def _peer_words() -> dict[str, tuple[str, ...]]:
+    """A peer's own words after its prefix, for a misspelt one (`trec_eval.oficial` -> trec_eval.official)."""
+    trec = (*SETS, *trec_eval.tables().plain)
+    return {**{prefix: trec for prefix in TREC_PREFIXES}, ranx.PREFIX: tuple(ranx.ranx_names())}
+
+
 def _key(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "_", name.lower())
 
@@ -50,34 +47,35 @@ def _spellings(name: str) -> list[str]:
     """trec_eval's spellings of a name: its case (`rprec` -> Rprec), `_` before a cutoff (P10 -> P_10), two
     decimals in a level (iprec_at_recall_0.1 -> iprec_at_recall_0.10)."""
     spaced = re.sub(r"(?<=[A-Za-z])(?=[0-9])", "_", name)
+    names = trec_eval.tables()
     out = []
     for text in dict.fromkeys([name, spaced]):
         lower = text.lower()
-        for plain in TREC_EVAL_PLAIN:
+        for plain in names.plain:
             if lower == plain.lower():
                 out.append(plain)
-        for base in (*TREC_EVAL_CUT, *TREC_EVAL_LEVEL):
+        for base in (*names.cut, *names.level):
             if lower.startswith(base.lower() + "_"):
                 tail = text[len(base) + 1:]
                 number = re.fullmatch(r"[0-9]*\.?[0-9]+", tail)
-                out.append(f"{base}_{float(tail):3.2f}" if number and base in TREC_EVAL_LEVEL else f"{base}_{tail}")
+                out.append(f"{base}_{float(tail):3.2f}" if number and base in names.level else f"{base}_{tail}")
     return list(dict.fromkeys(out))
 
 
 def suggestions(name: str, metrics: tuple[str, ...], presets: tuple[str, ...]) -> list[str]:
     """Up to five readings of an unknown `name`, the closest first."""
     found: list[str] = []
-    if name.startswith(IR_MEASURES):
-        found += [IR_MEASURES + spelled for spelled in ir_measures_names.spellings(name[len(IR_MEASURES):])]
+    if name.startswith(ir_measures.PREFIX):
+        found += [ir_measures.PREFIX + spelled for spelled in ir_measures.spellings(name[len(ir_measures.PREFIX):])]
     prefix, dot, rest = name.partition(".")
-    words = PEER_WORDS.get(prefix + dot, ()) if dot else ()
+    words = _peer_words().get(prefix + dot, ()) if dot else ()
     found += [prefix + dot + word for word in close(rest.split("@")[0], words, cutoff=0.75)]
-    bare = name.split(".", 1)[1] if "." in name and name.split(".", 1)[0] + "." in PEER_PREFIXES else name
+    bare = name.split(".", 1)[1] if "." in name and name.split(".", 1)[0] + "." in TREC_PREFIXES else name
     for variant in _spellings(bare):
-        found += [prefix + variant for prefix in PEER_PREFIXES if peer_measure(prefix + variant) is not None]
+        found += [prefix + variant for prefix in TREC_PREFIXES if peer_measure(prefix + variant) is not None]
     key = _key(bare)
     readings = {_key(m): m for m in metrics} | {_key(p): p for p in presets}
-    readings |= {_key(n): COMMON_NAMES[n] for n in COMMON_NAMES}
+    readings |= {_key(alias): metric for alias, metric in registry.aliases().items()}
     if key in readings:
         found.append(readings[key])
     found += close(key, readings, cutoff=0.75)

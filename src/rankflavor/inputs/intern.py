@@ -16,7 +16,7 @@ import pyarrow as pa
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.duplicates import resolve_duplicates
 from rankflavor.inputs.kernels import index_in, sorted_unique
-from rankflavor.inputs.layout import RunLayout, build_layout, has_duplicates
+from rankflavor.inputs.query_major import RunLayout, build_layout, has_duplicates
 from rankflavor.inputs.tables import QrelsTable, RunTable
 
 
@@ -127,7 +127,7 @@ class InternedRun:
 
     @property
     def layout(self) -> RunLayout:
-        """The query-major layout of the rows (inputs/layout.py), built on first use and kept."""
+        """The query-major layout of the rows (inputs/query_major.py), built on first use and kept."""
         if self._layout is None:
             codes = self.q_codes
             n = self.n_query_codes if codes.table is None else len(codes.table)

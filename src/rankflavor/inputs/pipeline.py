@@ -10,9 +10,9 @@ import numpy as np
 
 from rankflavor.errors import InputError, RankflavorError, SpecError
 from rankflavor.inputs.arrow_table import as_arrow
+from rankflavor.inputs.column_order import check_qrels_layout, check_run_layout, rank_like_scores, rank_like_warning
 from rankflavor.inputs.duplicates import POLICIES
 from rankflavor.inputs.intern import Dataset, intern
-from rankflavor.inputs.layouts import check_qrels_layout, check_run_layout, rank_like_scores, rank_like_warning
 from rankflavor.inputs.load import load_qrels, load_run
 from rankflavor.inputs.namedtuples import is_rows
 from rankflavor.inputs.prefetch import Prefetched

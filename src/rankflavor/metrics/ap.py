@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
+from rankflavor.engine.metric import MetricValues
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
@@ -24,6 +23,7 @@ from rankflavor.metrics.relevance import (
     relevant_rows,
     within_query_cumsum,
 )
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -55,4 +55,5 @@ class AveragePrecision(BinaryMetric):
                             rows if detail else {})
 
 
-register(AveragePrecision())
+register(AveragePrecision(), aliases=("ap",),
+         peers={"trec_eval": ("map", "map_cut_{k}"), "ir_measures": ("AP", "AP@k"), "ranx": ("map",)})

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
+from rankflavor.engine.metric import MetricValues
 from rankflavor.metrics.relevance import (
     JUDGED_ONLY,
     NORMALISED_AXES,
@@ -29,6 +28,7 @@ from rankflavor.metrics.relevance import (
     relevant_rows,
     within_query_cumsum,
 )
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -68,4 +68,4 @@ class BinaryPreference(BinaryMetric):
                                               "nonrelevant": n}, rows if detail else {})
 
 
-register(BinaryPreference())
+register(BinaryPreference(), peers={"trec_eval": ("bpref",), "ir_measures": ("Bpref",), "ranx": ("bpref",)})

@@ -4,11 +4,10 @@ README's metrics table)."""
 
 from __future__ import annotations
 
+from rankflavor import registry
+from rankflavor.dialects import ir_measures, ranx
+from rankflavor.dialects.trec_eval import trec_eval_patterns
 from rankflavor.flavor.axes import AXIS_NAMES
-from rankflavor.flavor.ir_measures_names import METRIC_NAMES as IR_MEASURES_NAMES
-from rankflavor.flavor.peer_names import trec_eval_patterns
-from rankflavor.flavor.ranx_names import METRIC_NAMES as RANX_METRIC_NAMES
-from rankflavor.metrics import registry
 
 
 def common_axes() -> list[str]:
@@ -19,8 +18,8 @@ def common_axes() -> list[str]:
 
 def peer_names(metric: str) -> dict[str, list[str]]:
     """Per peer, its names for the metric (trec_eval's with K for a cutoff and X.XX for a level)."""
-    return {"trec_eval": trec_eval_patterns(metric), "ir_measures": list(IR_MEASURES_NAMES.get(metric, ())),
-            "ranx": list(RANX_METRIC_NAMES.get(metric, ()))}
+    return {"trec_eval": trec_eval_patterns(metric), "ir_measures": list(ir_measures.metric_names(metric)),
+            "ranx": list(ranx.metric_names(metric))}
 
 
 def metric_rows() -> list[dict[str, str]]:

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
+from rankflavor.engine.metric import MetricValues
 from rankflavor.metrics.relevance import (
     BINARY_AXES,
     JUDGED_ONLY,
@@ -26,6 +25,7 @@ from rankflavor.metrics.relevance import (
     relevant_judgments,
     relevant_rows,
 )
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -92,7 +92,7 @@ class NumNonrelJudgedRet(Count):
         return per_query(lists, lists.rows.judged & ~relevant)
 
 
-register(NumRet())
-register(NumRel())
-register(NumRelRet())
-register(NumNonrelJudgedRet())
+register(NumRet(), peers={"trec_eval": ("num_ret",), "ir_measures": ("NumRet",)})
+register(NumRel(), peers={"trec_eval": ("num_rel",), "ir_measures": ("NumRel",)})
+register(NumRelRet(), peers={"trec_eval": ("num_rel_ret",), "ir_measures": ("NumRelRet",)})
+register(NumNonrelJudgedRet(), peers={"trec_eval": ("num_nonrel_judged_ret",)})

@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from rankflavor.engine.metric import MetricValues
 from rankflavor.engine.qrels import judged_mask
 from rankflavor.engine.scope import DatasetScope
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor.values import Choice, Param, number_parser
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import BINARY_AXES, BinaryMetric
 from rankflavor.reference import binary as reference
 from rankflavor.reference import graded
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -113,4 +113,4 @@ class ExpectedReciprocalRank(BinaryMetric):
         return graded.err
 
 
-register(ExpectedReciprocalRank())
+register(ExpectedReciprocalRank(), peers={"ir_measures": ("ERR@k",)})

@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rankflavor.engine.metric import MetricValues
 from rankflavor.flavor.values import Param, number_parser
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
@@ -27,6 +26,7 @@ from rankflavor.metrics.relevance import (
     relevant_judgments,
     relevant_rows,
 )
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -79,5 +79,5 @@ class SetMap(BinaryMetric):
         return over_relevant(value, r, hits, relevant, detail)
 
 
-register(FMeasure())
-register(SetMap())
+register(FMeasure(), peers={"trec_eval": ("set_F",), "ir_measures": ("SetF",), "ranx": ("f1",)})
+register(SetMap(), peers={"trec_eval": ("set_map",), "ir_measures": ("SetAP",)})

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from rankflavor.metrics.ap import AveragePrecision
 from rankflavor.metrics.bpref import BinaryPreference
-from rankflavor.metrics.registry import register
+from rankflavor.registry import register
 
 
 class GeometricMeanAP(AveragePrecision):
@@ -33,5 +33,5 @@ class GeometricMeanBpref(BinaryPreference):
     aggregate = "gm"
 
 
-register(GeometricMeanAP())
-register(GeometricMeanBpref())
+register(GeometricMeanAP(), peers={"trec_eval": ("gm_map",)})
+register(GeometricMeanBpref(), peers={"trec_eval": ("gm_bpref",)})

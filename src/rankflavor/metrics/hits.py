@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
+from rankflavor.engine.metric import MetricValues
 from rankflavor.metrics.relevance import BinaryMetric, per_query, reference_of, relevant_rows
 from rankflavor.reference import ranx_ref
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -41,4 +41,4 @@ class Hits(BinaryMetric):
                             {"relevant": relevant.astype(np.float64)} if detail else {})
 
 
-register(Hits())
+register(Hits(), peers={"ranx": ("hits",)})

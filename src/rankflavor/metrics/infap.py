@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
+from rankflavor.engine.metric import MetricValues
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
@@ -31,6 +30,7 @@ from rankflavor.metrics.relevance import (
     relevant_rows,
     within_query_cumsum,
 )
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -76,4 +76,4 @@ class InferredAP(BinaryMetric):
                             detail_rows if detail else {})
 
 
-register(InferredAP())
+register(InferredAP(), peers={"trec_eval": ("infAP",), "ir_measures": ("infAP",)})

@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rankflavor.engine.lists import group_starts
+from rankflavor.engine.metric import MetricValues
 from rankflavor.flavor.values import Param, number_parser, word_parser
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
@@ -31,6 +30,7 @@ from rankflavor.metrics.relevance import (
     relevant_rows,
     within_query_cumsum,
 )
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -130,5 +130,6 @@ class InterpolatedPrecisionAverage(InterpolatedPrecision):
         return total / len(levels)
 
 
-register(InterpolatedPrecision())
-register(InterpolatedPrecisionAverage())
+register(InterpolatedPrecision(), aliases=("iprec_at_recall",),
+         peers={"trec_eval": ("iprec_at_recall_{level}",), "ir_measures": ("IPrec@x",)})
+register(InterpolatedPrecisionAverage(), aliases=("11pt_avg",), peers={"trec_eval": ("11pt_avg",)})

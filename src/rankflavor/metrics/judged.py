@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
+from rankflavor.engine.metric import MetricValues
 from rankflavor.metrics.relevance import BINARY_AXES, BinaryMetric, per_query, reference, reference_of
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -69,5 +69,5 @@ class Unjudged(Judged):
                             {"unjudged_retrieved": unjudged})
 
 
-register(Judged())
-register(Unjudged())
+register(Judged(), peers={"ir_measures": ("Judged@k",)})
+register(Unjudged(), peers={"trec_eval": ("unj_{k}",)})

@@ -23,6 +23,7 @@ import numpy as np
 import rankflavor.reference.ndcg as reference
 from rankflavor.engine.discounts import at_ranks, discount_values
 from rankflavor.engine.lists import Positions, RankedLists, positions_in_query
+from rankflavor.engine.metric import Metric, MetricValues
 from rankflavor.engine.order import distinct_sorted
 from rankflavor.engine.qrels import gain_levels, judgments
 from rankflavor.engine.scope import DatasetScope, RunScope
@@ -30,8 +31,7 @@ from rankflavor.engine.select import returned_of, whole_list_judged
 from rankflavor.errors import SpecError
 from rankflavor.flavor.axes import AXIS_NAMES
 from rankflavor.flavor.values import Choice, Discount, Gain, MinGrade
-from rankflavor.metrics.base import Metric, MetricValues
-from rankflavor.metrics.registry import register
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import DropPolicy
@@ -276,5 +276,6 @@ class NDCG(DCG):
         return "NDCG = DCG / IDCG"
 
 
-register(NDCG())
-register(DCG())
+register(NDCG(), aliases=("ndcg_cut",),
+         peers={"trec_eval": ("ndcg", "ndcg_cut_{k}"), "ir_measures": ("nDCG", "nDCG@k"), "ranx": ("ndcg", "ndcg_burges")})
+register(DCG(), peers={"ranx": ("dcg", "dcg_burges")})

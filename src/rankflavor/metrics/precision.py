@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rankflavor.engine.metric import MetricValues
 from rankflavor.flavor.values import Param, number_parser
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
@@ -29,6 +28,7 @@ from rankflavor.metrics.relevance import (
     relevant_judgments,
     relevant_rows,
 )
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -115,7 +115,10 @@ class RPrecisionMultiple(RPrecision):
         return over_relevant(value, r, hits, relevant, detail)
 
 
-register(Precision())
-register(Success())
-register(RPrecision())
-register(RPrecisionMultiple())
+register(Precision(), aliases=("precision", "p_cut"),
+         peers={"trec_eval": ("set_P", "P_{k}"), "ir_measures": ("P@k", "SetP"), "ranx": ("precision",)})
+register(Success(), aliases=("hit_rate", "hits", "hit"),
+         peers={"trec_eval": ("success_{k}",), "ir_measures": ("Success@k",), "ranx": ("hit_rate",)})
+register(RPrecision(), aliases=("r_precision", "r_prec"),
+         peers={"trec_eval": ("Rprec",), "ir_measures": ("Rprec",), "ranx": ("r-precision",)})
+register(RPrecisionMultiple(), peers={"trec_eval": ("Rprec_mult_{factor}",)})

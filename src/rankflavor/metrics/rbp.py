@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from rankflavor.engine.metric import MetricValues
 from rankflavor.errors import SpecError
 from rankflavor.flavor.values import Param, number_parser, word_parser
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import BINARY_AXES, BinaryMetric, per_query, relevant_rows
 from rankflavor.reference import binary as reference
 from rankflavor.reference import graded
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -142,5 +142,5 @@ class RankBiasedResidual(RankBiasedPrecision):
         return graded.rbp_resid
 
 
-register(RankBiasedPrecision())
-register(RankBiasedResidual())
+register(RankBiasedPrecision(), peers={"trec_eval": ("rbp",), "ir_measures": ("RBP(rel=N)",), "ranx": ("rbp.{p}",)})
+register(RankBiasedResidual(), peers={"trec_eval": ("rbp_resid",)})

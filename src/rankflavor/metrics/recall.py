@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
+from rankflavor.engine.metric import MetricValues
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
@@ -25,6 +24,7 @@ from rankflavor.metrics.relevance import (
     relevant_judgments,
     relevant_rows,
 )
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -66,5 +66,6 @@ class CappedRecall(Recall):
     capped = True
 
 
-register(Recall())
-register(CappedRecall())
+register(Recall(), aliases=("r",),
+         peers={"trec_eval": ("set_recall", "recall_{k}"), "ir_measures": ("R@k", "SetR"), "ranx": ("recall",)})
+register(CappedRecall(), peers={"trec_eval": ("set_relative_P", "relative_P_{k}"), "ir_measures": ("SetRelP",)})

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from rankflavor.engine.lists import RankedLists, group_starts
+from rankflavor.engine.metric import Metric, MetricValues
 from rankflavor.engine.qrels import judged_mask
 from rankflavor.engine.scope import DatasetScope
 from rankflavor.errors import SpecError
 from rankflavor.flavor.axes import AXIS_NAMES
 from rankflavor.flavor.values import Choice, RelLevel
-from rankflavor.metrics.base import Metric, MetricValues
 from rankflavor.reference import binary as reference
 
 if TYPE_CHECKING:

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
+from rankflavor.engine.metric import MetricValues
 from rankflavor.metrics.relevance import BinaryMetric, reference, reference_of, relevant_rows
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -43,4 +43,5 @@ class ReciprocalRank(BinaryMetric):
                             {"relevant": relevant.astype(np.float64)} if detail else {})
 
 
-register(ReciprocalRank())
+register(ReciprocalRank(), aliases=("rr", "reciprocal_rank", "recip_rank"),
+         peers={"trec_eval": ("recip_rank",), "ir_measures": ("RR", "RR@k"), "ranx": ("mrr",)})

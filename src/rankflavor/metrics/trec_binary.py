@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
+from rankflavor.engine.metric import MetricValues
 from rankflavor.flavor.values import Param, number_parser
-from rankflavor.metrics.base import MetricValues
-from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import (
     BINARY_AXES,
     NORMALISED_AXES,
@@ -29,6 +28,7 @@ from rankflavor.metrics.relevance import (
     relevant_rows,
     within_query_cumsum,
 )
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -98,5 +98,5 @@ class Utility(BinaryMetric):
                             {"relevant": relevant.astype(np.float64)} if detail else {})
 
 
-register(BinaryG())
-register(Utility())
+register(BinaryG(), peers={"trec_eval": ("binG",)})
+register(Utility(), peers={"trec_eval": ("utility",)})

@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from rankflavor.engine.metric import Metric, MetricValues
 from rankflavor.flavor.axes import AXIS_NAMES
-from rankflavor.metrics.base import Metric, MetricValues
 from rankflavor.metrics.ndcg import global_ideal
-from rankflavor.metrics.registry import register
 from rankflavor.metrics.relevance import relevant_judgments
 from rankflavor.reference import trec_gains as reference
+from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -232,6 +232,6 @@ class NdcgRel(TrecGainMetric):
                             {"gain": lists.rows.gain} if detail else {})
 
 
-register(NormalizedGain())
-register(RNdcg())
-register(NdcgRel())
+register(NormalizedGain(), peers={"trec_eval": ("G",)})
+register(RNdcg(), peers={"trec_eval": ("Rndcg",)})
+register(NdcgRel(), peers={"trec_eval": ("ndcg_rel",)})

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rankflavor import registry
 from rankflavor.flavor import Flavor
-from rankflavor.metrics import registry
 from rankflavor.reference.lists import RefError, judgment, ranked_list
 
 

@@ -10,8 +10,8 @@ import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rankflavor.engine.ties import quicksort_passes, random_tie_key
 from rankflavor.flavor import Flavor
-from rankflavor.flavor.ties import quicksort_passes, random_tie_key
 
 
 class RefError(Exception):

@@ -52,7 +52,7 @@ def _qrels_sha(provenance: dict[str, Any]) -> str | None:
 
 def against(report: Any, saved: dict[str, Any], allow_flavor_change: bool = False) -> Against:
     """The change of every mean of `report` from the saved report's (see the module's docstring)."""
-    from rankflavor import __version__
+    from rankflavor.version import __version__
 
     out = Against([])
     mine, theirs = _qrels_sha(report.provenance), _qrels_sha(saved.get("provenance", {}))

@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
+from rankflavor import registry
 from rankflavor.engine import QueryResults, RecordRows
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.intern import Dataset
-from rankflavor.metrics import registry
 from rankflavor.report.numbers import plain
 
 

@@ -123,7 +123,7 @@ class Report:
 
     # ---- export -------------------------------------------------------------------------------------
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
-        from rankflavor import __version__
+        from rankflavor.version import __version__
 
         return {"version": __version__, "provenance": self.provenance,
                 "results": [r.to_dict(per_query) for r in self.results]}
@@ -154,8 +154,8 @@ class Report:
         return pd.DataFrame(rows)
 
     def _repr_html_(self) -> str:
-        """Jupyter: a compact table of the means (htmlpage/notebook.py)."""
-        from rankflavor.htmlpage.notebook import report_html
+        """Jupyter: a compact table of the means (display/notebook.py)."""
+        from rankflavor.display.notebook import report_html
 
         return report_html(self)
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from rankflavor import registry
 from rankflavor.engine import MISSING, ZERO_IDEAL, QueryResults
 from rankflavor.flavor import Flavor
-from rankflavor.metrics import registry
 from rankflavor.report.averages import Averaging
 from rankflavor.report.numbers import plain
 
@@ -45,7 +45,7 @@ class Result:
 
     @property
     def metric(self) -> Any:
-        """The flavor's metric (rankflavor.metrics.base.Metric)."""
+        """The flavor's metric (rankflavor.engine.metric.Metric)."""
         return registry.get(self.flavor.metric)
 
     @property

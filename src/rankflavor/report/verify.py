@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rankflavor import registry
 from rankflavor.engine import QueryResults, RecordRows
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.intern import Dataset
-from rankflavor.metrics import registry
 from rankflavor.reference import reference_mean
 from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record, build_record

@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankflavor import registry
 from rankflavor.engine import MISSING, ZERO_IDEAL
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
-from rankflavor.metrics import registry
 from rankflavor.report.result import Result
 
 if TYPE_CHECKING:

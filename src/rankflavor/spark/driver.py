@@ -21,11 +21,11 @@ from typing import Any
 
 import pyarrow as pa
 
+from rankflavor import registry
 from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError, UsageError
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.duplicates import POLICIES
 from rankflavor.inputs.weights import QueryWeights, load_weights
-from rankflavor.metrics import registry
 from rankflavor.spark.merge import AGGREGATES_DDL, PARTIAL_COLUMNS, merge_partials
 from rankflavor.spark.partitions import END, MARK, WEIGHTS, Plan, evaluate_partition, output_schema
 

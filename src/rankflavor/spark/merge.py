@@ -16,10 +16,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rankflavor import registry
 from rankflavor.engine import Aggregate
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
-from rankflavor.metrics import registry
 from rankflavor.report.averages import no_weight_error, zero_weight_error
 from rankflavor.report.warnings import FlavorWarning, WarningNumbers, compose_warnings
 from rankflavor.spark.partitions import Plan

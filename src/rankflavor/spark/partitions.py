@@ -26,6 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from rankflavor import registry
 from rankflavor.engine import MISSING, ZERO_IDEAL, Aggregate, Engine, QueryResults
 from rankflavor.engine.results import MIN_GEO_MEAN, exact_partials
 from rankflavor.errors import EvaluationError, InputError, RankflavorError
@@ -34,7 +35,6 @@ from rankflavor.inputs.arrow_table import columns_of
 from rankflavor.inputs.intern import Dataset, InternedRun, intern
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.weights import QueryWeights
-from rankflavor.metrics import registry
 from rankflavor.report.averages import Averaging, averaging_for
 from rankflavor.report.result import Result
 

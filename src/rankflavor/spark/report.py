@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from rankflavor import registry
 from rankflavor.errors import SpecError, UsageError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.columnar import columnar_kind, file_head
 from rankflavor.inputs.columns import DOC_COLUMNS, GRADE_COLUMNS, QUERY_COLUMNS, SCORE_COLUMNS, pick
-from rankflavor.metrics import registry
 from rankflavor.spark.session import spark_frame
 
 

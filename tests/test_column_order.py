@@ -1,5 +1,5 @@
 """Column-layout mistakes are named, never turned into a silent number, and every fix rankflavor prints,
-applied as printed, gives the numbers of the file written right (inputs/layouts.py)."""
+applied as printed, gives the numbers of the file written right (inputs/column_order.py)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ tests in tests/peers/ run against, or `golden` for hand-worked cases from the ci
 every behaviour of the peer that no axis expresses.
 
 Array-based tools (scikit-learn, LightGBM, XGBoost, CatBoost, TF-Ranking, torchmetrics, RankLib) are fed
-the way their users feed them (`rankflavor.peers.arrays`): one row per query present in both qrels and
+the way their users feed them (`rankflavor.dialects.arrays`): one row per query present in both qrels and
 run, holding the run's documents in run-file order, grade = the qrels grade (0 when unjudged), score = the
 run score; hence `ideal=local`, and a stable sort's ties fall back to run-file order (`ties=input`).
 """

@@ -13,9 +13,9 @@ import numpy as np
 from rankflavor.compare.comparison import Comparison, compare_scores
 from rankflavor.compare.grid import labelled_grid
 from rankflavor.compare.scores import Scores, spec_of
+from rankflavor.display.picks import Picks, pick_queries
 from rankflavor.engine import MISSING, ZERO_IDEAL
 from rankflavor.flavor import Flavor
-from rankflavor.htmlpage.picks import Picks, pick_queries
 from rankflavor.report.records import Record, build_record, trimmed
 
 DISPLAY_DEPTH = 20  # ranks a record shows for a flavor without a cutoff (then the judged documents below)
@@ -53,7 +53,7 @@ def build_model(qrels: Any, runs: Any, flavors: Any = None, *, grid: Any = None,
                 ) -> PageModel:
     """Evaluate the runs under the flavors (specs, or a grid as `compare` takes it; default the 'default' grid
     @10) and, with two runs or more, compare each with the baseline (default: the first run)."""
-    from rankflavor import __version__
+    from rankflavor.version import __version__
 
     if isinstance(flavors, (str, Flavor)):
         flavors = [flavors]

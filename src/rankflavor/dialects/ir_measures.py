@@ -21,7 +21,7 @@ qrels are never scored):
   NumRel (rel=1 only: "relevance_level doesn't flow through to num_rel"), infAP and nDCG[@k] with dcg='log2':
   RelevanceEvaluator(qrels, [name], relevance_level=rel, judged_docs_only_flag=judged_only). So rel= is
   rel_level (at least 1: pytrec_eval refuses relevance_level 0), judged_only=True is trec_eval -J
-  (unjudged=skip), and pytrec_eval's float32 scores (precision=f32, as `pytrec_eval.NAME` in peer_names.py).
+  (unjudged=skip), and pytrec_eval's float32 scores (precision=f32, as `pytrec_eval.NAME` in dialects/pytrec_eval.py).
   IPrec@x asks for iprec_at_recall_{x:.2f}: the level rounded to two decimals, counted as trec_eval 9 does
   (count=add0.9). SetF(beta=b) asks for set_F with parameter b, which trec_eval reads as beta²
   (metrics/fmeasure.py): f(beta=sqrt(b)). nDCG(gains={...}) maps each qrels grade through gains.get(g, g) before
@@ -34,7 +34,7 @@ qrels are never scored):
 - judged (providers/judged_provider.py) computes Judged[@k]: sorted by (-score, doc id), a doc judged when it is
   in the qrels, whatever its grade (negative=keep), over min(k, list length): the `judged` metric.
 - gdeval (providers/gdeval_provider.py running bin/gdeval.pl) computes nDCG(dcg='exp-log2')@k and ERR@k: the
-  `ir_measures.gdeval` preset's axes (flavor/presets.py); gdeval.pl needs numeric topic ids and grades <= 4.
+  `ir_measures.gdeval` preset's axes (dialects/presets.py); gdeval.pl needs numeric topic ids and grades <= 4.
 - cwl_eval (providers/cwl_eval.py, cwl-eval 1.0.12) computes RBP(p=..,rel=N): qrels grades clipped at 0 and made
   binary at rel (negative=zero; rel=0 is refused: a clipped negative grade would be relevant), unjudged docs
   gain 0, the run sorted by score with Python's stable sort
@@ -57,49 +57,55 @@ diversity measures); infAP is rankflavor's `infap` (metrics/infap.py).
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import re
 from typing import Any, NamedTuple
 
+from rankflavor import registry
+from rankflavor.dialects.measure import PeerMeasure
+from rankflavor.dialects.presets import PRESETS
 from rankflavor.errors import SpecError
-from rankflavor.flavor.peer_measure import PeerMeasure
-from rankflavor.flavor.presets import PRESETS
-from rankflavor.metrics import registry
+
+PEER = "ir_measures"
+PREFIX = "ir_measures."
 
 _NOT_GIVEN: Any = object()
 
 
-class Param(NamedTuple):
+class MeasureParam(NamedTuple):
+    """One parameter of an ir_measures measure, as its SUPPORTED_PARAMS declares it."""
+
     kind: type
     default: Any = _NOT_GIVEN  # _NOT_GIVEN: optional without a default, unless required
     required: bool = False
     choices: tuple[Any, ...] = ()  # the values allowed (none listed: any of its type)
 
 
-_CUT, _REL, _JUDGED = Param(int), Param(int, 1), Param(bool, False)
-_CUT_REQUIRED = Param(int, required=True)
+_CUT, _REL, _JUDGED = MeasureParam(int), MeasureParam(int, 1), MeasureParam(bool, False)
+_CUT_REQUIRED = MeasureParam(int, required=True)
 # ir_measures name -> its parameters (ir_measures/measures/*.py SUPPORTED_PARAMS) and its `@` parameter
-MEASURES: dict[str, tuple[dict[str, Param], str]] = {
+MEASURES: dict[str, tuple[dict[str, MeasureParam], str]] = {
     "P": ({"cutoff": _CUT_REQUIRED, "rel": _REL, "judged_only": _JUDGED}, "cutoff"),
     "RR": ({"cutoff": _CUT, "rel": _REL, "judged_only": _JUDGED}, "cutoff"),
     "AP": ({"cutoff": _CUT, "rel": _REL, "judged_only": _JUDGED}, "cutoff"),
     "R": ({"cutoff": _CUT_REQUIRED, "rel": _REL, "judged_only": _JUDGED}, "cutoff"),
     "Success": ({"cutoff": _CUT_REQUIRED, "rel": _REL, "judged_only": _JUDGED}, "cutoff"),
     "Rprec": ({"rel": _REL, "judged_only": _JUDGED}, "cutoff"),
-    "nDCG": ({"cutoff": _CUT, "dcg": Param(str, "log2", choices=("log2", "exp-log2")), "gains": Param(dict),
+    "nDCG": ({"cutoff": _CUT, "dcg": MeasureParam(str, "log2", choices=("log2", "exp-log2")), "gains": MeasureParam(dict),
               "judged_only": _JUDGED}, "cutoff"),
     "Bpref": ({"rel": _REL}, "cutoff"),
     "infAP": ({"rel": _REL}, "cutoff"),
-    "IPrec": ({"recall": Param(float, required=True), "rel": _REL, "judged_only": _JUDGED}, "recall"),
+    "IPrec": ({"recall": MeasureParam(float, required=True), "rel": _REL, "judged_only": _JUDGED}, "recall"),
     "Judged": ({"cutoff": _CUT}, "cutoff"),
     "ERR": ({"cutoff": _CUT}, "cutoff"),
-    "RBP": ({"cutoff": _CUT, "p": Param(float, 0.8), "rel": Param(int)}, "cutoff"),
-    "NumRet": ({"rel": Param(int)}, "cutoff"),
+    "RBP": ({"cutoff": _CUT, "p": MeasureParam(float, 0.8), "rel": MeasureParam(int)}, "cutoff"),
+    "NumRet": ({"rel": MeasureParam(int)}, "cutoff"),
     "NumRel": ({"rel": _REL}, "cutoff"),
     "NumQ": ({}, "cutoff"),
-    "SetP": ({"rel": _REL, "relative": Param(bool, False), "judged_only": _JUDGED}, "cutoff"),
+    "SetP": ({"rel": _REL, "relative": MeasureParam(bool, False), "judged_only": _JUDGED}, "cutoff"),
     "SetR": ({"rel": _REL}, "cutoff"),
-    "SetF": ({"rel": _REL, "beta": Param(float, 1.0), "judged_only": _JUDGED}, "cutoff"),
+    "SetF": ({"rel": _REL, "beta": MeasureParam(float, 1.0), "judged_only": _JUDGED}, "cutoff"),
     "SetAP": ({"rel": _REL, "judged_only": _JUDGED}, "cutoff"),
 }
 # alias -> (measure, the parameters it fixes) (ir_measures/measures/*.py register(..., aliases))
@@ -112,15 +118,29 @@ ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
 NO_METRIC = ("Accuracy", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "AP_IA", "MAP_IA", "BPM", "Compat", "ERR_IA",
              "nERR_IA", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "NRBP", "nNRBP", "P_IA", "SDCG",
              "StRecall")
-# pytrec_eval measures (providers/pytrec_eval_provider.py) -> rankflavor metric
-PYTREC = {"P": "p", "RR": "mrr", "AP": "map", "R": "recall", "Success": "success", "Rprec": "rprec",
-          "Bpref": "bpref", "infAP": "infap", "SetAP": "set_map", "SetR": "recall", "nDCG": "ndcg"}
-# rankflavor metric -> the ir_measures names that resolve to it (for `rankflavor metrics` and the README)
-METRIC_NAMES = {"p": ("P@k", "SetP"), "mrr": ("RR", "RR@k"), "map": ("AP", "AP@k"), "recall": ("R@k", "SetR"),
-                "success": ("Success@k",), "rprec": ("Rprec",), "bpref": ("Bpref",), "infap": ("infAP",),
-                "set_map": ("SetAP",), "ndcg": ("nDCG", "nDCG@k"), "iprec": ("IPrec@x",), "judged": ("Judged@k",),
-                "err": ("ERR@k",), "rbp": ("RBP(rel=N)",), "num_ret": ("NumRet",), "num_rel_ret": ("NumRelRet",),
-                "num_rel": ("NumRel",), "recall_cap": ("SetRelP",), "f": ("SetF",)}
+_HEAD = re.compile(r"[A-Za-z_]+")
+
+
+def measure_metrics() -> dict[str, str]:
+    """ir_measures measure -> rankflavor metric, from each family's declared ir_measures names (`P@k` -> P: p);
+    what the provider computes under a measure's parameters is _resolve's."""
+    return _measure_metrics(registry.version())
+
+
+@functools.lru_cache(maxsize=1)
+def _measure_metrics(version: int) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for metric, names in registry.peer_names(PEER).items():
+        for name in names:
+            out.setdefault(_HEAD.match(name).group(0), metric)  # type: ignore[union-attr]
+    return out
+
+
+def metric_names(metric: str) -> tuple[str, ...]:
+    """The ir_measures names that resolve to a metric (for `rankflavor metrics` and the docs)."""
+    return registry.peer_names(PEER).get(metric, ())
+
+
 PYTREC_AXES = {"precision": "f32", "missing": "zero"}
 MSMARCO_AXES = {"ties": "docid_asc", "negative": "keep", "missing": "zero"}
 JUDGED_AXES = {"ties": "docid_asc", "negative": "keep", "missing": "zero"}
@@ -248,7 +268,7 @@ def _pytrec(base: str, v: dict[str, Any], cut: int | None, where: str) -> PeerMe
     axes = {**PYTREC_AXES, "rel_level": str(v.get("rel", 1))}
     if v.get("judged_only"):
         axes["unjudged"] = "skip"
-    metric, params = PYTREC.get(base, ""), {}
+    metric, params = measure_metrics().get(base, ""), {}
     if base == "NumRet":
         metric = "num_ret" if v["rel"] is _NOT_GIVEN else "num_rel_ret"
         axes["rel_level"] = "1" if v["rel"] is _NOT_GIVEN else str(v["rel"])

@@ -8,7 +8,7 @@ from html import escape
 from typing import Any
 
 from rankflavor.compare.paper import BETTER, WORSE
-from rankflavor.htmlpage.model import PageModel
+from rankflavor.display.model import PageModel
 
 
 def _e(x: Any) -> str:

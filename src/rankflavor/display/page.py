@@ -1,4 +1,4 @@
-"""One self-contained HTML page: the sections, the charts (rankflavor.plots, plotly.js inlined), the data and
+"""One self-contained HTML page: the sections, the charts (display/figures.py, plotly.js inlined), the data and
 the script of the per-query table and records, the styles; nothing is fetched when it opens."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rankflavor.htmlpage import sections
-from rankflavor.htmlpage.model import PageModel, build_model, page_data
+from rankflavor.display import sections
+from rankflavor.display.model import PageModel, build_model, page_data
 
 
 def _asset(name: str) -> str:
-    return resources.files("rankflavor.htmlpage").joinpath("assets", name).read_text(encoding="utf-8")
+    return resources.files("rankflavor.display").joinpath("assets", name).read_text(encoding="utf-8")
 
 
 def _json(data: Any) -> str:
@@ -26,7 +26,7 @@ def _charts(model: PageModel) -> tuple[str, str]:
     """(the charts' divs, their specs as JSON script elements), under the first flavor."""
     import plotly.io as pio
 
-    from rankflavor import plots
+    from rankflavor.display import figures as plots
 
     figures: list[tuple[Any, str]] = [(plots.distribution(model.scores, model.flavors[0]), "")]
     if model.baseline is not None:
@@ -96,6 +96,6 @@ def write_report(qrels: Any, runs: Any, path: str | Path, flavors: Any = None, *
                  **options: Any) -> PageModel:
     """Evaluate, compare and write the page to `path` (the Python form of `rankflavor report`); the model back."""
     model = build_model(qrels, runs, flavors, grid=grid, cutoffs=cutoffs, baseline=baseline,
-                        command=command or "rankflavor.htmlpage.write_report(...)", **options)
+                        command=command or "rankflavor.display.write_report(...)", **options)
     Path(path).write_text(render(model), encoding="utf-8")
     return model

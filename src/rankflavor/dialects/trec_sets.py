@@ -16,7 +16,7 @@ ranked docs' grades, not a number) is not printed by rankflavor.
 
 from __future__ import annotations
 
-from rankflavor.flavor.peer_names import ONLY_IN_10  # (its metrics are named as trec_eval names them)
+from rankflavor.dialects.pytrec_eval import ONLY_IN_10  # (its metrics are named as trec_eval names them)
 
 TREC_ORDER = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
               "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",

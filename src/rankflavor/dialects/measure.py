@@ -1,4 +1,4 @@
-"""What a peer's measure name resolves to (flavor/peer_names.py and the peer tables beside it)."""
+"""What a peer's measure name resolves to (each module of rankflavor/dialects gives one, dialects/lookup.py finds it)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ Conventions, each from the file named:
 
 - ranking: a Run is sorted by numba's argsort of -score when built and again by make_comparable
   (ranx/data_structures/common.py sort_dict_by_value, run.py make_comparable): ties=quicksort(2), as the `ranx`
-  preset (flavor/presets.py) says; scores are float64 (precision=f64).
+  preset (dialects/presets.py) says; scores are float64 (precision=f64).
 - queries: make_comparable gives a qrels query absent from the run an empty list, which every metric scores 0
   (missing=zero), and removes run queries absent from the qrels (unjudged_queries=skip).
 - relevance: ranx/metrics/common.py clean_qrels keeps the judgments with grade >= rel_lvl; every other run doc,
@@ -52,12 +52,16 @@ What no flavor expresses (ranx's own behaviour, documented and tested in tests/p
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
+from rankflavor import registry
+from rankflavor.dialects.measure import PeerMeasure
+from rankflavor.dialects.presets import PRESETS
 from rankflavor.errors import SpecError
-from rankflavor.flavor.peer_measure import PeerMeasure
-from rankflavor.flavor.presets import PRESETS
-from rankflavor.metrics import registry
+
+PEER = "ranx"
+PREFIX = "ranx."
 
 
 class RanxName(NamedTuple):
@@ -68,28 +72,38 @@ class RanxName(NamedTuple):
     params: tuple[tuple[str, str], ...] = ()  # the metric's own parameters it sets
 
 
-# ranx name -> what it resolves to (metric_switch in ranx/metrics/__init__.py lists them)
-RANX_NAMES: dict[str, RanxName] = {
-    "hits": RanxName("hits", "ranx", "optional", "ranx/metrics/hits.py"),
-    "hit_rate": RanxName("success", "ranx", "optional", "ranx/metrics/hit_rate.py"),
-    "precision": RanxName("p", "ranx", "optional", "ranx/metrics/precision.py"),
-    "recall": RanxName("recall", "ranx", "optional", "ranx/metrics/recall.py"),
-    "f1": RanxName("f", "ranx", "optional", "ranx/metrics/f1.py", (("beta", "1"),)),
-    "r-precision": RanxName("rprec", "ranx", "ignored", "ranx/metrics/r_precision.py"),
-    "mrr": RanxName("mrr", "ranx", "optional", "ranx/metrics/reciprocal_rank.py"),
-    "map": RanxName("map", "ranx", "optional", "ranx/metrics/average_precision.py"),
-    "dcg": RanxName("dcg", "ranx", "optional", "ranx/metrics/ndcg.py"),
-    "dcg_burges": RanxName("dcg", "ranx.burges", "optional", "ranx/metrics/ndcg.py"),
-    "ndcg": RanxName("ndcg", "ranx", "optional", "ranx/metrics/ndcg.py"),
-    "ndcg_burges": RanxName("ndcg", "ranx.burges", "optional", "ranx/metrics/ndcg.py"),
-    "bpref": RanxName("bpref", "ranx", "ignored", "ranx/metrics/bpref.py"),
-}
-RBP = "rbp"  # ranx/metrics/rank_biased_precision.py: rbp.NN is rbp(p=0.NN, scale=grade)
-# metric -> every ranx name of it (for `rankflavor metrics` and the README), rbp.NN included
-METRIC_NAMES: dict[str, tuple[str, ...]] = {
-    **{metric: tuple(n for n, e in RANX_NAMES.items() if e.metric == metric) for metric in
-       dict.fromkeys(e.metric for e in RANX_NAMES.values())},
-    RBP: (f"{RBP}.NN",)}
+RBP = "rbp"  # ranx/metrics/rank_biased_precision.py: rbp.NN is rbp(p=0.NN, scale=grade), declared `rbp.{p}`
+BURGES = "_burges"  # ranx/metrics/ndcg.py: a name ending so weighs (2^grade - 1): the `ranx.burges` preset
+FIXED_PARAMS = {"f1": (("beta", "1"),)}  # ranx/metrics/f1.py: 2 P R / (P + R)
+FILES = {"r-precision": "r_precision.py", "mrr": "reciprocal_rank.py",
+         "map": "average_precision.py", "dcg": "ndcg.py", "dcg_burges": "ndcg.py", "ndcg_burges": "ndcg.py"}
+
+
+def ranx_names() -> dict[str, RanxName]:
+    """ranx name -> what it resolves to (metric_switch in ranx/metrics/__init__.py lists them), from each family's
+    declared ranx names (`peers={"ranx": ("ndcg", "ndcg_burges")}`); a metric that reads no cutoff is one whose
+    ranx function takes k and ignores it (r_precision.py, bpref.py)."""
+    return _ranx_names(registry.version())
+
+
+@functools.lru_cache(maxsize=1)
+def _ranx_names(version: int) -> dict[str, RanxName]:
+    out = {}
+    for metric, names in registry.peer_names(PEER).items():
+        ignored = getattr(registry.get(metric), "cutoff_rule", "optional") == "none"
+        for name in names:
+            if "{" not in name:
+                out[name] = RanxName(metric, "ranx.burges" if name.endswith(BURGES) else "ranx",
+                                     "ignored" if ignored else "optional",
+                                     f"ranx/metrics/{FILES.get(name, name + '.py')}", FIXED_PARAMS.get(name, ()))
+    return out
+
+
+def metric_names(metric: str) -> tuple[str, ...]:
+    """Every ranx name of a metric, as `rankflavor metrics` shows them (`rbp.NN`)."""
+    return tuple(name.replace("{p}", "NN") for name in registry.peer_names(PEER).get(metric, ()))
+
+
 LEVEL = "-l"  # ranx/meta/evaluate.py: metric.split("-l"), int(rel_lvl)
 
 
@@ -111,7 +125,7 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
                             f"int(), e.g. ranx.{base}-l2") from None
     if base.split(".")[0] == RBP:
         return _rbp(name, base, params, cutoff, level)
-    entry = RANX_NAMES.get(base)
+    entry = ranx_names().get(base)
     if entry is None:
         return None
     where = f"ranx.{name}" + ("" if cutoff is None else f"@{cutoff}")
@@ -139,7 +153,7 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
 
 
 def _known(base: str) -> bool:
-    return base in RANX_NAMES or base.split(".")[0] == RBP
+    return base in ranx_names() or base.split(".")[0] == RBP
 
 
 def _rbp(name: str, base: str, params: tuple[tuple[str | None, str], ...], cutoff: int | None, level: int,

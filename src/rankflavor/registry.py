@@ -1,0 +1,139 @@
+"""The metric registry: each metric family module registers its metrics here, by name, with the names users
+and peers give them.
+
+A metric is an instance of a `rankflavor.engine.metric.Metric` subclass. The spec resolver looks names up
+here (`get`), and so does the engine. The families shipped with rankflavor are the modules of the package
+`FAMILIES` (rankflavor.metrics), found by name, so that a new family is one new module: a name is looked up
+first in the family module of the same name (`ndcg`, `bpref`, `rbp`: a few milliseconds of start-up), else
+every family is imported. `names()` lists every metric in one order however they were loaded. A metric
+defined elsewhere (a plug-in, a test) calls `register` itself.
+
+Each `register(metric, aliases=..., peers=...)` declares the words users carry over from other tools
+(`aliases`: `ap` for map) and each peer's names for the metric (`peers`: `{"trec_eval": ("P_{k}",)}`); the
+did-you-mean readings (flavor/suggest.py) and the dialects' name tables (rankflavor/dialects) are derived
+from these declarations (`aliases()`, `peer_names()`), never written twice.
+
+This module sits at the bottom (a flavor asks its metric which axes it reads), so it imports nothing of
+rankflavor's but errors: `Registered` is what the layers below the metrics read of a metric.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from typing import Any, NamedTuple, Protocol
+
+from rankflavor.errors import SpecError
+
+
+class Registered(Protocol):
+    """What the flavor layer reads of a registered metric (the rest: rankflavor.engine.metric.Metric)."""
+
+    name: str
+    reads: tuple[str, ...]  # the axes it reads, printed in its canonical string
+    parameters: tuple[Any, ...]  # its own parameters (flavor.values.Param), printed in its head
+
+    def why_not(self, axis: str) -> tuple[str, str]: ...  # why an axis does not apply, a metric it applies to
+
+    def validate(self, flavor: Any) -> None: ...
+
+
+class Declared(NamedTuple):
+    """What a family declares beside a metric: the words users carry over (`ap`, `hit_rate`: lower case, read
+    as readings for did-you-mean) and, per peer (a dialect's name: trec_eval, ir_measures, ranx), the peer's
+    names for it in the dialect's pattern language (`P_{k}`: k a cutoff; `iprec_at_recall_{level}`: a
+    parameter; rankflavor/dialects/ reads them)."""
+
+    aliases: tuple[str, ...]
+    peers: dict[str, tuple[str, ...]]  # (register gives each metric its own dict)
+
+
+_METRICS: dict[str, Any] = {}
+_DECLARED: dict[str, Declared] = {}
+FAMILIES = "rankflavor.metrics"  # the package of the shipped families, imported by name (never an import arrow)
+_NOT_FAMILIES = {"relevance", "catalog"}  # (modules that hold no family)
+_loaded = False
+_changes = 0  # register/unregister calls: what a table derived from the declarations is keyed by
+FIRST = "ndcg"
+
+
+def register(metric: Any, aliases: tuple[str, ...] = (), peers: dict[str, tuple[str, ...]] | None = None) -> Any:
+    """Add a metric under its name, with the words users carry over for it and its peers' names (`Declared`).
+    A name registered twice is an error."""
+    if metric.name in _METRICS and _METRICS[metric.name] is not metric:
+        raise ValueError(f"a metric named {metric.name!r} is registered already")
+    global _changes
+    _METRICS[metric.name] = metric
+    _DECLARED[metric.name] = Declared(tuple(aliases), dict(peers or {}))
+    _changes += 1
+    return metric
+
+
+def unregister(name: str) -> None:
+    """Remove a metric registered by a plug-in or a test (a family of rankflavor's comes back on reload)."""
+    global _changes
+    _METRICS.pop(name, None)
+    _DECLARED.pop(name, None)
+    _changes += 1
+
+
+@functools.cache
+def families() -> tuple[str, ...]:
+    """The family modules shipped, ndcg's first (its names lead every list), then by name."""
+    package = importlib.import_module(FAMILIES)
+    found = sorted(info.name for info in pkgutil.iter_modules(package.__path__)
+                   if info.name not in _NOT_FAMILIES and not info.name.startswith("_"))
+    return tuple(sorted(found, key=lambda n: n != FIRST))
+
+
+def _load_families() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for name in families():
+        importlib.import_module(f"{FAMILIES}.{name}")
+
+
+def names() -> tuple[str, ...]:
+    """Every registered metric name: the families' in their order (each in registration order), then the others."""
+    _load_families()
+    rank = {name: i for i, name in enumerate(families())}
+    home = {name: type(metric).__module__.rpartition(".") for name, metric in _METRICS.items()}
+    return tuple(sorted(_METRICS, key=lambda n: rank.get(home[n][2], len(rank)) if home[n][0] == FAMILIES else len(rank)))
+
+
+def find(name: str) -> Any:
+    """The metric registered under `name` (a rankflavor.engine.metric.Metric), or None."""
+    if name not in _METRICS and "." not in name:  # (no metric's name has a dot: `trec_eval.map` is a peer's)
+        if name in families():
+            importlib.import_module(f"{FAMILIES}.{name}")
+        if name not in _METRICS:
+            _load_families()
+    return _METRICS.get(name)
+
+
+def version() -> int:
+    """A number that changes whenever a metric is registered or removed: a table derived from the declarations
+    (the dialects' name tables) is cached under it, so a plug-in's names are found as soon as it registers."""
+    _load_families()
+    return _changes
+
+
+def aliases() -> dict[str, str]:
+    """Every declared alias -> its metric, in `names()` order."""
+    return {alias: name for name in names() for alias in _DECLARED[name].aliases}
+
+
+def peer_names(peer: str) -> dict[str, tuple[str, ...]]:
+    """Each metric's names in one peer's pattern language (`{"p": ("set_P", "P_{k}"), ...}`), in `names()` order,
+    for the metrics that declare any."""
+    return {name: _DECLARED[name].peers[peer] for name in names() if _DECLARED[name].peers.get(peer)}
+
+
+def get(name: str) -> Any:
+    metric = find(name)
+    if metric is None:
+        raise SpecError(f"unknown metric {name!r}; valid metrics: {', '.join(names())}")
+    return metric
