@@ -89,6 +89,12 @@ def test_broken_links_name_the_page_the_line_and_the_link(tmp_path):
     ]
 
 
+def test_a_code_block_left_open_is_reported(tmp_path):
+    write_pages(tmp_path, "# Read me\n\n```\ncode\n```\n\n````\n```\n[hidden](nowhere.md)\n", "# Guide\n")
+    assert broken_links(project_pages(tmp_path), tmp_path) == [
+        "README.md:7: code block never closed: the rest of the page is code, its links unchecked"]
+
+
 def test_make_docs_fails_on_a_broken_link_and_a_stale_table(tmp_path, monkeypatch, capsys):
     for name in ("README.md", "ARCHITECTURE.md"):
         shutil.copy(ROOT / name, tmp_path / name)

@@ -5,7 +5,8 @@ file or folder that exists, relative to the page; its `#anchor`, on a Markdown p
 must be one of that page's anchors. Anchors are made from headings as GitHub makes them (github-slugger):
 the heading's text lowercased, every character but letters, digits, marks, `-`, `_` and spaces removed,
 each space made a `-`; the second heading of the same anchor gets `-1`, the third `-2`. `<a id=...>` and
-`<a name=...>` count too. Links inside code (fenced blocks and inline spans) are text, not links.
+`<a name=...>` count too. Links inside code (fenced blocks and inline spans) are text, not links; a code block
+never closed is reported too, as it hides the rest of its page.
 Used by tools/docs.py (`make docs`) and tests/test_docs.py.
 """
 
@@ -37,20 +38,27 @@ class Link:
     target: str
 
 
-def prose_lines(text: str) -> list[tuple[int, str]]:
-    """The (line number, line) pairs outside fenced code blocks, inline code spans blanked."""
-    lines, fence = [], ""
+def fenced_blocks(text: str) -> tuple[set[int], int | None]:
+    """The line numbers inside fenced code blocks (fences included), and the line of a fence never closed."""
+    inside: set[int] = set()
+    fence, opened_at = "", None
     for number, line in enumerate(text.splitlines(), start=1):
         opened = FENCE.match(line)
         if fence:
+            inside.add(number)
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence = ""
-            continue
-        if opened:
-            fence = opened.group(1)
-            continue
-        lines.append((number, INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line)))
-    return lines
+                fence, opened_at = "", None
+        elif opened:
+            fence, opened_at = opened.group(1), number
+            inside.add(number)
+    return inside, opened_at
+
+
+def prose_lines(text: str) -> list[tuple[int, str]]:
+    """The (line number, line) pairs outside fenced code blocks, inline code spans blanked."""
+    inside, _ = fenced_blocks(text)
+    return [(number, INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line))
+            for number, line in enumerate(text.splitlines(), start=1) if number not in inside]
 
 
 def slug(heading: str) -> str:
@@ -112,9 +120,14 @@ def problem(link: Link) -> str | None:
 
 
 def broken_links(pages: list[Path], root: Path) -> list[str]:
-    """One message per broken relative link: `PAGE:LINE: broken link LINK: why`, PAGE relative to root."""
+    """One message per broken relative link, `PAGE:LINE: broken link LINK: why` (PAGE relative to root), and one
+    per code block left open (it would hide the rest of its page from the check)."""
     messages = []
     for page in pages:
+        _, unclosed = fenced_blocks(page.read_text(encoding="utf-8"))
+        if unclosed is not None:
+            messages.append(f"{page.relative_to(root)}:{unclosed}: code block never closed: the rest of the page is "
+                            "code, its links unchecked")
         for link in links(page):
             why = problem(link)
             if why:
