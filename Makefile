@@ -49,7 +49,8 @@ bench: $(STAMP)
 bench-spark: $(STAMP)
 	$(BIN)/python benchmarks/bench_spark.py $(BENCH_ARGS)
 
-# the README axis table and docs/axes.md, from src/rankflavor/flavor/axes.py (a test fails when they drift apart)
+# the generated tables (docs/flavors.md, docs/metrics.md) and pages (docs/axes.md, docs/input-catalogue.md), then a
+# check of every relative link in README.md, ARCHITECTURE.md and docs/ (tests/test_docs.py fails when either is off)
 docs: $(CORE)
 	$(BIN)/python tools/docs.py
 

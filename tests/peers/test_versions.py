@@ -1,4 +1,4 @@
-"""The peers installed are the versions the presets and the README claim to be checked against."""
+"""The peers installed are the versions the presets and docs/presets.md claim to be checked against."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`rankflavor metrics`: every metric with its parameters, formula, axes and each peer's names for it
-(metrics/catalog.py; the README's metrics table is the same rows)."""
+(metrics/catalog.py; the metrics table of docs/metrics.md is the same rows)."""
 
 from __future__ import annotations
 

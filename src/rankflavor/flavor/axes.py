@@ -1,6 +1,6 @@
 """The axes of a flavor: names, order, defaults, parsers, and every value's one-line meaning and source.
 
-This is the one place an axis value is described. The README's axis table (`docs_table`), the CLI's help
+This is the one place an axis value is described. The axis table of docs/flavors.md (`docs_table`), the CLI's help
 on axes (`help_lines`), `rankflavor axes` and docs/axes.md (flavor/axis_docs.py), the compare grids
 (`sweep_tokens`) and the tests' strategies (`AxisDoc.examples`) are generated from it. `AXES` is in canonical
 order: a flavor prints its axes in this order. (Named tuples, not dataclasses: `rankflavor --help` prints this
@@ -260,7 +260,7 @@ def sweep_tokens(axis: str) -> tuple[str, ...]:
 
 
 def docs_table() -> str:
-    """The README's axis table (Markdown), one row per axis: what it decides, its values, its default."""
+    """The axis table of docs/flavors.md (Markdown), one row per axis: what it decides, its values, its default."""
     rows = ["| axis | decides | values | default |", "|---|---|---|---|"]
     for axis in AXES:
         values = ", ".join(f"`{v.pattern}` {v.short}" for v in axis.values)

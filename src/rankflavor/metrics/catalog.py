@@ -1,6 +1,6 @@
 """Every registered metric described for people: its head with its parameters, its formula, the axes that set
 it apart (beyond the ones every metric reads), and the names each peer uses for it (`rankflavor metrics`, the
-README's metrics table)."""
+metrics table of docs/metrics.md)."""
 
 from __future__ import annotations
 
