@@ -51,7 +51,7 @@ def test_its_aliases_and_peer_name_come_from_its_registration_alone():
         rf.Flavor.parse(ALIASES[0][:-1] + "@3")
     unregister_toy()
     try:
-        with pytest.raises(rf.SpecError, match="unknown metric or preset 'trec_eval.capped_hits_4'"):
+        with pytest.raises(rf.SpecError, match=r"unknown metric or preset 'trec_eval\.capped_hits_4'"):
             rf.Flavor.parse("trec_eval.capped_hits_4")
         assert NAME not in registry.aliases().values() and NAME not in registry.peer_names("trec_eval")
     finally:

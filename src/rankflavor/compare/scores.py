@@ -12,7 +12,7 @@ from rankflavor.flavor import Flavor
 from rankflavor.inputs.intern import Dataset
 from rankflavor.report.averages import averaging_for
 from rankflavor.report.result import Result
-from rankflavor.report.warnings import FlavorWarning, warnings_for
+from rankflavor.report.warnings import Cache, FlavorWarning, warnings_for
 
 
 class Scores:
@@ -24,7 +24,7 @@ class Scores:
         self.provenance = provenance or {}
         self._results: dict[tuple[str, Flavor], Result] = {}
         self._warned: set[tuple[str, Flavor]] = set()
-        self._values: dict[tuple[str, Flavor], np.ndarray] = {}  # shared with warnings_for
+        self._values = Cache()  # raw values by run and flavor, shared with warnings_for
 
     @classmethod
     def load(cls, qrels: Any, runs: Any, on_duplicate: str = "error") -> Scores:
@@ -44,7 +44,7 @@ class Scores:
             unjudged = int((interned.present & ~self.dataset.judged).sum())
             self._results[key] = Result(run, flavor, res, self.dataset.query_ids, unjudged,
                                         averaging=averaging_for(self.dataset, interned, flavor))
-            self._values[key] = res.raw_value
+            self._values.put(interned, flavor, res.raw_value)
         return self._results[key]
 
     def evaluate_all(self, flavors: list[Flavor]) -> None:
@@ -64,7 +64,7 @@ class Scores:
                 res = evaluation.results
                 self._results[(run, flavor)] = Result(run, flavor, res, self.dataset.query_ids, unjudged,
                                                       averaging=averaging_for(self.dataset, interned, flavor))
-                self._values[(run, flavor)] = res.raw_value
+                self._values.put(interned, flavor, res.raw_value)
 
     def warnings(self, run: str, flavor: Flavor) -> list[FlavorWarning]:
         result = self.result(run, flavor)

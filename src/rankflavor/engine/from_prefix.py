@@ -31,9 +31,9 @@ from rankflavor.flavor.values import Choice, Gain, MinGrade, Ties
 def top_gains(scope: RunScope, top: TopRows, gain: Gain, negative: Choice, min_grade: MinGrade,
               ) -> tuple[np.ndarray, np.ndarray]:
     """(judged, gain) of the prefix's rows."""
-    if top.wider is not None:  # (narrowed: its rows' values are the wider selection's at `kept`)
+    if top.wider is not None:  # (narrowed: its rows' values are the wider selection's at `in_wider`)
         judged, gains = scope.stage(top_gains, top.wider, gain, negative, min_grade)
-        return judged[top.kept], gains[top.kept]
+        return judged[top.in_wider], gains[top.in_wider]
     judged_gains = scope.shared(judgments, gain, negative, min_grade)
     if not len(scope.dataset.qrels.key):
         return top.found, np.zeros(len(top.found))
@@ -50,10 +50,10 @@ def top_ties(scope: RunScope, top: TopRows) -> tuple[np.ndarray, np.ndarray]:
 def top_shape(scope: RunScope, top: TopRows) -> Shape:
     if top.wider is not None:  # (narrowed: each query keeps its first ranks and whole tie groups)
         wide = scope.stage(top_shape, top.wider)
-        group = wide.group[top.kept]
+        group = wide.group[top.in_wider]
         if len(group):  # (numbered 0, 1, ... again)
             group = np.concatenate(([0], np.cumsum(group[1:] != group[:-1])))
-        return Shape(top.q, wide.rank[top.kept], group, wide.tie_group[top.kept])
+        return Shape(top.q, wide.rank[top.in_wider], group, wide.tie_group[top.in_wider])
     return shape_of(top.q, top.score)
 
 
@@ -65,7 +65,7 @@ def top_ranked(scope: RunScope, top: TopRows, gain: Gain, negative: Choice, min_
                ) -> tuple[Rows, np.ndarray]:
     """The prefix's rows with their gains, in the tie policy's order, and per query code whether they hold a
     tie: one object for the flavors that agree on these parts, so that what is kept with the rows (the rows
-    in the qrels, a metric's tables: `RankedLists.kept`) is made once for all of them."""
+    in the qrels, a metric's tables: `RankedLists.rows_stage`) is made once for all of them."""
     judged, gains = scope.stage(top_gains, top, gain, negative, min_grade)
     rows = Rows(top.q, top.d, top.score, top.rows, top.grade, judged, gains)
     levels = scope.shared(gain_levels, gain, negative, min_grade)

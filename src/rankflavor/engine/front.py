@@ -28,11 +28,11 @@ from rankflavor.engine.chunks import chunk_rows, evaluate_in_chunks, query_chunk
 from rankflavor.engine.from_prefix import lists_from_prefix
 from rankflavor.engine.from_rows import lists_from_rows
 from rankflavor.engine.join import judged_hits
-from rankflavor.engine.lists import ListSpec, RankedLists, in_qrels
+from rankflavor.engine.lists import ListSpec, Positions, RankedLists, in_qrels
 from rankflavor.engine.metric import Metric, MetricValues
 from rankflavor.engine.qrels import judged_mask, judgments
 from rankflavor.engine.results import MISSING, OK, ZERO_IDEAL, Evaluation, QueryResults, RecordRows
-from rankflavor.engine.scope import DatasetScope, RunScope
+from rankflavor.engine.scope import DatasetScope, RowsScope, RunScope
 from rankflavor.engine.select import select_prefix
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
@@ -94,15 +94,15 @@ class Engine:
         a shallower cutoff (evaluated widest first): their selections are narrowed from each chunk's, on the
         chunk workers, rather than made over the whole run on one core."""
         out: list[Evaluation | None] = [None] * len(flavors)
-        chunked: dict[int, list[int]] = {}  # id(target run) -> the flavors evaluated over its chunks
+        chunked: dict[InternedRun, list[int]] = {}  # target run (by identity) -> the flavors evaluated over its chunks
         for i in widest_first(flavors):
             target, flavor = targets[i], flavors[i]
-            if not detail and id(target.run) in chunked:
-                chunked[id(target.run)].append(i)
+            if not detail and target.run in chunked:
+                chunked[target.run].append(i)
                 continue
             evaluation = self._evaluate(target, flavor, detail)
             if evaluation is None:
-                chunked.setdefault(id(target.run), []).append(i)
+                chunked.setdefault(target.run, []).append(i)
             else:
                 out[i] = evaluation
         for members in chunked.values():
@@ -197,9 +197,8 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
     raw = value
     value = raw if decimals is None else round_values(raw, decimals)
 
-    pos, rows = lists.positions, lists.rows
-    top_judged = lists.kept(("judged_in_top", lists.spec.cutoff), lambda: np.bincount(
-        rows.q, weights=(pos.in_top & rows.judged).astype(float), minlength=ds.n_queries))
+    pos = lists.positions
+    top_judged = lists.rows_stage(judged_in_top, pos)
     with np.errstate(invalid="ignore", divide="ignore"):
         judged_share = np.where(pos.top_rows > 0, top_judged / np.maximum(pos.top_rows, 1), np.nan)
     return QueryResults(
@@ -209,6 +208,12 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
         unjudged_in_top=np.rint(pos.top_rows - top_judged)[codes].astype(np.int64),  # (counts held in float64)
         row_counts=lists.row_counts,
     )
+
+
+def judged_in_top(ranked: RowsScope, positions: Positions) -> np.ndarray:
+    """Per query code: the judged rows within the cutoff (float64 counts)."""
+    rows = ranked.rows
+    return np.bincount(rows.q, weights=(positions.in_top & rows.judged).astype(float), minlength=ranked.dataset.n_queries)
 
 
 def record_rows(lists: RankedLists, values: MetricValues) -> RecordRows:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from rankflavor.engine.scope import RunScope
+from rankflavor.engine.scope import Memo, RowsScope, RunScope
 from rankflavor.engine.ties import quicksort_passes, random_tie_key
 from rankflavor.flavor.values import Choice, Gain, MinGrade, RunDepth, Ties
 
@@ -84,7 +84,7 @@ class Rows:
     grade: np.ndarray
     judged: np.ndarray
     gain: np.ndarray
-    derived: dict[Any, Any] = field(default_factory=dict, repr=False)  # what is kept of these rows, dies with them
+    memo: Memo = field(default_factory=Memo, repr=False)  # the stages kept with these rows (RowsScope), dies with them
 
     def take(self, index: np.ndarray) -> Rows:
         """The rows at `index` (a mask or positions)."""
@@ -100,7 +100,8 @@ class Rows:
 class Positions:
     """What depends on the rows' positions only, not on which doc sits where: the same for every tie policy
     (a tie policy moves docs within tie groups). `shared`: these are the positions of a list shape that
-    several flavors rank (stages over them are kept and shared, see `RankedLists.stage`)."""
+    several flavors rank (stages over them are kept and shared, see `RankedLists.stage`). `shape`: the ranks
+    and tie groups held (q, rank, group and tie_group are its arrays), one object for every cutoff over them."""
 
     q: np.ndarray
     rank: np.ndarray  # 1-based
@@ -109,6 +110,7 @@ class Positions:
     tie_group: np.ndarray  # 1-based within the query
     straddle: np.ndarray  # per query code: a tie group holds ranks on both sides of the cutoff
     top_rows: np.ndarray  # per query code: rows within the cutoff (float64 counts)
+    shape: Shape
     shared: bool = False
 
 
@@ -159,13 +161,11 @@ class RankedLists:
     def n_queries(self) -> int:
         return self.scope.dataset.n_queries
 
-    def kept(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
-        """compute(), kept with the rows for the ranks of these lists under `key` (what it reads beyond the rows
-        and their ranks, e.g. a metric's name and axes): the metrics of one set of lists share it."""
-        entry = self.rows.derived.get(key)
-        if entry is None or entry[0] is not self.positions.rank:
-            entry = self.rows.derived[key] = (self.positions.rank, compute())
-        return entry[1]
+    def rows_stage(self, fn: Callable[..., T], *parts: Any) -> T:
+        """fn(RowsScope of these rows, *parts), kept with the rows (engine/scope.py RowsScope): the flavors whose
+        lists hold the same rows share it when they agree on `parts`, which name all it reads beyond the rows
+        (pass `positions` when it reads them)."""
+        return RowsScope(self.scope.data, self.rows).stage(fn, *parts)
 
     def stage(self, fn: Callable[..., T], *parts: Any) -> T:
         """fn(positions, *parts), kept and shared when the positions are shared (fn must read positions only)."""
@@ -178,29 +178,34 @@ def in_qrels(lists: RankedLists) -> RankedLists:
     """The lists without the rows of docs absent from the qrels, for a metric that never reads them
     (`Metric.reads_qrels_rows_only`): an unjudged doc adds nothing to it and its rank is kept in the rows that remain.
     The per-query facts (docs returned, rows within the cutoff, ties) stay those of the whole lists. The rows
-    kept, and the ranks of a list shape, are kept with the rows (every metric and cutoff over them shares them);
-    what is kept refers to no scope, so that a chunk's memo is still freed at once when dropped."""
-    rows, pos = lists.rows, lists.positions
-    kept = rows.derived.get("in_qrels")
-    if kept is None:
-        keep = np.flatnonzero(~np.isnan(rows.grade))
-        kept = rows.derived["in_qrels"] = (keep, None if len(keep) == len(rows) else rows.take(keep))
-    keep, sub = kept
-    if sub is None:
+    kept, the ranks of a list shape and the positions are stages kept with the rows (every metric and cutoff
+    over them shares them)."""
+    if lists.rows_stage(qrels_rows)[1] is None:
         return lists
-    made = rows.derived.get(("positions", id(pos)))
-    if made is not None and made[0] is pos:  # (these positions' rows in the qrels: one object, its stages shared)
-        return replace(lists, rows=sub, positions=made[1])
-    shape = rows.derived.get(id(pos.rank))
-    if shape is None or shape[0] is not pos.rank:
-        shape = (pos.rank, pos.q[keep], pos.rank[keep], pos.group[keep], pos.tie_group[keep])
-        if pos.shared:
-            rows.derived[id(pos.rank)] = shape
-    positions = Positions(shape[1], shape[2], pos.in_top[keep], shape[3], shape[4], pos.straddle, pos.top_rows,
-                          pos.shared)
-    if pos.shared:
-        rows.derived[("positions", id(pos))] = (pos, positions)
-    return replace(lists, rows=sub, positions=positions)
+    rows, positions = lists.rows_stage(qrels_positions, lists.positions)
+    return replace(lists, rows=rows, positions=positions)
+
+
+def qrels_rows(ranked: RowsScope) -> tuple[np.ndarray, Rows | None]:
+    """The positions of the rows in the qrels, and those rows (None when every row is)."""
+    rows = ranked.rows
+    keep = np.flatnonzero(~np.isnan(rows.grade))
+    return keep, None if len(keep) == len(rows) else rows.take(keep)
+
+
+def qrels_shape(ranked: RowsScope, shape: Shape) -> Shape:
+    """The ranks and tie groups of the rows in the qrels."""
+    keep = ranked.stage(qrels_rows)[0]
+    return Shape(shape.q[keep], shape.rank[keep], shape.group[keep], shape.tie_group[keep])
+
+
+def qrels_positions(ranked: RowsScope, positions: Positions) -> tuple[Rows, Positions]:
+    """The rows in the qrels and their positions (one object: stages over them are shared when these are)."""
+    keep, rows = ranked.stage(qrels_rows)
+    assert rows is not None
+    shape = ranked.stage(qrels_shape, positions.shape)
+    return rows, Positions(shape.q, shape.rank, positions.in_top[keep], shape.group, shape.tie_group,
+                           positions.straddle, positions.top_rows, shape, positions.shared)
 
 
 # ---- stages shared by both producers ------------------------------------------------------------------
@@ -262,7 +267,7 @@ def positions_at(shape: Shape, cutoff: int | None, nq: int, shared: bool = False
         in_top, straddle, top_rows = np.ones(len(shape.rank), dtype=bool), np.zeros(nq, dtype=bool), rows
     else:
         in_top, straddle, top_rows = shape.rank <= cutoff, _straddle(shape, cutoff, nq), np.minimum(rows, cutoff)
-    return Positions(shape.q, shape.rank, in_top, shape.group, shape.tie_group, straddle, top_rows, shared)
+    return Positions(shape.q, shape.rank, in_top, shape.group, shape.tie_group, straddle, top_rows, shape, shared)
 
 
 _RANDOM = object()  # markers: the tie policy sorts with every key, or runs numba's quicksort per query
@@ -372,7 +377,3 @@ def condense(rows: Rows, dropped: Dropped | None) -> tuple[Rows, int]:
     if dropped is not None:
         dropped.add(rows, ~rows.judged, "unjudged (unjudged=skip)")
     return rows.take(rows.judged), int((~rows.judged).sum())
-
-
-def needed_cutoff(cutoff: int | None) -> float:
-    return math.inf if cutoff is None else float(cutoff)

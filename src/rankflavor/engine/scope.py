@@ -9,7 +9,8 @@ refuses a Flavor as an argument. Nothing a memo holds refers back to it, so a me
 (a chunk's, many times in one evaluation).
 
 Scopes: `DatasetScope` (qrels-side results shared by every run: gains, ideal lists), `RunScope` (one run's
-layout, joins, selections; released run by run), and throwaway scopes for a chunk of a run.
+layout, joins, selections; released run by run), throwaway scopes for a chunk of a run, and `RowsScope` (one
+set of ranked rows: what several metrics and cutoffs compute from the same rows, kept with them).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rankflavor.flavor import Flavor
 
 if TYPE_CHECKING:
+    from rankflavor.engine.lists import Rows
     from rankflavor.inputs.intern import Dataset, InternedRun
 
 T = TypeVar("T")
@@ -83,6 +85,27 @@ class RunScope:
 
     def stage(self, fn: Callable[..., T], *parts: Any) -> T:
         return self.memo.get(fn, (self.run, *parts), lambda: fn(self, *parts))
+
+    def shared(self, fn: Callable[..., T], *parts: Any) -> T:
+        """A stage of the qrels side (shared by every run)."""
+        return self.data.stage(fn, *parts)
+
+
+class RowsScope:
+    """One object of ranked rows (engine/lists.py `Rows`), and the memo of the stages over them, which the rows
+    hold and which dies with them. The rows are one object per stage that made them, shared by the flavors that
+    agree on its parts (from_prefix.py `top_ranked`: per selection, gain, negative, min_grade and tie policy), so
+    a stage here is computed once for those flavors and for each distinct `parts`: what it reads beyond the rows
+    (their `Positions`, a rel_level, a gain: never the lists' spec, which it is not given). Values kept here
+    refer to no scope, so that a chunk's scopes are freed at once when dropped."""
+
+    def __init__(self, data: DatasetScope, rows: Rows) -> None:
+        self.data = data
+        self.dataset = data.dataset
+        self.rows = rows
+
+    def stage(self, fn: Callable[..., T], *parts: Any) -> T:
+        return self.rows.memo.get(fn, parts, lambda: fn(self, *parts))
 
     def shared(self, fn: Callable[..., T], *parts: Any) -> T:
         """A stage of the qrels side (shared by every run)."""

@@ -50,7 +50,7 @@ class TopRows:
     found: np.ndarray  # index >= 0
     grade: np.ndarray  # nan when not in the qrels
     wider: TopRows | None = None  # when narrowed: the selection it was narrowed from, and the positions in it kept
-    kept: np.ndarray | None = None  # (stages over these rows gather the wider selection's: engine/from_prefix.py)
+    in_wider: np.ndarray | None = None  # (stages over these rows gather the wider selection's: engine/from_prefix.py)
 
 
 @dataclass(eq=False)

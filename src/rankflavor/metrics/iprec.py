@@ -33,8 +33,10 @@ from rankflavor.metrics.relevance import (
 from rankflavor.registry import register
 
 if TYPE_CHECKING:
-    from rankflavor.engine.lists import RankedLists
+    from rankflavor.engine.lists import Positions, RankedLists, Rows
+    from rankflavor.engine.scope import RowsScope
     from rankflavor.flavor import Flavor
+    from rankflavor.flavor.values import RelLevel
 
 COUNT = Param("count", "round", word_parser("count", ("round", "add0.9")),
               "how level·R becomes a number of relevant docs: round (trec_eval 10, lround) or add0.9 "
@@ -53,11 +55,11 @@ def relevant_count(level: float, r: np.ndarray, count: str) -> np.ndarray:
 class InterpolationTable:
     """Per query: the relevant docs retrieved, and Int_Prec at each of them in rank order (`at(q, j)`: the j-th)."""
 
-    def __init__(self, lists: RankedLists, relevant: np.ndarray) -> None:
-        q = lists.rows.q[relevant]
-        hits = within_query_cumsum(lists.rows.q, relevant)[relevant]
-        precision = hits / lists.positions.rank[relevant]
-        self.retrieved = np.bincount(q, minlength=lists.n_queries)
+    def __init__(self, rows: Rows, positions: Positions, relevant: np.ndarray, nq: int) -> None:
+        q = rows.q[relevant]
+        hits = within_query_cumsum(rows.q, relevant)[relevant]
+        precision = hits / positions.rank[relevant]
+        self.retrieved = np.bincount(q, minlength=nq)
         self.first = np.cumsum(self.retrieved) - self.retrieved  # index of a query's first relevant row
         self.best = _suffix_max_within(q, precision)
 
@@ -86,6 +88,13 @@ def _suffix_max_within(q: np.ndarray, values: np.ndarray) -> np.ndarray:
     return distinct[best - (lift.max() - lift)]
 
 
+def interpolation_table(ranked: RowsScope, positions: Positions, rel_level: RelLevel) -> InterpolationTable:
+    """The InterpolationTable of ranked rows at these positions, relevant at rel_level (shared by iprec and
+    iprec_avg at every level over the same lists)."""
+    relevant = relevant_rows(ranked, rel_level)
+    return InterpolationTable(ranked.rows, positions, relevant, ranked.dataset.n_queries)
+
+
 class InterpolatedPrecision(BinaryMetric):
     """iprec = the max precision at or below the rank where recall reaches the level"""
 
@@ -106,7 +115,7 @@ class InterpolatedPrecision(BinaryMetric):
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)
         r = lists.scope.shared(relevant_judgments, flavor.negative, flavor.rel_level)
-        table = lists.kept(("iprec.table", flavor.rel_level), lambda: InterpolationTable(lists, relevant))
+        table = lists.rows_stage(interpolation_table, lists.positions, flavor.rel_level)
         value = np.where(r > 0, self.values(table, r, flavor), np.nan)
         return MetricValues(value, ~(r > 0), {"relevant_retrieved": per_query(lists, relevant), "relevant": r},
                             {"relevant": relevant.astype(np.float64)} if detail else {})

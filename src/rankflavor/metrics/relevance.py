@@ -18,7 +18,7 @@ import numpy as np
 from rankflavor.engine.lists import RankedLists, group_starts
 from rankflavor.engine.metric import Metric, MetricValues
 from rankflavor.engine.qrels import judged_mask
-from rankflavor.engine.scope import DatasetScope
+from rankflavor.engine.scope import DatasetScope, RowsScope
 from rankflavor.errors import SpecError
 from rankflavor.flavor.axes import AXIS_NAMES
 from rankflavor.flavor.values import Choice, RelLevel
@@ -47,7 +47,7 @@ def nonrelevant_judgments(data: DatasetScope, negative: Choice, rel_level: RelLe
     return np.bincount(ds.qrels.q[nonrelevant], minlength=ds.n_queries).astype(np.float64)
 
 
-def relevant_rows(lists: RankedLists, rel_level: RelLevel) -> np.ndarray:
+def relevant_rows(lists: RankedLists | RowsScope, rel_level: RelLevel) -> np.ndarray:
     """Per ranked row: judged, with a grade of at least rel_level (an unjudged row's grade is nan: False)."""
     rows = lists.rows
     with np.errstate(invalid="ignore"):

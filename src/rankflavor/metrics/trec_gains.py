@@ -32,8 +32,11 @@ from rankflavor.reference import trec_gains as reference
 from rankflavor.registry import register
 
 if TYPE_CHECKING:
-    from rankflavor.engine.lists import RankedLists
+    from rankflavor.engine.lists import Positions, RankedLists, Rows
+    from rankflavor.engine.scope import RowsScope
     from rankflavor.flavor import Flavor
+    from rankflavor.flavor.values import Choice, Gain, MinGrade
+    from rankflavor.metrics.ndcg import IdealList
 
 GAIN_READS = tuple(a for a in AXIS_NAMES if a not in ("discount", "ideal", "ideal_depth", "rel_level"))
 FIXED = "trec_eval's measure fixes it"
@@ -54,13 +57,12 @@ class Frame:
     gain are held (with their ranks): every sum these measures take adds nothing for the others, and a sum to a
     depth is read at the last held row at or above it (`dcg_at`)."""
 
-    def __init__(self, lists: RankedLists, flavor: Flavor) -> None:
-        nq = lists.n_queries
-        self.ideal = lists.scope.shared(global_ideal, flavor.gain, flavor.negative, flavor.min_grade)
-        held = np.flatnonzero(lists.rows.gain != 0)
-        self.q, self.gain = lists.rows.q[held], lists.rows.gain[held]
-        self.rank = lists.positions.rank[held].astype(np.int64)
-        self.n = np.rint(lists.positions.top_rows).astype(np.int64)  # ranked rows per query (the lists are uncut)
+    def __init__(self, rows: Rows, positions: Positions, ideal: IdealList, nq: int) -> None:
+        self.ideal = ideal
+        held = np.flatnonzero(rows.gain != 0)
+        self.q, self.gain = rows.q[held], rows.gain[held]
+        self.rank = positions.rank[held].astype(np.int64)
+        self.n = np.rint(positions.top_rows).astype(np.int64)  # ranked rows per query (the lists are uncut)
         self.span = int(self.n.max(initial=0)) + 2  # (q, rank) as one sorted key: q * span + rank
         self.key = self.q * self.span + self.rank
         self.m = np.bincount(self.ideal.q, minlength=nq)
@@ -101,7 +103,13 @@ class Frame:
 
 def frame(lists: RankedLists, flavor: Flavor) -> Frame:
     """The Frame of these lists, shared by g, rndcg and ndcg_rel over the same lists and gains."""
-    return lists.kept(("trec_gains.frame", flavor.gain, flavor.negative, flavor.min_grade), lambda: Frame(lists, flavor))
+    return lists.rows_stage(gain_frame, lists.positions, flavor.gain, flavor.negative, flavor.min_grade)
+
+
+def gain_frame(ranked: RowsScope, positions: Positions, gain: Gain, negative: Choice, min_grade: MinGrade) -> Frame:
+    """The Frame of ranked rows at these positions, with the global ideal of (gain, negative, min_grade)."""
+    ideal = ranked.shared(global_ideal, gain, negative, min_grade)
+    return Frame(ranked.rows, positions, ideal, ranked.dataset.n_queries)
 
 
 class TrecGainMetric(Metric):

@@ -17,7 +17,7 @@ from rankflavor.report.averages import averaging_for
 from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record, build_record
 from rankflavor.report.result import Result
-from rankflavor.report.warnings import prefetch, warnings_for
+from rankflavor.report.warnings import Cache, prefetch, warnings_for
 
 if TYPE_CHECKING:
     from rankflavor.report.verify import Disagreement
@@ -176,12 +176,12 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
     results = []
     for run in dataset.runs:
         unjudged_queries = int((run.present & ~dataset.judged).sum())
-        shared: dict[tuple[str, Flavor], np.ndarray] = {}  # (run, flavor) -> raw values
+        shared = Cache()  # raw values by run and flavor
         evaluations = engine.evaluate(run, flavors)  # (together: a large run's chunks serve every flavor)
         mine = []
         for flavor, evaluation in zip(flavors, evaluations, strict=True):
             res = evaluation.results
-            shared[(run.name, flavor)] = res.raw_value
+            shared.put(run, flavor, res.raw_value)
             mine.append(Result(run.name, flavor, res, dataset.query_ids, unjudged_queries,
                                averaging=averaging_for(dataset, run, flavor),
                                labels=list((labels or {}).get(flavor, []))))

@@ -17,7 +17,7 @@ serialise as text) carrying a `code` and the `numbers` behind the message. Codes
   unjudged_queries=zero).
 
 Extra evaluations (ties: two, unjudged: one, of the run without its unjudged docs) run only when their
-warning applies; a cache shared across results (as `compare` passes) evaluates a flavor once, e.g. the one
+warning applies; a `Cache` shared across results (as `compare` passes) evaluates a flavor once, e.g. the one
 ties=pessimistic flavor of several.
 """
 
@@ -61,18 +61,35 @@ class FlavorWarning(str):
         return {"code": self.code, "message": self.message, **self.numbers}
 
 
-Cache = dict[tuple[str, Flavor], np.ndarray]
+class Cache:
+    """Raw per-query values of whole evaluations (a result's, a warning's extra one), by run and flavor. A whole
+    evaluation reads every axis, so its key is the whole Flavor (frozen: two are equal only when every axis and
+    parameter is), never parts of it; the run is the InternedRun itself (by identity: two runs of one name, or
+    of two datasets, never share an entry). Lookups and stores take the two typed arguments, not a key."""
+
+    def __init__(self) -> None:
+        self._values: dict[InternedRun, dict[Flavor, np.ndarray]] = {}
+
+    def get(self, run: InternedRun, flavor: Flavor) -> np.ndarray | None:
+        return self._values.get(run, {}).get(flavor)
+
+    def has(self, run: InternedRun, flavor: Flavor) -> bool:
+        return flavor in self._values.get(run, {})
+
+    def put(self, run: InternedRun, flavor: Flavor, values: np.ndarray) -> None:
+        if not isinstance(flavor, Flavor):
+            raise TypeError(f"the warnings' cache keeps values by Flavor, not {type(flavor).__name__}")
+        self._values.setdefault(run, {})[flavor] = values
 
 
 def values_under(engine: Engine, run: InternedRun, flavor: Flavor, cache: Cache | None = None) -> np.ndarray:
     """Raw per-query values of the run under `flavor` (one full evaluation: the engine shares the run's
-    stages across flavors), kept in `cache` under (run name, flavor) when one is given."""
-    key = (run.name, flavor)
-    if cache is not None and key in cache:
-        return cache[key]
-    out = engine.evaluate(run, [flavor])[0].results.raw_value
-    if cache is not None:
-        cache[key] = out
+    stages across flavors), kept in `cache` when one is given."""
+    out = None if cache is None else cache.get(run, flavor)
+    if out is None:
+        out = engine.evaluate(run, [flavor])[0].results.raw_value
+        if cache is not None:
+            cache.put(run, flavor, out)
     return out
 
 
@@ -93,11 +110,9 @@ def _tie_range(result: Result, flavor: Flavor, engine: Engine, run: InternedRun,
     out = []
     for ties in ("pessimistic", "optimistic"):
         other = flavor.with_(ties=ties)
-        key = (run.name, other)
         try:
-            if cache is not None and key in cache:
-                raw = cache[key]
-            else:
+            raw = None if cache is None else cache.get(run, other)
+            if raw is None:
                 codes = result.queries.query[tied]
                 raw = result.queries.raw_value.copy()
                 if _many_tied(result):
@@ -105,7 +120,7 @@ def _tie_range(result: Result, flavor: Flavor, engine: Engine, run: InternedRun,
                 elif len(codes):
                     raw[tied] = engine.evaluate(run, [other], queries=codes)[0].results.raw_value
                 if cache is not None:
-                    cache[key] = raw
+                    cache.put(run, other, raw)
             out.append(result.mean_with(raw))
         except EvaluationError:  # e.g. empty=error meets a zero ideal only under the other order
             out.append(None)
@@ -124,12 +139,12 @@ def _skip_mean(result: Result, flavor: Flavor, engine: Engine, run: InternedRun,
 def _skip_mean_unchecked(result: Result, flavor: Flavor, engine: Engine, run: InternedRun, cache: Cache | None,
                          ) -> float | None:
     skip = flavor.with_(unjudged="skip")
-    if flavor.run_depth.limit is not None or (cache is not None and (run.name, skip) in cache):
+    if flavor.run_depth.limit is not None or (cache is not None and cache.has(run, skip)):
         return result.mean_with(values_under(engine, run, skip, cache))  # run_depth cuts before unjudged docs go
     # the run without its unjudged docs under unjudged=zero: the values of unjudged=skip, from fewer rows
     values = engine.evaluate(run, [flavor.with_(unjudged="zero")], rows="judged")[0].results.raw_value
     if cache is not None:
-        cache[(run.name, skip)] = values
+        cache.put(run, skip, values)
     return result.mean_with(values)
 
 
@@ -150,13 +165,13 @@ def prefetch(pairs: list[tuple[Result, Flavor]], engine: Engine, run: InternedRu
             else:
                 judged_rows[skip] = flavor.with_(unjudged="zero")
     try:
-        todo = list(dict.fromkeys(f for f in whole if (run.name, f) not in cache))
+        todo = list(dict.fromkeys(f for f in whole if not cache.has(run, f)))
         for flavor, evaluation in zip(todo, engine.evaluate(run, todo), strict=True):
-            cache[(run.name, flavor)] = evaluation.results.raw_value
-        todo = [skip for skip in judged_rows if (run.name, skip) not in cache]
+            cache.put(run, flavor, evaluation.results.raw_value)
+        todo = [skip for skip in judged_rows if not cache.has(run, skip)]
         zero = [judged_rows[skip] for skip in todo]
         for skip, evaluation in zip(todo, engine.evaluate(run, zero, rows="judged"), strict=True):
-            cache[(run.name, skip)] = evaluation.results.raw_value
+            cache.put(run, skip, evaluation.results.raw_value)
     except EvaluationError:
         return
 
@@ -169,7 +184,7 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
                  run: InternedRun | None = None, cache: Cache | None = None) -> list[FlavorWarning]:
     """The warnings of one result. With the engine and the run, also the numbers that need extra
     evaluations (the tie range, the mean with unjudged=skip); without them, only the counts.
-    cache: (run name, flavor) -> raw values, shared across calls (several flavors share a pessimistic one)."""
+    cache: raw values by run and flavor, shared across calls (several flavors share a pessimistic one)."""
     c = result.counts
     q = result.queries
     raw = q.raw_value
