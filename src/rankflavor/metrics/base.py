@@ -10,7 +10,6 @@ the value from the record alone (`verify()`), and names its slow reference (rank
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -78,7 +77,7 @@ class Metric:
 
     def depth_read(self, flavor: Flavor) -> float:
         """How many top ranks of each list the value depends on (inf: all)."""
-        return math.inf if flavor.cutoff is None else float(flavor.cutoff)
+        return flavor.depth
 
     def reads_whole_list(self, flavor: Flavor) -> bool:
         """Whether the value depends on facts of the whole list beyond `depth_read` (counts, judged docs)."""

@@ -10,7 +10,6 @@ gives 0, as empty=zero does).
 from __future__ import annotations
 
 import functools
-import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -119,6 +118,3 @@ def reference_of(measure) -> Any:
     """The `Metric.reference` of a binary measure (reference/binary.py: query_value)."""
     return staticmethod(functools.partial(reference.query_value, measure))
 
-
-def cut(flavor: Flavor) -> float:
-    return math.inf if flavor.cutoff is None else float(flavor.cutoff)

@@ -43,7 +43,7 @@ def _dcg_of(gains: list[float], k: float, flavor: Flavor) -> float:
 def query_value(flavor: Flavor, judgments: Mapping[str, float], ranked: RefList,
                 qrels: Mapping[str, Mapping[str, float]]) -> tuple[float | None, dict[str, float | None], bool]:
     """(value, {dcg, idcg}, undefined): undefined when IDCG is 0 (the `empty` axis decides the value)."""
-    k = math.inf if flavor.cutoff is None else flavor.cutoff
+    k = flavor.depth
     gains = ranked.gains
     if flavor.ties == "average":
         dcg = _average_dcg(ranked.docs, ranked.scores, gains, k, flavor)
@@ -109,7 +109,7 @@ def _close(a: float | None, b: float | None) -> bool:
 def check_record(record: Any, flavor: Flavor) -> list[str]:
     """What in the record does not add up (an empty list when it all does)."""
     problems: list[str] = []
-    k = math.inf if flavor.cutoff is None else flavor.cutoff
+    k = flavor.depth
     judged_gain = {}
     for u in record.universe:
         if u["judged"]:

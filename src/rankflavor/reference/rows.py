@@ -74,7 +74,7 @@ def reference_discounts(ranks: np.ndarray, flavor: Flavor) -> np.ndarray:
     """d(rank) for the ranks within the cutoff, 0 below it."""
     if not len(ranks):
         return np.zeros(0)
-    k = math.inf if flavor.cutoff is None else flavor.cutoff
+    k = flavor.depth
     table = np.array([0.0, *(discount(r, flavor) if r <= k else 0.0 for r in range(1, int(ranks.max()) + 1))])
     return table[ranks]
 
