@@ -16,7 +16,7 @@ import numpy as np
 
 from rankflavor.metrics.base import MetricValues
 from rankflavor.metrics.registry import register
-from rankflavor.metrics.relevance import BinaryMetric, per_query, reference_of, relevant_rows
+from rankflavor.metrics.relevance import BinaryMetric, per_query, relevant_rows
 from rankflavor.reference import ranx_ref
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ class Hits(BinaryMetric):
     name = "hits"
     parts = ("relevant_retrieved",)
     measure = ranx_ref.hits
-    reference = reference_of(ranx_ref.hits)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)

@@ -14,7 +14,7 @@ import numpy as np
 
 from rankflavor.metrics.base import MetricValues
 from rankflavor.metrics.registry import register
-from rankflavor.metrics.relevance import BinaryMetric, reference, reference_of, relevant_rows
+from rankflavor.metrics.relevance import BinaryMetric, reference, relevant_rows
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -29,7 +29,6 @@ class ReciprocalRank(BinaryMetric):
     name = "mrr"
     parts = ("first_relevant",)
     measure = reference.reciprocal_rank
-    reference = reference_of(reference.reciprocal_rank)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)
