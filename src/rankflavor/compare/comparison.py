@@ -32,10 +32,10 @@ from rankflavor.compare.scores import Scores
 from rankflavor.compare.stats import PairedTest, holm, paired_tests
 from rankflavor.errors import EXIT_USAGE, RankflavorError
 from rankflavor.flavor import Flavor
+from rankflavor.report.numbers import TOLERANCE
 
 TIE = "tie"
 NONE = "none"  # no query scored in both runs: nothing to compare
-TOLERANCE = 1e-12
 
 
 class CompareError(RankflavorError, ValueError):

@@ -18,8 +18,6 @@ import numpy as np
 
 from rankflavor.flavor.values import Param
 
-MIN_GEO_MEAN = 1e-5  # trec_eval.h: a value below it counts as it in a geometric mean (gm_map, gm_bpref)
-
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
     from rankflavor.flavor import Flavor
@@ -55,7 +53,8 @@ class Metric:
     # after it): the engine hands it only the rows in the qrels (engine/lists.py in_qrels)
     qrels_rows_only: ClassVar[bool] = False  # (a metric for which it depends on the flavor: `reads_qrels_rows_only`)
     aggregate: ClassVar[str] = "mean"  # how per-query values make the summary: "mean", "sum" (counts) or "gm"
-    # ("gm": exp of the mean of log(max(value, MIN_GEO_MEAN)), trec_eval meas_avg.c te_calc_avg_meas_s_gm)
+    # ("gm": exp of the mean of log(max(value, MIN_GEO_MEAN)), engine/results.py; trec_eval meas_avg.c
+    # te_calc_avg_meas_s_gm)
     reference: ClassVar[Callable[..., Any] | None] = None  # the slow per-query formula (rankflavor.reference)
 
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.ties import quicksort_passes, random_tie_key
 
+CLOSE = 1e-9  # a record's numbers agree with the formulas this closely (absolute and relative, as math.isclose)
+
 
 class RefError(Exception):
     """The flavor refuses the data (mirrors the engine's EvaluationError)."""

@@ -17,10 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rankflavor.flavor import Flavor
-from rankflavor.reference.lists import RefList, gain, judgment
+from rankflavor.reference.lists import CLOSE, RefList, gain, judgment
 
 MAX_ENUMERATED_ORDERS = 720
-CLOSE = 1e-9  # a record's numbers agree with the formulas this closely
 
 
 def discount(i: int, flavor: Flavor) -> float:

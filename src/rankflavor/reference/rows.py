@@ -21,8 +21,8 @@ import numpy as np
 from rankflavor.engine import MISSING, QueryResults, RecordRows
 from rankflavor.flavor import Flavor
 from rankflavor.reference.binary import Ranked
-from rankflavor.reference.lists import RefError, gain
-from rankflavor.reference.ndcg import CLOSE, discount
+from rankflavor.reference.lists import CLOSE, RefError, gain
+from rankflavor.reference.ndcg import discount
 
 if TYPE_CHECKING:
     from rankflavor.inputs.intern import Dataset

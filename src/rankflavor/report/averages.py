@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
+from rankflavor.engine import MIN_GEO_MEAN
 from rankflavor.errors import EvaluationError, SpecError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice, Round
 from rankflavor.inputs.intern import Dataset, InternedRun
 from rankflavor.metrics import registry
-from rankflavor.metrics.base import MIN_GEO_MEAN
 from rankflavor.rounding import round_values
 
 
