@@ -6,7 +6,7 @@ contributions, a gain is g(grade), a discount is d(rank)) and, for a measure of 
 formula over the query's list. Here the identities are checked over the arrays of every query at once, the
 gains and discounts taken from the reference's g and d for each distinct grade and rank, and the formula is
 the reference's own, called once per query on its list: the same checks as `check_record`, without a dict
-per ranked row (building those cost 20 times the evaluation they check).
+per ranked row (building those cost many times the evaluation they check).
 """
 
 from __future__ import annotations
