@@ -51,7 +51,7 @@ def test_the_comparison_keeps_its_flavors_and_baseline_as_objects():
     for name in [*cmp.pairs.flavor, *cmp.flips.from_flavor, *cmp.flips.to_flavor]:
         assert cmp.flavor(name) in cmp.flavors and str(cmp.flavor(name)) == name
     assert [cmp.flavor(str(f)) for f in cmp.flavors] == cmp.flavors
-    with pytest.raises(StopIteration):
+    with pytest.raises(KeyError, match="no flavor 'ndcg@5'"):
         cmp.flavor("ndcg@5")
 
 

@@ -75,7 +75,10 @@ class Comparison:
 
     def flavor(self, canonical: str) -> Flavor:
         """The Flavor compared whose canonical string a table shows (`pairs.flavor`, `flips.from_flavor`, ...)."""
-        return next(f for f in self.flavors if str(f) == canonical)
+        found = [f for f in self.flavors if str(f) == canonical]
+        if not found:
+            raise KeyError(f"no flavor {canonical!r} in this comparison")
+        return found[0]
 
     def paper_table(self, digits: int = 4) -> PaperTable:
         """The systems x measures table of a paper: means with significance marks (compare/paper.py)."""
