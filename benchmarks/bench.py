@@ -17,8 +17,8 @@ Measure sets: `rankflavor eval -m pytrec_eval.all_trec --format trec` against py
 Memory per row is the slope of rankflavor's peak RSS over runs of 1/4, 1/2 and all of the queries.
 
 Every measured command starts from the same memory state: on a virtual machine, memory that a large
-process has just freed is slow to touch again (a process run right after a 1.2 GB peer was seen to take 0.3 s
-longer), so before each measurement a helper process touches `--warm-gb` (default: a little more than
+process has just freed is slow to touch again (a process run right after a large peer was seen to take
+measurably longer), so before each measurement a helper process touches `--warm-gb` (default: a little more than
 the largest peak RSS seen so far, at least 2.5 GB) and exits. The helper is not timed.
 """
 

@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 import rankflavor as rf
 import rankflavor.compare as rc
 from rankflavor.cli.main import main
-from rankflavor.compare.stats import holm, paired_test
+from rankflavor.compare.stats import TestSettings, holm, paired_test
 from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
 from strategies import qrels_and_run
 
@@ -43,6 +43,25 @@ def test_seed000_reverses_on_gain_at_3_and_on_cutoff_under_linear_gain():
     assert (cmp.pairs.p == 1.0).all() and (cmp.pairs.ci_low == cmp.pairs["diff"]).all()
 
 
+def test_the_comparison_keeps_its_flavors_and_baseline_as_objects():
+    """A table's canonical string leads back to the very Flavor compared (no re-parse); the baseline is kept
+    as the run's name, resolved from its path, not read back from the settings' text."""
+    cmp = seed_comparison()
+    assert cmp.baseline is None and cmp.settings["pairs"] == "all pairs"
+    for name in [*cmp.pairs.flavor, *cmp.flips.from_flavor, *cmp.flips.to_flavor]:
+        assert cmp.flavor(name) in cmp.flavors and str(cmp.flavor(name)) == name
+    assert [cmp.flavor(str(f)) for f in cmp.flavors] == cmp.flavors
+    with pytest.raises(KeyError, match="no flavor 'ndcg@5'"):
+        cmp.flavor("ndcg@5")
+
+
+def test_a_baseline_given_by_its_path_is_kept_by_its_run_name():
+    cmp = rc.compare(SEED000_QRELS, list(SEED000_RUNS), ["ndcg@3"], baseline=str(SEED000_RUNS[1]), n_resamples=100)
+    assert cmp.baseline == "Y.run" == cmp.runs[1]
+    assert cmp.settings["pairs"] == "each run vs Y.run"
+    assert cmp.paper_table().baseline == "Y.run"
+
+
 def two_systems(n=30, shift=0.0, seed=0):
     """Qrels and two runs over n queries; run b's relevant doc sits lower than run a's in most queries."""
     rng = np.random.default_rng(seed)
@@ -67,7 +86,7 @@ def test_robust_when_a_wins_every_flavor_and_the_statistics_agree():
         va = np.array([report.value(q, "a", row.flavor) for q in sorted(qrels)])
         vb = np.array([report.value(q, "b", row.flavor) for q in sorted(qrels)])
         assert row.diff == pytest.approx((va - vb).mean(), abs=1e-12)
-        expected = paired_test(va, vb, n_resamples=10_000, seed=0)
+        expected = paired_test(va, vb, TestSettings(n_resamples=10_000, seed=0))
         assert (row.p, row.ci_low, row.ci_high) == pytest.approx((expected.p, expected.ci_low, expected.ci_high))
         assert row.ci_low <= row.diff <= row.ci_high
         assert row.p < 0.01 and row.significant

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from rankflavor.compare.stats import (
+    TestSettings,
     bootstrap_ci,
     bootstrap_means,
     holm,
@@ -102,20 +103,20 @@ def test_t_test_is_scipy_ttest_rel():
     d = a - b
     half = stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
     assert (low, high) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-10)
-    res = paired_test(a, b, test="t")
+    res = paired_test(a, b, TestSettings(test="t"))
     assert res.p == p and res.diff == pytest.approx(d.mean())
 
 
 def test_paired_test_randomization_fields():
     a = np.array([0.5, 0.6, 0.7, 0.8])
     b = np.array([0.4, 0.6, 0.5, 0.9])
-    res = paired_test(a, b, n_resamples=10_000)
+    res = paired_test(a, b, TestSettings(n_resamples=10_000))
     assert res.exact and res.n == 4
     assert res.diff == pytest.approx(0.05)
     assert res.p == pytest.approx(enumerated_p(a - b))
     assert res.ci_low <= res.diff <= res.ci_high
     with pytest.raises(ValueError, match="unknown test"):
-        paired_test(a, b, test="wilcoxon")
+        paired_test(a, b, TestSettings(test="wilcoxon"))
 
 
 def test_holm_known_example():
@@ -156,9 +157,9 @@ def test_columns_share_resamples_and_equal_one_column_at_a_time():
     low, high = bootstrap_ci(d, 5_000, seed=4)
     for f in range(3):
         assert bootstrap_ci(d[:, f], 5_000, seed=4) == pytest.approx((low[f], high[f]), abs=0)
-    tests = paired_tests(d, n_resamples=5_000, seed=1)
+    tests = paired_tests(d, TestSettings(n_resamples=5_000, seed=1))
     for f in range(3):
-        single = paired_test(d[:, f], np.zeros(30), n_resamples=5_000, seed=1)
+        single = paired_test(d[:, f], np.zeros(30), TestSettings(n_resamples=5_000, seed=1))
         assert (single.p, single.ci_low, single.ci_high) == (tests[f].p, tests[f].ci_low, tests[f].ci_high)
 
 
@@ -170,3 +171,39 @@ def test_monte_carlo_sign_flips_use_whole_bytes_on_any_n():
     assert is_exact and 0.05 < exact < 0.95
     approx, is_exact = randomization_test(d, n_resamples=200_000, seed=2)
     assert not is_exact and approx == pytest.approx(exact, abs=0.004)
+
+
+def test_test_settings_defaults_are_the_documented_ones_everywhere():
+    """TestSettings() is README's: a randomization test, 10000 resamples, seed 0, a 95% CI, alpha 0.05; compare()'s
+    keywords and the compare and report commands' flags default to it."""
+    import inspect
+
+    from rankflavor.cli.main import build_parser
+    from rankflavor.compare import compare
+
+    default = TestSettings()
+    assert (default.test, default.n_resamples, default.seed, default.confidence, default.alpha) == (
+        "randomization", 10_000, 0, 0.95, 0.05)
+    keywords = inspect.signature(compare).parameters
+    assert TestSettings(*(keywords[f].default for f in ("test", "n_resamples", "seed", "confidence", "alpha"))) == default
+    for command in ("compare", "report"):
+        args = build_parser(command).parse_args([command, "QRELS", "RUN"])
+        assert (args.resamples, args.seed, args.alpha) == (default.n_resamples, default.seed, default.alpha), command
+    assert build_parser("compare").parse_args(["compare"]).test == default.test
+
+
+def test_each_setting_reaches_the_test():
+    """The value's fields are what the paired tests read: another seed, number of resamples or confidence
+    gives another Monte Carlo p or interval; test="t" gives scipy's."""
+    rng = np.random.default_rng(11)
+    d = rng.normal(0.02, 0.1, size=(40, 1))
+    base = paired_tests(d, TestSettings(n_resamples=2_000))[0]
+    assert not base.exact and base.test == "randomization"
+    assert paired_tests(d, TestSettings(n_resamples=2_000, seed=1))[0].p != base.p
+    assert paired_tests(d, TestSettings(n_resamples=3_000))[0].p != base.p
+    wider = paired_tests(d, TestSettings(n_resamples=2_000, confidence=0.99))[0]
+    assert wider.p == base.p and wider.ci_low < base.ci_low and wider.ci_high > base.ci_high
+    t = paired_tests(d, TestSettings(test="t"))[0]
+    assert t.test == "t" and t.p == pytest.approx(stats.ttest_rel(d[:, 0], np.zeros(40)).pvalue, rel=1e-12)
+    with pytest.raises(ValueError, match="unknown test 'z'"):
+        TestSettings(test="z")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -28,6 +29,13 @@ def test_dcg_omits_the_ideal_axes():
     assert text.startswith("dcg@5 gain=linear discount=log2 ties=")
     for key in ("ideal=", "ideal_depth=", "empty="):
         assert key not in text
+
+
+@given(flavors())
+def test_depth_is_the_cutoff_or_the_whole_list(flavor):
+    ranks = range(1, 40)
+    assert [r for r in ranks if r <= flavor.depth] == list(ranks[: flavor.cutoff])
+    assert flavor.depth == (math.inf if flavor.cutoff is None else flavor.cutoff)
 
 
 @given(flavors())

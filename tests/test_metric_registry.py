@@ -124,3 +124,17 @@ def test_a_name_is_looked_up_in_its_family_module_alone_and_the_order_does_not_d
     orders = {subprocess.run([sys.executable, "-c", probe.format(first)], capture_output=True, text=True,
                              check=True).stdout.strip() for first in ("rbp", "mrr", "ndcg", "nothing")}
     assert len(orders) == 1 and orders.pop().split(",")[:3] == ["ndcg", "dcg", "map"]
+
+
+def test_a_binary_measure_declares_its_formula_once():
+    """A binary-relevance metric names its formula (`measure`) and nothing else: its `reference` (the slow
+    per-query value) and the check of its records are derived from it, never restated in its class body."""
+    from rankflavor.metrics.relevance import BinaryMetric
+
+    binary = [registry.get(name) for name in registry.names() if isinstance(registry.get(name), BinaryMetric)]
+    assert len(binary) > 20
+    for metric in binary:
+        measure = type(metric).measure
+        assert callable(measure) and metric.checked_measure() is measure, metric.name
+        for klass in type(metric).__mro__[: type(metric).__mro__.index(BinaryMetric)]:
+            assert "reference" not in vars(klass) and "checked_measure" not in vars(klass), (metric.name, klass)

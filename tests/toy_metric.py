@@ -28,7 +28,7 @@ NAME = "toy_capped_hits"
 
 def reference(flavor: Flavor, judgments_of_query: dict[str, float], ranked: RefList, qrels: Any):
     """(value, parts, undefined) for one query, in plain Python."""
-    k = math.inf if flavor.cutoff is None else flavor.cutoff
+    k = flavor.depth
     hits = sum(1 for i, doc in enumerate(ranked.docs, start=1) if i <= k and ranked.info[doc][1] > 0)
     relevant = sum(1 for grade in judgments_of_query.values() if judgment(grade, flavor)[1] > 0
                    and judgment(grade, flavor)[0])
@@ -56,7 +56,7 @@ class CappedHits(Metric):
         qrels = lists.scope.shared(judgments, flavor.gain, flavor.negative, flavor.min_grade)
         ds = lists.scope.dataset
         relevant = np.bincount(ds.qrels.q, weights=(qrels.judged & (qrels.gain > 0)).astype(float), minlength=nq)
-        denominator = np.minimum(np.inf if flavor.cutoff is None else float(flavor.cutoff), relevant)
+        denominator = np.minimum(flavor.depth, relevant)
         with np.errstate(invalid="ignore", divide="ignore"):
             value = np.where(denominator > 0, hits / np.where(denominator > 0, denominator, 1.0), np.nan)
         out = MetricValues(value, ~(denominator > 0), {"hits": hits, "relevant": relevant})
@@ -74,7 +74,7 @@ class CappedHits(Metric):
         hits = sum(row["hit"] for row in record.ranked)
         if record.status != "missing" and hits != record.hits:
             problems.append(f"the ranked list holds {hits} hits, the record says {record.hits}")
-        k = math.inf if flavor.cutoff is None else flavor.cutoff
+        k = flavor.depth
         if record.status == "ok" and not math.isclose(record.value, record.hits / min(k, record.relevant)):
             problems.append(f"value {record.value} is not hits / min(k, relevant)")
         return problems

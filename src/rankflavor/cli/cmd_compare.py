@@ -147,7 +147,6 @@ def _print_queries(cmp, queries: int, pairs: int = 3) -> None:
     """For the first pairs: the queries that differ most under the first flavor, and the queries whose
     winner changes across the pair's first smallest flip, each with its explain command line."""
     from rankflavor.compare.views import query_differences, winner_changes
-    from rankflavor.flavor import Flavor
 
     for v in cmp.verdicts.head(pairs).itertuples():
         top = query_differences(cmp.scores, cmp.flavors[0], v.run_a, v.run_b, top=queries)
@@ -159,8 +158,7 @@ def _print_queries(cmp, queries: int, pairs: int = 3) -> None:
         flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)]
         if len(flips):
             f = flips.iloc[0]
-            changed = winner_changes(cmp.scores, Flavor.parse(f.from_flavor), Flavor.parse(f.to_flavor),
-                                     v.run_a, v.run_b)
+            changed = winner_changes(cmp.scores, cmp.flavor(f.from_flavor), cmp.flavor(f.to_flavor), v.run_a, v.run_b)
             print(f"\nqueries whose winner changes with {f.change} (from {f.from_label}): {len(changed)}, "
                   f"the {min(queries, len(changed))} largest swings shown:")
             for q in changed.head(queries).itertuples():
@@ -204,11 +202,9 @@ def _print_example_story(cmp) -> None:
     """Seed 000 in words: each minimal flip of the winner is one separate effect, named by its axis."""
     print("\nseed 000: one query, universe A=3 B=2 C=2 D=0; X = (B, C, A, D), Y = (A, D, B, C); nothing changes "
           "but the flavor")
-    from rankflavor.flavor import Flavor
-
     changed_axes = {a for f in cmp.flips.itertuples() for a in f.axis.split(",")}
     for f in cmp.flips.itertuples():
-        source = Flavor.parse(f.from_flavor)
+        source = cmp.flavor(f.from_flavor)
         held = [f"@{source.cutoff}" if a == "cutoff" else f"{a}={getattr(source, a)}"
                 for a in sorted(changed_axes - set(f.axis.split(",")))]
         means = cmp.means.set_index(["label", "run"])["mean"]
@@ -235,7 +231,6 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     from rankflavor.compare import compare
     from rankflavor.compare.views import query_differences, winner_changes
-    from rankflavor.flavor import Flavor
 
     if args.example:
         from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
@@ -279,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
                 flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)]
                 if len(flips):
                     f = flips.iloc[0]
-                    changed = winner_changes(cmp.scores, Flavor.parse(f.from_flavor), Flavor.parse(f.to_flavor),
+                    changed = winner_changes(cmp.scores, cmp.flavor(f.from_flavor), cmp.flavor(f.to_flavor),
                                              v.run_a, v.run_b, args.queries)
                     out["winner_changes"] += [{"change": f.change, **row} for row in changed.to_dict(orient="records")]
         render.print_json(out)

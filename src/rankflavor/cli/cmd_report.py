@@ -45,15 +45,18 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         sys.stderr.write(f"rankflavor: report needs plotly ({exc.name or exc}): pip install 'rankflavor[report]'\n")
         return EXIT_USAGE
+    from rankflavor.compare.stats import TestSettings
+
     start = time.perf_counter()
     model_args = [x for spec in args.specs or [] for x in ("-m", spec)] + (["--grid", args.grid] if args.grid else [])
     model_args += [x for k in args.cutoffs or [] for x in ("-k", str(k))]
     model_args += (["--base", args.base] if args.base != "ndcg" else []) + (["--baseline", args.baseline]
                                                                             if args.baseline else [])
     command = shlex.join(["rankflavor", "report", args.qrels, *args.runs, *model_args, "-o", args.output])
+    settings = TestSettings(n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
     model = write_report(args.qrels, list(args.runs), args.output, args.specs, grid=args.grid, cutoffs=args.cutoffs,
                          base=args.base, baseline=args.baseline, command=command, on_duplicate=args.on_duplicate,
-                         n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
+                         settings=settings)
     size = os.path.getsize(args.output)
     print(f"wrote {args.output} ({size / 1e6:.1f} MB, {len(model.runs)} runs x {len(model.flavors)} flavors, "
           f"{len(model.picks.why)} queries' records embedded) in {time.perf_counter() - start:.1f} s")

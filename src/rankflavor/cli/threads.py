@@ -8,6 +8,5 @@ import os
 def one_blas_thread() -> None:
     """Ask OpenBLAS for one thread unless the user chose (OPENBLAS_NUM_THREADS): `eval` and `explain` make no
     BLAS call, and OpenBLAS's idle workers spin after numpy's import on the core Arrow's parser needs
-    (measured here: importing numpy takes 0.11 CPU-s with them, 0.06 CPU-s without). No effect once numpy
-    is imported."""
+    (numpy's import then costs nearly twice the CPU time). No effect once numpy is imported."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

@@ -6,6 +6,7 @@
 - `diff(qrels, runs, flavor_a, flavor_b)`: the walk from one flavor to another, one axis at a time.
 - `top_differences`, `changed_winners`: per-query views with `rankflavor explain` command lines.
 - `GRIDS`, `build_grid`: the named grids and the flavors of a grid.
+- `TestSettings`: how runs are compared (test, n_resamples, seed, confidence, alpha), one value.
 - `paper_table(cmp)` / `Comparison.paper_table()`: the systems x measures table of a paper, with
   significance marks, as text, Markdown or LaTeX.
 """
@@ -15,12 +16,12 @@ from rankflavor.compare.comparison import Comparison, compare
 from rankflavor.compare.grid import GRIDS, Grid, build_grid, short_label
 from rankflavor.compare.paper import PaperTable, paper_table
 from rankflavor.compare.scores import Scores
-from rankflavor.compare.stats import bootstrap_ci, holm, paired_test, randomization_test, t_test
+from rankflavor.compare.stats import TestSettings, bootstrap_ci, holm, paired_test, randomization_test, t_test
 from rankflavor.compare.views import changed_winners, query_differences, top_differences, winner_changes
 
 __all__ = [
-    "GRIDS", "Attribution", "Comparison", "Grid", "PaperTable", "Scores", "bootstrap_ci", "build_grid", "changed_winners",
-    "compare", "diff", "holm", "paired_test", "paper_table", "query_differences", "randomization_test", "shapley",
-    "short_label", "t_test",
+    "GRIDS", "Attribution", "Comparison", "Grid", "PaperTable", "Scores", "TestSettings", "bootstrap_ci", "build_grid",
+    "changed_winners", "compare", "diff", "holm", "paired_test", "paper_table", "query_differences", "randomization_test",
+    "shapley", "short_label", "t_test",
     "top_differences", "walk", "winner_changes",
 ]

@@ -29,13 +29,13 @@ import pandas as pd
 from rankflavor.compare.grid import labelled_grid, short_label
 from rankflavor.compare.paper import PaperTable, paper_table
 from rankflavor.compare.scores import Scores
-from rankflavor.compare.stats import PairedTest, holm, paired_tests
+from rankflavor.compare.stats import PairedTest, TestSettings, holm, paired_tests
 from rankflavor.errors import EXIT_USAGE, RankflavorError
 from rankflavor.flavor import Flavor
+from rankflavor.report.numbers import TOLERANCE
 
 TIE = "tie"
 NONE = "none"  # no query scored in both runs: nothing to compare
-TOLERANCE = 1e-12
 
 
 class CompareError(RankflavorError, ValueError):
@@ -68,9 +68,17 @@ class Comparison:
     flips: pd.DataFrame  # the smallest changes of flavor that flip a pair's winner
     warnings: pd.DataFrame  # one row per warning: run, flavor, code, message, numbers
     skipped: list[tuple[str, str]] = field(default_factory=list)
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)  # how it was compared, as `to_dict` gives it
     scores: Scores | None = None
     labels: dict[str, str] = field(default_factory=dict)  # canonical string -> the flavor's short name
+    baseline: str | None = None  # the run every other run is compared with (None: all pairs)
+
+    def flavor(self, canonical: str) -> Flavor:
+        """The Flavor compared whose canonical string a table shows (`pairs.flavor`, `flips.from_flavor`, ...)."""
+        found = [f for f in self.flavors if str(f) == canonical]
+        if not found:
+            raise KeyError(f"no flavor {canonical!r} in this comparison")
+        return found[0]
 
     def paper_table(self, digits: int = 4) -> PaperTable:
         """The systems x measures table of a paper: means with significance marks (compare/paper.py)."""
@@ -139,8 +147,8 @@ def _usable(scores: Scores, flavors: list[Flavor], skipped: list[tuple[str, str]
     return usable
 
 
-def _pair_tests(scores: Scores, flavors: list[Flavor], a: str, b: str, test: str, n_resamples: int, seed: int,
-                confidence: float) -> list[tuple[PairedTest, int]]:
+def _pair_tests(scores: Scores, flavors: list[Flavor], a: str, b: str, settings: TestSettings,
+                ) -> list[tuple[PairedTest, int]]:
     """(paired test, queries scored in one run only) per flavor for runs a and b. Flavors with the same
     paired queries are tested together, so they share their resamples."""
     values = [(scores.values(a, f), scores.values(b, f)) for f in flavors]
@@ -152,7 +160,7 @@ def _pair_tests(scores: Scores, flavors: list[Flavor], a: str, b: str, test: str
     for members in groups.values():
         mask = both[members[0]]
         d = np.column_stack([values[i][0][mask] - values[i][1][mask] for i in members])
-        for i, t in zip(members, paired_tests(d, test, n_resamples, seed, confidence), strict=True):
+        for i, t in zip(members, paired_tests(d, settings), strict=True):
             tests[i] = t
     return [(tests[i], int((~both[i] & (~np.isnan(va) | ~np.isnan(vb))).sum()))
             for i, (va, vb) in enumerate(values)]
@@ -177,13 +185,13 @@ def _warnings(scores: Scores, flavors: list[Flavor], label: Callable[[Flavor], s
     return rows, tie_range
 
 
-def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | None = None, test: str = "randomization",
-                   n_resamples: int = 10_000, seed: int = 0, confidence: float = 0.95, alpha: float = 0.05,
-                   skipped: list[tuple[str, str]] | None = None, labels: Mapping[Flavor, str] | None = None,
-                   ) -> Comparison:
+def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | None = None,
+                   settings: TestSettings | None = None, skipped: list[tuple[str, str]] | None = None,
+                   labels: Mapping[Flavor, str] | None = None) -> Comparison:
     """`compare` on already loaded scores (the CLI and the views share one `Scores` and its cache). labels:
     each flavor's short name (the spec the user wrote, `sklearn@10`); a flavor without one is named by
-    `short_label`."""
+    `short_label`. settings: how to test (default `TestSettings()`)."""
+    settings = settings or TestSettings()
     named = dict(labels or {})
 
     def label(flavor: Flavor) -> str:
@@ -206,7 +214,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
     tests: dict[tuple[int, int], PairedTest] = {}
     excluded: dict[tuple[int, int], int] = {}
     for j, (a, b) in enumerate(pairs):
-        for i, (t, n_excluded) in enumerate(_pair_tests(scores, flavors, a, b, test, n_resamples, seed, confidence)):
+        for i, (t, n_excluded) in enumerate(_pair_tests(scores, flavors, a, b, settings)):
             tests[(i, j)], excluded[(i, j)] = t, n_excluded
     rows = []
     for i, f in enumerate(flavors):
@@ -222,7 +230,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
         adjusted = holm([r["p"] for r in block]) if len(block) > 1 else [r["p"] for r in block]
         for r, p_adj in zip(block, adjusted, strict=True):
             r["p_holm"] = float(p_adj)
-            r["significant"] = bool(p_adj < alpha) if not np.isnan(p_adj) else False
+            r["significant"] = bool(p_adj < settings.alpha) if not np.isnan(p_adj) else False
         rows += block
     warn_rows, tie_range = _warnings(scores, flavors, label)
     for row in rows:
@@ -235,13 +243,15 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
     verdicts, flips = _verdicts(table, flavors, pairs, label)
     warnings = pd.DataFrame(warn_rows, columns=["run", "flavor", "label", "code", "message", "numbers"])
     correction = (f"Holm over the {len(pairs)} pairs of each flavor" if len(pairs) > 1 else "none (one pair)")
-    settings = {"test": test, "ci": "paired percentile bootstrap" if test == "randomization" else "t interval",
-                "n_resamples": n_resamples, "seed": seed, "confidence": confidence, "alpha": alpha,
-                "correction": correction, "pairs": "each run vs " + baseline if baseline else "all pairs",
-                "paired_queries": "queries scored in both runs; queries scored in only one run are excluded "
-                                  "(counted in `excluded`)"}
-    return Comparison(runs, flavors, table, means, verdicts, flips, warnings, skipped, settings, scores,
-                      {str(f): label(f) for f in flavors})
+    test = settings.test
+    described = {"test": test, "ci": "paired percentile bootstrap" if test == "randomization" else "t interval",
+                 "n_resamples": settings.n_resamples, "seed": settings.seed, "confidence": settings.confidence,
+                 "alpha": settings.alpha, "correction": correction,
+                 "pairs": "each run vs " + baseline if baseline else "all pairs",
+                 "paired_queries": "queries scored in both runs; queries scored in only one run are excluded "
+                                   "(counted in `excluded`)"}
+    return Comparison(runs, flavors, table, means, verdicts, flips, warnings, skipped, described, scores,
+                      {str(f): label(f) for f in flavors}, baseline)
 
 
 def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str, str]],
@@ -303,7 +313,9 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
     `base` at each of `cutoffs` (default: the "default" grid @10). test: "randomization" (sign-flip
     p-value, percentile bootstrap CI) or "t" (scipy.stats.ttest_rel). Returns a `Comparison` whose
     `pairs`, `means`, `verdicts`, `flips` and `warnings` are DataFrames. on_duplicate: as for `evaluate`.
+    test, n_resamples, seed, confidence, alpha: the `TestSettings` of the comparison.
     """
+    settings = TestSettings(test, n_resamples, seed, confidence, alpha)
     if flavors is not None and grid is not None:
         raise CompareError("give flavors or a grid, not both")
     if isinstance(flavors, (str, Flavor)):
@@ -316,5 +328,4 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
                            f"({short_label(weighted[0])}); compare them unweighted, and give the weighted means "
                            "with rankflavor eval --weights NAME=FILE")
     scores = Scores.load(qrels, runs, on_duplicate)
-    return compare_scores(scores, chosen, baseline=baseline, test=test, n_resamples=n_resamples, seed=seed,
-                          confidence=confidence, alpha=alpha, skipped=skipped, labels=labelled)
+    return compare_scores(scores, chosen, baseline=baseline, settings=settings, skipped=skipped, labels=labelled)

@@ -144,7 +144,7 @@ def paper_table(cmp: Any, digits: int = 4) -> PaperTable:
         better[(winner, measure)].append(loser)
         worse[(loser, measure)].append(winner)
     settings = cmp.settings
-    baseline = settings["pairs"].removeprefix("each run vs ") if settings["pairs"].startswith("each run vs ") else None
+    baseline = cmp.baseline
     test = {"randomization": "paired randomization test", "t": "paired t-test"}[settings["test"]]
     per_measure = len(cmp.pairs) // max(len(flavors), 1)
     correction = (f" after Holm's correction over the {per_measure} comparisons of each measure" if per_measure > 1

@@ -11,6 +11,8 @@
   resampled means (numpy's linear interpolation, as `scipy.stats.bootstrap(method="percentile")`).
 - `t_test`: `scipy.stats.ttest_rel` and its confidence interval, mean(d) +- t_{n-1} sd(d) / sqrt(n).
 - `holm`: Holm (1979) step-down adjusted p-values, p~_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)).
+
+`TestSettings` is how a comparison tests (`paired_test`, `compare`, the report page): one value.
 """
 
 from __future__ import annotations
@@ -20,6 +22,28 @@ from dataclasses import dataclass
 import numpy as np
 
 CHUNK = 1 << 21  # resampled values held in memory at once
+
+
+TESTS = ("randomization", "t")
+
+
+@dataclass(frozen=True)
+class TestSettings:
+    """How runs are compared: `test` ("randomization": sign-flip p-value and paired percentile bootstrap CI,
+    from `n_resamples` resamples of streams of `np.random.SeedSequence(seed)`; "t": scipy.stats.ttest_rel and
+    its t interval), the CI's `confidence`, and `alpha`, the significance level after Holm's correction."""
+
+    __test__ = False  # (a settings value, not a pytest test class)
+
+    test: str = "randomization"
+    n_resamples: int = 10_000
+    seed: int = 0
+    confidence: float = 0.95
+    alpha: float = 0.05
+
+    def __post_init__(self) -> None:
+        if self.test not in TESTS:
+            raise ValueError(f"unknown test {self.test!r}; use 'randomization' or 't'")
 
 
 @dataclass(frozen=True)
@@ -141,31 +165,27 @@ def t_test(d: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float
     return float(res.pvalue), float(ci.low), float(ci.high)
 
 
-def paired_test(a: np.ndarray, b: np.ndarray, test: str = "randomization", n_resamples: int = 10_000,
-                seed: int = 0, confidence: float = 0.95) -> PairedTest:
+def paired_test(a: np.ndarray, b: np.ndarray, settings: TestSettings = TestSettings()) -> PairedTest:
     """Mean difference a - b with a confidence interval and a two-sided p-value.
 
     test="randomization": sign-flip p-value and paired percentile bootstrap CI, each from its own
     stream of `np.random.SeedSequence(seed)`. test="t": scipy.stats.ttest_rel p-value and its t interval.
     """
     d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
-    return paired_tests(d[:, None], test, n_resamples, seed, confidence)[0]
+    return paired_tests(d[:, None], settings)[0]
 
 
-def paired_tests(d: np.ndarray, test: str = "randomization", n_resamples: int = 10_000, seed: int = 0,
-                 confidence: float = 0.95) -> list[PairedTest]:
+def paired_tests(d: np.ndarray, settings: TestSettings = TestSettings()) -> list[PairedTest]:
     """`paired_test` for every column of d (n, F) at once (same resamples for every column)."""
     d = np.asarray(d, dtype=np.float64)
     n, width = d.shape
     diffs = d.mean(axis=0) if n else np.full(width, np.nan)
-    if test == "t":
-        return [PairedTest(n, float(diffs[f]), *_reorder(t_test(d[:, f], confidence)), "t", True)
+    if settings.test == "t":
+        return [PairedTest(n, float(diffs[f]), *_reorder(t_test(d[:, f], settings.confidence)), "t", True)
                 for f in range(width)]
-    if test != "randomization":
-        raise ValueError(f"unknown test {test!r}; use 'randomization' or 't'")
-    flips_seed, boot_seed = np.random.SeedSequence(seed).spawn(2)
-    p, exact = randomization_test(d, n_resamples, np.random.default_rng(flips_seed))
-    low, high = bootstrap_ci(d, n_resamples, np.random.default_rng(boot_seed), confidence)
+    flips_seed, boot_seed = np.random.SeedSequence(settings.seed).spawn(2)
+    p, exact = randomization_test(d, settings.n_resamples, np.random.default_rng(flips_seed))
+    low, high = bootstrap_ci(d, settings.n_resamples, np.random.default_rng(boot_seed), settings.confidence)
     return [PairedTest(n, float(diffs[f]), float(low[f]), float(high[f]), float(p[f]), "randomization", exact)
             for f in range(width)]
 

@@ -23,6 +23,7 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("rankflavor.plots (display/figures.py) needs plotly: pip install 'rankflavor[report]'") from exc
 
 from rankflavor.flavor import Flavor
+from rankflavor.report.numbers import TOLERANCE
 
 COLORS = ("#3b6ea8", "#d9822b", "#4a9a5b", "#b5485d", "#7a5ea8", "#8c6d46", "#c564a6", "#6f7680")
 LAYOUT: dict[str, Any] = {
@@ -112,7 +113,7 @@ def differences(source: Any, run_a: str | None = None, run_b: str | None = None,
     d = data.values(a, f)[1] - data.values(b, f)[1]
     d = d[~np.isnan(d)]
     edge = max(float(np.abs(d).max(initial=0.0)), 1e-9)
-    wins = (int((d > 1e-12).sum()), int((d < -1e-12).sum()), int((np.abs(d) <= 1e-12).sum()))
+    wins = (int((d > TOLERANCE).sum()), int((d < -TOLERANCE).sum()), int((np.abs(d) <= TOLERANCE).sum()))
     fig = go.Figure(go.Histogram(x=d, xbins={"start": -edge, "end": edge, "size": 2 * edge / bins},
                                  marker_color=COLORS[2], hovertemplate="%{x}: %{y} queries<extra></extra>"))
     fig.add_vline(x=0, line_dash="dot", line_color="#444")

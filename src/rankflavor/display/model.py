@@ -13,6 +13,7 @@ import numpy as np
 from rankflavor.compare.comparison import Comparison, compare_scores
 from rankflavor.compare.grid import labelled_grid
 from rankflavor.compare.scores import Scores, spec_of
+from rankflavor.compare.stats import TestSettings
 from rankflavor.display.picks import Picks, pick_queries
 from rankflavor.engine import MISSING, ZERO_IDEAL
 from rankflavor.flavor import Flavor
@@ -49,10 +50,10 @@ class PageModel:
 
 def build_model(qrels: Any, runs: Any, flavors: Any = None, *, grid: Any = None, cutoffs: list[int] | None = None,
                 base: str = "ndcg", baseline: str | None = None, command: str = "", on_duplicate: str = "error",
-                test: str = "randomization", n_resamples: int = 10_000, seed: int = 0, alpha: float = 0.05,
-                ) -> PageModel:
+                settings: TestSettings | None = None) -> PageModel:
     """Evaluate the runs under the flavors (specs, or a grid as `compare` takes it; default the 'default' grid
-    @10) and, with two runs or more, compare each with the baseline (default: the first run)."""
+    @10) and, with two runs or more, compare each with the baseline (default: the first run) as `settings`
+    says (default `TestSettings()`)."""
     from rankflavor.version import __version__
 
     if isinstance(flavors, (str, Flavor)):
@@ -64,10 +65,9 @@ def build_model(qrels: Any, runs: Any, flavors: Any = None, *, grid: Any = None,
     labels = {str(f): label for f, label in labelled.items()}
     comparison = None
     if len(scores.runs) >= 2:
-        comparison = compare_scores(scores, chosen, baseline=baseline or scores.runs[0], test=test,
-                                    n_resamples=n_resamples, seed=seed, alpha=alpha, skipped=skipped, labels=labelled)
-        chosen, skipped = list(comparison.flavors), list(comparison.skipped)
-        baseline = comparison.settings["pairs"].removeprefix("each run vs ")
+        comparison = compare_scores(scores, chosen, baseline=baseline or scores.runs[0], settings=settings,
+                                    skipped=skipped, labels=labelled)
+        chosen, skipped, baseline = list(comparison.flavors), list(comparison.skipped), comparison.baseline
     model = PageModel(scores, chosen, labels, comparison, baseline, command, __version__, skipped)
     flips = []
     if comparison is not None:
@@ -75,7 +75,8 @@ def build_model(qrels: Any, runs: Any, flavors: Any = None, *, grid: Any = None,
             rows = comparison.flips[(comparison.flips.run_a == v.run_a) & (comparison.flips.run_b == v.run_b)]
             if len(rows):
                 f = rows.iloc[0]
-                flips.append((v.run_a, v.run_b, Flavor.parse(f.from_flavor), Flavor.parse(f.to_flavor), f.change))
+                flips.append((v.run_a, v.run_b, comparison.flavor(f.from_flavor), comparison.flavor(f.to_flavor),
+                              f.change))
     values = {(r, f): scores.values(r, f) for r in scores.runs for f in chosen}
     model.picks = pick_queries(values, scores.runs, chosen[0], model.baseline, flips)
     return model

@@ -2,6 +2,7 @@
 
 from rankflavor.engine.front import Engine
 from rankflavor.engine.results import (
+    MIN_GEO_MEAN,
     MISSING,
     OK,
     STATUS_NAMES,
@@ -12,5 +13,5 @@ from rankflavor.engine.results import (
     RecordRows,
 )
 
-__all__ = ["MISSING", "OK", "STATUS_NAMES", "ZERO_IDEAL", "Aggregate", "Engine", "Evaluation", "QueryResults",
-           "RecordRows"]
+__all__ = ["MIN_GEO_MEAN", "MISSING", "OK", "STATUS_NAMES", "ZERO_IDEAL", "Aggregate", "Engine", "Evaluation",
+           "QueryResults", "RecordRows"]

@@ -34,10 +34,9 @@ WORKERS = min(4, len(os.sched_getaffinity(0)))  # chunks evaluated at once (nump
 def chunk_rows(ds: Dataset, flavors: int = 1) -> int:
     """Rows per chunk: CHUNK_ROWS, or more when the dataset has so many queries that each chunk's per-query
     work (arrays over every query code) would outweigh its per-row work; up to SHARED_SCALE times more when
-    several flavors share each chunk (each flavor's fixed work per chunk then dominates). Measured on the 7M-row
-    benchmark, `pytrec_eval.all_trec` (92 flavors, every chunk's lists from one selection), two chunks at a time:
-    4.5 s and 1.06 GB in chunks of 2^19 rows, 4.15 s and 1.21 GB in chunks of 3 x 2^18, 4.0 s and 1.34 GB in
-    chunks of 2^20, 4.4 s and 1.63 GB in chunks of 6 x 2^18."""
+    several flavors share each chunk (each flavor's fixed work per chunk then dominates). The scale trades time
+    for peak memory: on the 7M-row benchmark under `pytrec_eval.all_trec` (92 flavors, two chunks at a time),
+    larger chunks were faster up to about 2^20 rows, slower beyond, and each size cost more memory."""
     scale = min(SHARED_SCALE, max(1, flavors // FLAVORS_PER_SCALE))
     return max(CHUNK_ROWS * scale, ROWS_PER_QUERY * ds.n_queries)
 

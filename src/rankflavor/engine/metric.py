@@ -10,7 +10,6 @@ the value from the record alone (`verify()`), and names its slow reference (rank
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -18,8 +17,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from rankflavor.flavor.values import Param
-
-MIN_GEO_MEAN = 1e-5  # trec_eval.h: a value below it counts as it in a geometric mean (gm_map, gm_bpref)
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
@@ -56,7 +53,8 @@ class Metric:
     # after it): the engine hands it only the rows in the qrels (engine/lists.py in_qrels)
     qrels_rows_only: ClassVar[bool] = False  # (a metric for which it depends on the flavor: `reads_qrels_rows_only`)
     aggregate: ClassVar[str] = "mean"  # how per-query values make the summary: "mean", "sum" (counts) or "gm"
-    # ("gm": exp of the mean of log(max(value, MIN_GEO_MEAN)), trec_eval meas_avg.c te_calc_avg_meas_s_gm)
+    # ("gm": exp of the mean of log(max(value, MIN_GEO_MEAN)), engine/results.py; trec_eval meas_avg.c
+    # te_calc_avg_meas_s_gm)
     reference: ClassVar[Callable[..., Any] | None] = None  # the slow per-query formula (rankflavor.reference)
 
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
@@ -78,7 +76,7 @@ class Metric:
 
     def depth_read(self, flavor: Flavor) -> float:
         """How many top ranks of each list the value depends on (inf: all)."""
-        return math.inf if flavor.cutoff is None else float(flavor.cutoff)
+        return flavor.depth
 
     def reads_whole_list(self, flavor: Flavor) -> bool:
         """Whether the value depends on facts of the whole list beyond `depth_read` (counts, judged docs)."""

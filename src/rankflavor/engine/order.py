@@ -70,6 +70,6 @@ def tie_rows(q: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def distinct_sorted(values: np.ndarray) -> np.ndarray:
-    """The distinct values, ascending (np.unique imports numpy.ma: 9 ms of start-up)."""
+    """The distinct values, ascending (np.unique imports numpy.ma, which start-up would pay for)."""
     out = np.sort(values)
     return out[np.r_[True, out[1:] != out[:-1]]] if len(out) else out

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 OK, ZERO_IDEAL, MISSING = 0, 1, 2
-MIN_GEO_MEAN = 1e-5  # trec_eval.h (as engine/metric.py: the engine does not import the metrics' contract)
+MIN_GEO_MEAN = 1e-5  # trec_eval.h: a value below it counts as it in a geometric mean (gm_map, gm_bpref)
 STATUS_NAMES = ("ok", "zero_ideal", "missing")
 
 

@@ -4,7 +4,7 @@ This is the one place an axis value is described. The axis table of docs/flavors
 on axes (`help_lines`), `rankflavor axes` and docs/axes.md (flavor/axis_docs.py), the compare grids
 (`sweep_tokens`) and the tests' strategies (`AxisDoc.examples`) are generated from it. `AXES` is in canonical
 order: a flavor prints its axes in this order. (Named tuples, not dataclasses: `rankflavor --help` prints this
-registry, and importing dataclasses costs it 10 ms.)
+registry, and importing dataclasses would slow its start-up.)
 """
 
 from __future__ import annotations

@@ -91,6 +91,11 @@ class Flavor:
         params = f"({','.join(f'{k}={v}' for k, v in self.params)})" if self.params else ""
         return f"{self.metric}{params}" + ("" if self.cutoff is None else f"@{self.cutoff}")
 
+    @property
+    def depth(self) -> float:
+        """The cutoff k as a float, or infinity (math.inf) for the whole list: `rank <= flavor.depth` is in the top."""
+        return float("inf") if self.cutoff is None else float(self.cutoff)
+
     def param(self, name: str) -> AxisValue:
         """The typed value of one of the metric's own parameters."""
         return dict(self.params)[name]

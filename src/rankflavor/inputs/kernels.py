@@ -1,7 +1,7 @@
 """The few Arrow compute kernels the TREC path calls, called by name without importing `pyarrow.compute`.
 
 `import pyarrow.compute` generates a Python wrapper, docstring included, for each of Arrow's hundreds of
-kernels: about 0.05 s of a `rankflavor eval` on a TREC-sized run that takes 0.4 s in all. Every wrapper
+kernels: a noticeable share of a `rankflavor eval` on a TREC-sized run, which is mostly start-up. Every wrapper
 calls `call_function(name, args, options)`, which pyarrow defines in its compiled `_compute` module with
 the options classes; these functions call it the same way. (A pyarrow without that module: the public one.)
 Array methods such as `take`, `cast` or `unique` import `pyarrow.compute`: the TREC path uses these instead.

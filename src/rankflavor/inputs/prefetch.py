@@ -1,7 +1,7 @@
 """Parse run files on Arrow's threads while the caller does its own start-up (importing the engine, the qrels).
 
 Importing this module imports pyarrow and its CSV reader only (io/arrow_csv.py), so `rankflavor eval` starts
-parsing the runs about 0.1 s after it starts. The parse is speculative, as `evaluate` reads TREC files
+parsing the runs early, before the engine is imported. The parse is speculative, as `evaluate` reads TREC files
 anyway (io.trec.settle): the id and value columns, assuming a plain file. When the caller takes a run,
 the rest of the fast reader runs on the parsed columns (checks, the deferred hash-and-scan). An error of
 the parser is not raised here: the taken run is then read as usual, and the reader decides. A run that

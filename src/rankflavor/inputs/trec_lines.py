@@ -45,14 +45,6 @@ _GZIP_MAGIC = b"\x1f\x8b"
 _FORMS = {4: "qrels (qid iter docid grade)", 6: "run (qid Q0 docid rank score tag)"}
 
 
-def is_regular_file(path: Path) -> bool:
-    """True for a regular file that can be stat'ed (not a pipe, a directory, a missing or unreachable path)."""
-    try:
-        return Path(path).is_file()
-    except (OSError, ValueError):
-        return False
-
-
 def read_raw(path: Path) -> bytes:
     """The file's bytes as stored (still compressed), or InputError naming the path and what is wrong;
     `<stdin>`: the standard input's (inputs/stdin.py)."""

@@ -18,7 +18,6 @@ from rankflavor.metrics.relevance import (
     BinaryMetric,
     per_query,
     reference,
-    reference_of,
     relevant_judgments,
     relevant_rows,
     within_query_cumsum,
@@ -40,7 +39,6 @@ class AveragePrecision(BinaryMetric):
     parts = ("relevant_retrieved", "relevant")
     row_columns = ("relevant", "precision")
     measure = reference.average_precision
-    reference = reference_of(reference.average_precision)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level) & lists.positions.in_top

@@ -23,7 +23,6 @@ from rankflavor.metrics.relevance import (
     nonrelevant_judgments,
     per_query,
     reference,
-    reference_of,
     relevant_judgments,
     relevant_rows,
     within_query_cumsum,
@@ -47,7 +46,6 @@ class BinaryPreference(BinaryMetric):
     parts = ("relevant_retrieved", "relevant", "nonrelevant")
     row_columns = ("relevant", "nonrelevant_above")
     measure = reference.bpref
-    reference = reference_of(reference.bpref)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         q = lists.rows.q

@@ -21,7 +21,6 @@ from rankflavor.metrics.relevance import (
     BinaryMetric,
     per_query,
     reference,
-    reference_of,
     relevant_judgments,
     relevant_rows,
 )
@@ -51,7 +50,6 @@ class NumRet(Count):
 
     name = "num_ret"
     measure = reference.num_ret
-    reference = reference_of(reference.num_ret)
 
     def counts(self, lists: RankedLists, flavor: Flavor, relevant: np.ndarray) -> np.ndarray:
         return lists.returned
@@ -62,7 +60,6 @@ class NumRel(Count):
 
     name = "num_rel"
     measure = reference.num_rel
-    reference = reference_of(reference.num_rel)
 
     def counts(self, lists: RankedLists, flavor: Flavor, relevant: np.ndarray) -> np.ndarray:
         return lists.scope.shared(relevant_judgments, flavor.negative, flavor.rel_level)
@@ -73,7 +70,6 @@ class NumRelRet(Count):
 
     name = "num_rel_ret"
     measure = reference.num_rel_ret
-    reference = reference_of(reference.num_rel_ret)
 
     def counts(self, lists: RankedLists, flavor: Flavor, relevant: np.ndarray) -> np.ndarray:
         return per_query(lists, relevant)
@@ -86,7 +82,6 @@ class NumNonrelJudgedRet(Count):
     reads = tuple(a for a in BINARY_AXES if a != "unjudged")
     not_read: ClassVar[dict[str, tuple[str, str]]] = {"unjudged": (JUDGED_ONLY, "num_ret")}
     measure = reference.num_nonrel_judged_ret
-    reference = reference_of(reference.num_nonrel_judged_ret)
 
     def counts(self, lists: RankedLists, flavor: Flavor, relevant: np.ndarray) -> np.ndarray:
         return per_query(lists, lists.rows.judged & ~relevant)

@@ -12,7 +12,7 @@ convention but without its 5-decimal print (gdeval's presets add round=5).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -22,7 +22,6 @@ from rankflavor.engine.scope import DatasetScope
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor.values import Choice, Param, number_parser
 from rankflavor.metrics.relevance import BINARY_AXES, BinaryMetric
-from rankflavor.reference import binary as reference
 from rankflavor.reference import graded
 from rankflavor.registry import register
 
@@ -66,10 +65,6 @@ class ExpectedReciprocalRank(BinaryMetric):
     undefined_status = "no_relevant"
     measure = graded.err
 
-    @staticmethod
-    def reference(flavor, judgments, ranked, qrels):
-        return reference.query_value(graded.err, flavor, judgments, ranked, qrels)
-
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         max_grade = flavor.param("max_grade").number
         self._refuse_high_grades(lists, flavor, max_grade)
@@ -108,9 +103,6 @@ class ExpectedReciprocalRank(BinaryMetric):
             shown = "null, left out of the mean" if value is None else f"{value:g}"
             return f"no judgment of the query has a grade above 0; empty={flavor.empty} gives {shown}"
         return "the chance the user stops at each rank, R_i times the chance they got there, over i"
-
-    def checked_measure(self) -> Any:
-        return graded.err
 
 
 register(ExpectedReciprocalRank(), peers={"ir_measures": ("ERR@k",)})

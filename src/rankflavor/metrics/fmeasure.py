@@ -22,7 +22,6 @@ from rankflavor.metrics.relevance import (
     over_relevant,
     per_query,
     reference,
-    reference_of,
     relevant_judgments,
     relevant_rows,
 )
@@ -44,7 +43,6 @@ class FMeasure(BinaryMetric):
                         "the weight of recall against precision, beta > 0 (1: F1)", ("0.5", "1", "2")),)
     parts = ("relevant_retrieved", "relevant")
     measure = reference.f_measure
-    reference = reference_of(reference.f_measure)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)
@@ -68,7 +66,6 @@ class SetMap(BinaryMetric):
     cutoff_rule = "none"
     parts = ("relevant_retrieved", "relevant")
     measure = reference.set_map
-    reference = reference_of(reference.set_map)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)

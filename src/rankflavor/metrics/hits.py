@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rankflavor.engine.metric import MetricValues
-from rankflavor.metrics.relevance import BinaryMetric, per_query, reference_of, relevant_rows
+from rankflavor.metrics.relevance import BinaryMetric, per_query, relevant_rows
 from rankflavor.reference import ranx_ref
 from rankflavor.registry import register
 
@@ -32,7 +32,6 @@ class Hits(BinaryMetric):
     name = "hits"
     parts = ("relevant_retrieved",)
     measure = ranx_ref.hits
-    reference = reference_of(ranx_ref.hits)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)

@@ -25,7 +25,6 @@ from rankflavor.metrics.relevance import (
     BinaryMetric,
     per_query,
     reference,
-    reference_of,
     relevant_judgments,
     relevant_rows,
     within_query_cumsum,
@@ -53,7 +52,6 @@ class InferredAP(BinaryMetric):
     parts = ("relevant_retrieved", "relevant")
     row_columns = ("relevant", "pooled_unjudged", "contribution")
     measure = reference.infap
-    reference = reference_of(reference.infap)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         rows, q = lists.rows, lists.rows.q

@@ -25,7 +25,6 @@ from rankflavor.metrics.relevance import (
     BinaryMetric,
     per_query,
     reference,
-    reference_of,
     relevant_judgments,
     relevant_rows,
     within_query_cumsum,
@@ -107,7 +106,6 @@ class InterpolatedPrecision(BinaryMetric):
                         ("0", "0.1", "0.25", "0.3", "0.5", "0.7", "1")), COUNT)
     parts = ("relevant_retrieved", "relevant")
     measure = reference.iprec
-    reference = reference_of(reference.iprec)
 
     def values(self, table: InterpolationTable, r: np.ndarray, flavor: Flavor) -> np.ndarray:
         return table.iprec(flavor.param("level").number, r, flavor.param("count"))
@@ -129,7 +127,6 @@ class InterpolatedPrecisionAverage(InterpolatedPrecision):
                         "the recall levels: 11 (0, 0.1, ..., 1: trec_eval 11pt_avg) or 3 (0.2, 0.5, 0.8)",
                         ("11", "3")), COUNT)
     measure = reference.iprec_avg
-    reference = reference_of(reference.iprec_avg)
 
     def values(self, table: InterpolationTable, r: np.ndarray, flavor: Flavor) -> np.ndarray:
         levels = reference.AVERAGE_LEVELS[flavor.param("points")]

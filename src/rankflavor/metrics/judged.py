@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from rankflavor.engine.metric import MetricValues
-from rankflavor.metrics.relevance import BINARY_AXES, BinaryMetric, per_query, reference, reference_of
+from rankflavor.metrics.relevance import BINARY_AXES, BinaryMetric, per_query, reference
 from rankflavor.registry import register
 
 if TYPE_CHECKING:
@@ -38,7 +38,6 @@ class Judged(BinaryMetric):
     parts = ("judged_retrieved",)
     row_columns = ()  # (a record's rows show `judged` already)
     measure = reference.judged_at
-    reference = reference_of(reference.judged_at)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         judged = lists.rows.judged & lists.positions.in_top
@@ -61,7 +60,6 @@ class Unjudged(Judged):
     cutoff_rule = "required"
     parts = ("unjudged_retrieved",)
     measure = reference.unjudged_at
-    reference = reference_of(reference.unjudged_at)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         unjudged = per_query(lists, ~lists.rows.judged & lists.positions.in_top)

@@ -141,7 +141,7 @@ def ideal_list(lists: RankedLists, flavor: Flavor) -> IdealList:
 def ideal_depths(lists: RankedLists, flavor: Flavor) -> np.ndarray:
     """Per query code, the depth the ideal list is cut at (inf: uncut)."""
     nq = lists.n_queries
-    cut = np.inf if flavor.cutoff is None else float(flavor.cutoff)
+    cut = flavor.depth
     if flavor.ideal_depth == "k":
         return np.full(nq, cut)
     if flavor.ideal_depth == "all":
@@ -159,11 +159,10 @@ def _ideal_dcg(ideal: IdealList, depth: np.ndarray, discount: Discount, nq: int,
 
 
 def global_ideal_dcg(data: DatasetScope, gain: Gain, negative: Choice, min_grade: MinGrade, discount: Discount,
-                     cutoff: int | None, ideal_depth: Choice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """_ideal_dcg of the global ideal cut at k or uncut: the same for every run."""
+                     depth: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """_ideal_dcg of the global ideal cut at `depth` (k, or inf: uncut): the same for every run."""
     nq = data.dataset.n_queries
-    depth = np.full(nq, np.inf if cutoff is None or ideal_depth == "all" else float(cutoff))
-    return _ideal_dcg(data.stage(global_ideal, gain, negative, min_grade), depth, discount, nq)
+    return _ideal_dcg(data.stage(global_ideal, gain, negative, min_grade), np.full(nq, depth), discount, nq)
 
 
 def dcg_of(lists: RankedLists, flavor: Flavor) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -243,7 +242,7 @@ class NDCG(DCG):
                 raise SpecError("ideal=max with ideal_depth=all is unbounded; use ideal_depth=k or returned")
 
     def depth_read(self, flavor: Flavor) -> float:
-        need = math.inf if flavor.cutoff is None else float(flavor.cutoff)
+        need = flavor.depth
         return max(need, float(flavor.ideal.k)) if flavor.ideal.kind == "recall" else need
 
     def reads_whole_list(self, flavor: Flavor) -> bool:
@@ -254,8 +253,8 @@ class NDCG(DCG):
         nq = lists.n_queries
         if flavor.ideal.kind == "global" and flavor.ideal_depth in ("k", "all"):  # the same for every run
             ideal_disc, ideal_contrib, idcg = lists.scope.shared(
-                global_ideal_dcg, flavor.gain, flavor.negative, flavor.min_grade, flavor.discount, flavor.cutoff,
-                flavor.ideal_depth)
+                global_ideal_dcg, flavor.gain, flavor.negative, flavor.min_grade, flavor.discount,
+                flavor.depth if flavor.ideal_depth == "k" else math.inf)
             ideal = lists.scope.shared(global_ideal, flavor.gain, flavor.negative, flavor.min_grade)
         else:
             ideal = ideal_list(lists, flavor)

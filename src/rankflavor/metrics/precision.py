@@ -24,7 +24,6 @@ from rankflavor.metrics.relevance import (
     over_relevant,
     per_query,
     reference,
-    reference_of,
     relevant_judgments,
     relevant_rows,
 )
@@ -43,7 +42,6 @@ class Precision(BinaryMetric):
     name = "p"
     parts = ("relevant_retrieved",)
     measure = reference.precision
-    reference = reference_of(reference.precision)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)
@@ -66,7 +64,6 @@ class Success(BinaryMetric):
     cutoff_rule = "required"
     parts = ("relevant_retrieved",)
     measure = reference.success
-    reference = reference_of(reference.success)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)
@@ -85,7 +82,6 @@ class RPrecision(BinaryMetric):
     cutoff_rule = "none"
     parts = ("relevant_retrieved", "relevant")
     measure = reference.rprec
-    reference = reference_of(reference.rprec)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)
@@ -103,7 +99,6 @@ class RPrecisionMultiple(RPrecision):
     parameters = (Param("factor", "1", number_parser("factor", 0.0, 1e6, low_open=True), "the multiple f of R",
                         ("0.2", "0.5", "1", "1.4", "2")),)
     measure = reference.rprec_mult
-    reference = reference_of(reference.rprec_mult)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)

@@ -15,7 +15,7 @@ and every doc past the list, of gain 1.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -23,7 +23,6 @@ from rankflavor.engine.metric import MetricValues
 from rankflavor.errors import SpecError
 from rankflavor.flavor.values import Param, number_parser, word_parser
 from rankflavor.metrics.relevance import BINARY_AXES, BinaryMetric, per_query, relevant_rows
-from rankflavor.reference import binary as reference
 from rankflavor.reference import graded
 from rankflavor.registry import register
 
@@ -67,10 +66,6 @@ class RankBiasedPrecision(BinaryMetric):
     row_columns = ("relevant", "gain", "weight")
     measure = graded.rbp
 
-    @staticmethod
-    def reference(flavor, judgments, ranked, qrels):
-        return reference.query_value(graded.rbp, flavor, judgments, ranked, qrels)
-
     def validate(self, flavor: Flavor) -> None:
         if flavor.param("scale") == "query_max" and flavor.rel_level.threshold != 1:
             raise SpecError(f"rbp scale=query_max reads grades, not rel_level={flavor.rel_level} (trec_eval's graded "
@@ -97,9 +92,6 @@ class RankBiasedPrecision(BinaryMetric):
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
         return "(1 - p) times the gains weighted by p^(rank - 1)"
 
-    def checked_measure(self) -> Any:
-        return graded.rbp
-
 
 class RankBiasedResidual(RankBiasedPrecision):
     """rbp_resid = p^n + (1 - p) sum over the unjudged docs ranked i of p^(i-1)"""
@@ -117,10 +109,6 @@ class RankBiasedResidual(RankBiasedPrecision):
         return {}
     measure = graded.rbp_resid
 
-    @staticmethod
-    def reference(flavor, judgments, ranked, qrels):
-        return reference.query_value(graded.rbp_resid, flavor, judgments, ranked, qrels)
-
     def validate(self, flavor: Flavor) -> None:
         BinaryMetric.validate(self, flavor)
 
@@ -137,9 +125,6 @@ class RankBiasedResidual(RankBiasedPrecision):
 
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
         return "p^n past the list, plus (1 - p) p^(rank - 1) for each unjudged doc (0 when none is unjudged)"
-
-    def checked_measure(self) -> Any:
-        return graded.rbp_resid
 
 
 register(RankBiasedPrecision(), peers={"trec_eval": ("rbp",), "ir_measures": ("RBP(rel=N)",), "ranx": ("rbp.{p}",)})

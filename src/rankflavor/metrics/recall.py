@@ -20,7 +20,6 @@ from rankflavor.metrics.relevance import (
     over_relevant,
     per_query,
     reference,
-    reference_of,
     relevant_judgments,
     relevant_rows,
 )
@@ -40,7 +39,6 @@ class Recall(BinaryMetric):
     reads = NORMALISED_AXES
     parts = ("relevant_retrieved", "relevant")
     measure = reference.recall
-    reference = reference_of(reference.recall)
     capped = False
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
@@ -62,7 +60,6 @@ class CappedRecall(Recall):
 
     name = "recall_cap"
     measure = reference.recall_cap
-    reference = reference_of(reference.recall_cap)
     capped = True
 
 

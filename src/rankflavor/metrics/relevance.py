@@ -9,8 +9,6 @@ gives 0, as empty=zero does).
 
 from __future__ import annotations
 
-import functools
-import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -77,7 +75,8 @@ def within_query_cumsum(q: np.ndarray, flags: np.ndarray) -> np.ndarray:
 
 
 class BinaryMetric(Metric):
-    """A binary-relevance measure: `measure` is its reference formula (reference/binary.py)."""
+    """A binary-relevance measure: `measure` is its reference formula over a `Ranked` (reference/binary.py, or
+    reference/graded.py, ranx_ref.py); its `reference` and the check of its records are derived from it."""
 
     reads = BINARY_AXES
     row_columns = ("relevant",)
@@ -102,6 +101,10 @@ class BinaryMetric(Metric):
                    f"gives {shown}"
         return (type(self).__doc__ or self.name).strip().splitlines()[0]
 
+    def reference(self, flavor: Flavor, judgments: Any, ranked: Any, qrels: Any) -> tuple:
+        """The slow per-query (value, parts, undefined) of `measure` (reference/binary.py query_value)."""
+        return reference.query_value(type(self).measure, flavor, judgments, ranked, qrels)
+
     def checked_measure(self) -> Any:
         """The reference formula a record's value is checked against (reference/binary.py)."""
         return type(self).measure
@@ -114,11 +117,3 @@ class BinaryMetric(Metric):
 
         return check_relevance_rows(self.checked_measure(), rows, res, ds, flavor)
 
-
-def reference_of(measure) -> Any:
-    """The `Metric.reference` of a binary measure (reference/binary.py: query_value)."""
-    return staticmethod(functools.partial(reference.query_value, measure))
-
-
-def cut(flavor: Flavor) -> float:
-    return math.inf if flavor.cutoff is None else float(flavor.cutoff)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rankflavor.engine.metric import MetricValues
-from rankflavor.metrics.relevance import BinaryMetric, reference, reference_of, relevant_rows
+from rankflavor.metrics.relevance import BinaryMetric, reference, relevant_rows
 from rankflavor.registry import register
 
 if TYPE_CHECKING:
@@ -29,7 +29,6 @@ class ReciprocalRank(BinaryMetric):
     name = "mrr"
     parts = ("first_relevant",)
     measure = reference.reciprocal_rank
-    reference = reference_of(reference.reciprocal_rank)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)

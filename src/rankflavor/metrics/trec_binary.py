@@ -23,7 +23,6 @@ from rankflavor.metrics.relevance import (
     BinaryMetric,
     per_query,
     reference,
-    reference_of,
     relevant_judgments,
     relevant_rows,
     within_query_cumsum,
@@ -46,7 +45,6 @@ class BinaryG(BinaryMetric):
     parts = ("relevant_retrieved", "relevant")
     row_columns = ("relevant", "contribution")
     measure = reference.bin_g
-    reference = reference_of(reference.bin_g)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         q = lists.rows.q
@@ -85,7 +83,6 @@ class Utility(BinaryMetric):
     not_read: ClassVar[dict[str, tuple[str, str]]] = {"empty": ("it scores every query (no division)", "map")}
     parts = ("relevant_retrieved", "relevant")
     measure = reference.utility
-    reference = reference_of(reference.utility)
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)

@@ -29,6 +29,7 @@ from rankflavor.flavor.axes import AXIS_NAMES
 from rankflavor.metrics.ndcg import global_ideal
 from rankflavor.metrics.relevance import relevant_judgments
 from rankflavor.reference import trec_gains as reference
+from rankflavor.reference.lists import CLOSE
 from rankflavor.registry import register
 
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ class TrecGainMetric(Metric):
         elif flavor.round.decimals is not None:
             value = round(value, flavor.round.decimals)
         if (value is None) != (record.value is None) or (
-                value is not None and not math.isclose(value, record.value, rel_tol=1e-9, abs_tol=1e-9)):
+                value is not None and not math.isclose(value, record.value, rel_tol=CLOSE, abs_tol=CLOSE)):
             return [f"value {record.value} but the ranked gains give {value}"]
         return []
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rankflavor.flavor import Flavor
-from rankflavor.reference.lists import RefList, judgment
+from rankflavor.reference.lists import CLOSE, RefList, judgment
 
 Outcome = tuple[float | None, dict[str, float | None], bool]
 
@@ -304,8 +304,8 @@ def check_record(measure, record: Any, flavor: Flavor) -> list[str]:
     elif flavor.round.decimals is not None:
         value = round(value, flavor.round.decimals)
     same = (value is None and record.value is None) or (
-        value is not None and record.value is not None and math.isclose(value, record.value, rel_tol=1e-9,
-                                                                         abs_tol=1e-9))
+        value is not None and record.value is not None and math.isclose(value, record.value, rel_tol=CLOSE,
+                                                                         abs_tol=CLOSE))
     if not same:
         problems.append(f"value {record.value} but the ranked list's relevance gives {value}")
     return problems

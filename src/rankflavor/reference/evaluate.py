@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rankflavor import registry
+from rankflavor.engine import MIN_GEO_MEAN
 from rankflavor.flavor import Flavor
 from rankflavor.reference.lists import RefError, judgment, ranked_list
 
@@ -81,7 +82,7 @@ def reference_mean(values: list[float | None], weights: list[float] | None, deci
     if mean_of == "rounded":
         kept = [(round(v, decimals), w) for v, w in kept]
     if geometric:
-        kept = [(math.log(max(v, 1e-5)), w) for v, w in kept]
+        kept = [(math.log(max(v, MIN_GEO_MEAN)), w) for v, w in kept]
     total = math.fsum(w for _, w in kept)
     mean = math.fsum(v * w for v, w in kept) / total
     if geometric:

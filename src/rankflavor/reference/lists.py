@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from rankflavor.engine.ties import quicksort_passes, random_tie_key
 from rankflavor.flavor import Flavor
 
+CLOSE = 1e-9  # a record's numbers agree with the formulas this closely (absolute and relative, as math.isclose)
+
 
 class RefError(Exception):
     """The flavor refuses the data (mirrors the engine's EvaluationError)."""

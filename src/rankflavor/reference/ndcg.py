@@ -17,10 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rankflavor.flavor import Flavor
-from rankflavor.reference.lists import RefList, gain, judgment
+from rankflavor.reference.lists import CLOSE, RefList, gain, judgment
 
 MAX_ENUMERATED_ORDERS = 720
-CLOSE = 1e-9  # a record's numbers agree with the formulas this closely
 
 
 def discount(i: int, flavor: Flavor) -> float:
@@ -43,7 +42,7 @@ def _dcg_of(gains: list[float], k: float, flavor: Flavor) -> float:
 def query_value(flavor: Flavor, judgments: Mapping[str, float], ranked: RefList,
                 qrels: Mapping[str, Mapping[str, float]]) -> tuple[float | None, dict[str, float | None], bool]:
     """(value, {dcg, idcg}, undefined): undefined when IDCG is 0 (the `empty` axis decides the value)."""
-    k = math.inf if flavor.cutoff is None else flavor.cutoff
+    k = flavor.depth
     gains = ranked.gains
     if flavor.ties == "average":
         dcg = _average_dcg(ranked.docs, ranked.scores, gains, k, flavor)
@@ -109,7 +108,7 @@ def _close(a: float | None, b: float | None) -> bool:
 def check_record(record: Any, flavor: Flavor) -> list[str]:
     """What in the record does not add up (an empty list when it all does)."""
     problems: list[str] = []
-    k = math.inf if flavor.cutoff is None else flavor.cutoff
+    k = flavor.depth
     judged_gain = {}
     for u in record.universe:
         if u["judged"]:

@@ -6,7 +6,7 @@ contributions, a gain is g(grade), a discount is d(rank)) and, for a measure of 
 formula over the query's list. Here the identities are checked over the arrays of every query at once, the
 gains and discounts taken from the reference's g and d for each distinct grade and rank, and the formula is
 the reference's own, called once per query on its list: the same checks as `check_record`, without a dict
-per ranked row (building those cost 20 times the evaluation they check).
+per ranked row (building those cost many times the evaluation they check).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import numpy as np
 from rankflavor.engine import MISSING, QueryResults, RecordRows
 from rankflavor.flavor import Flavor
 from rankflavor.reference.binary import Ranked
-from rankflavor.reference.lists import RefError, gain
-from rankflavor.reference.ndcg import CLOSE, discount
+from rankflavor.reference.lists import CLOSE, RefError, gain
+from rankflavor.reference.ndcg import discount
 
 if TYPE_CHECKING:
     from rankflavor.inputs.intern import Dataset
@@ -74,7 +74,7 @@ def reference_discounts(ranks: np.ndarray, flavor: Flavor) -> np.ndarray:
     """d(rank) for the ranks within the cutoff, 0 below it."""
     if not len(ranks):
         return np.zeros(0)
-    k = math.inf if flavor.cutoff is None else flavor.cutoff
+    k = flavor.depth
     table = np.array([0.0, *(discount(r, flavor) if r <= k else 0.0 for r in range(1, int(ranks.max()) + 1))])
     return table[ranks]
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from rankflavor import registry
-from rankflavor.engine.metric import MIN_GEO_MEAN
+from rankflavor.engine import MIN_GEO_MEAN
 from rankflavor.errors import EvaluationError, SpecError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice, Round

@@ -14,11 +14,9 @@ from rankflavor.engine import QueryResults, RecordRows
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.intern import Dataset
 from rankflavor.reference import reference_mean
-from rankflavor.report.numbers import plain
+from rankflavor.report.numbers import TOLERANCE, plain
 from rankflavor.report.records import Record, build_record
 from rankflavor.report.result import Result
-
-TOLERANCE = 1e-12  # the reported value and the record's agree this closely
 
 
 @dataclass

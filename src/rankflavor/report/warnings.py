@@ -32,13 +32,12 @@ from rankflavor import registry
 from rankflavor.engine import MISSING, ZERO_IDEAL
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
+from rankflavor.report.numbers import TOLERANCE
 from rankflavor.report.result import Result
 
 if TYPE_CHECKING:
     from rankflavor.engine import Engine
     from rankflavor.inputs.intern import InternedRun
-
-WIDTH = 1e-12  # a range narrower than this is no range
 
 
 class FlavorWarning(str):
@@ -233,7 +232,7 @@ def compose_warnings(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers)
         text = f"{n} queries have tied scores across the cutoff {k}: ties={flavor.ties} decides which docs are scored"
         if numbers.tie_range is not None:
             lo, hi = numbers.tie_range
-            if not (lo is not None and hi is not None and abs(hi - lo) <= WIDTH):
+            if not (lo is not None and hi is not None and abs(hi - lo) <= TOLERANCE):
                 out.append(FlavorWarning(
                     "ties_across_cutoff",
                     f"{text}; the mean is {_fmt(lo)} with ties=pessimistic, {_fmt(hi)} with ties=optimistic, "
