@@ -32,9 +32,14 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 def test_version_prints_the_packages_version_and_exits_0():
     done = subprocess.run([sys.executable, "-m", "rankflavor", "--version"], capture_output=True, text=True)
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    assert (done.returncode, done.stdout, done.stderr) == (0, f"rankflavor {project}\n", "")
-    assert rf.__version__ == project
+    import importlib.metadata
+
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" in pyproject["project"]["dynamic"]  # (read from the one place it is written)
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "rankflavor.version.__version__"}
+    installed = importlib.metadata.version("rankflavor")
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"rankflavor {installed}\n", "")
+    assert rf.__version__ == installed
 
 
 # ---- every subcommand's help ends with examples that run ------------------------------------------------
