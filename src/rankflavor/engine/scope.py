@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rankflavor.flavor import Flavor
 
 if TYPE_CHECKING:
-    from rankflavor.engine.lists import Rows
     from rankflavor.inputs.intern import Dataset, InternedRun
 
 T = TypeVar("T")
@@ -91,6 +90,12 @@ class RunScope:
         return self.data.stage(fn, *parts)
 
 
+class HoldsMemo(Protocol):
+    """What RowsScope reads of ranked rows (engine/lists.py `Rows`): the memo they hold."""
+
+    memo: Memo
+
+
 class RowsScope:
     """One object of ranked rows (engine/lists.py `Rows`), and the memo of the stages over them, which the rows
     hold and which dies with them. The rows are one object per stage that made them, shared by the flavors that
@@ -99,7 +104,7 @@ class RowsScope:
     (their `Positions`, a rel_level, a gain: never the lists' spec, which it is not given). Values kept here
     refer to no scope, so that a chunk's scopes are freed at once when dropped."""
 
-    def __init__(self, data: DatasetScope, rows: Rows) -> None:
+    def __init__(self, data: DatasetScope, rows: HoldsMemo) -> None:
         self.data = data
         self.dataset = data.dataset
         self.rows = rows
