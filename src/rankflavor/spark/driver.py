@@ -26,8 +26,18 @@ from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.duplicates import POLICIES
 from rankflavor.inputs.weights import QueryWeights, load_weights
 from rankflavor.report.averages import refuse_unbound_weights
-from rankflavor.spark.merge import AGGREGATES_DDL, PARTIAL_COLUMNS, merge_partials
-from rankflavor.spark.partitions import END, MARK, QRELS, RUN, WEIGHTS, Plan, evaluate_partition, output_schema
+from rankflavor.spark.merge import AGGREGATES_DDL, merge_partials
+from rankflavor.spark.partitions import (
+    END,
+    MARK,
+    PARTIAL_COLUMNS,
+    QRELS,
+    RUN,
+    WEIGHTS,
+    Plan,
+    evaluate_partition,
+    output_schema,
+)
 
 ORDERED_TIES = ("input", "quicksort")  # tie orders that read the input order
 

@@ -22,9 +22,8 @@ from rankflavor.flavor import Flavor
 from rankflavor.metrics import registry
 from rankflavor.report.averages import refuse_unweighted
 from rankflavor.report.warnings import FlavorWarning, WarningNumbers, compose_warnings
-from rankflavor.spark.partitions import PARTIAL_COLUMNS, Partial, Plan
+from rankflavor.spark.partitions import Partial, Plan
 
-__all__ = ["AGGREGATES_DDL", "PARTIAL_COLUMNS", "merge_partials"]
 AGGREGATES_DDL = ("run string, flavor_index int, label string, flavor string, mean double, n bigint, "
                   "counts map<string,bigint>, undefined_status string, warnings array<string>, "
                   "warning_details string")  # (JSON: each warning's code, message and numbers)

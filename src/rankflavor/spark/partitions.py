@@ -254,7 +254,7 @@ class Partial(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Partial:
-        """A collected row of PARTIAL_COLUMNS (merge.py) as a Partial."""
+        """A collected row of PARTIAL_COLUMNS as a Partial."""
         return cls(row["partial"], row["name"], int(row["n"]), row["partials"] or (), row["log_partials"] or (),
                    row["query"])
 
