@@ -106,16 +106,16 @@ def assert_same(out, report: rf.Report) -> None:
 def test_random_cases_equal_the_local_engine(spark, cases, drawn):
     qrels, run = frames(cases)
     specs = [*SPECS, *(str(f) for f in drawn)]
-    from rankflavor.spark import evaluate
+    from rankflavor.spark import Columns, evaluate
 
+    columns = Columns(run="system", order="line")
     try:
         report = local_report(qrels, run, specs)
     except rf.RankflavorError as exc:  # (the local engine refuses it: the Spark one must refuse it too)
         with pytest.raises(type(exc)):
-            evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), specs, run_col="system",
-                     order_col="line").means_frame()
+            evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), specs, columns=columns).means_frame()
         return
-    out = evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), specs, run_col="system", order_col="line")
+    out = evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run), specs, columns=columns)
     assert_same(out, report)
     out.unpersist()
 
@@ -133,10 +133,10 @@ def test_a_skewed_query_across_slices_and_one_sided_queries(spark):
     qrels_frame = pd.DataFrame(qrels, columns=["query", "doc", "grade"])
     run_frame = pd.DataFrame(run, columns=["system", "query", "doc", "score"])
     specs = ["ndcg@10", "ndcg", "map", "p@5", "trec_eval@10 unjudged_queries=zero", "recall@100", "gm_map", "num_ret"]
-    from rankflavor.spark import evaluate
+    from rankflavor.spark import Columns, evaluate
 
-    out = evaluate(spark.createDataFrame(qrels_frame), spark.createDataFrame(run_frame), specs, run_col="system",
-                   partitions=3, slice_rows=200)
+    out = evaluate(spark.createDataFrame(qrels_frame), spark.createDataFrame(run_frame), specs,
+                   columns=Columns(run="system"), partitions=3, slice_rows=200)
     report = local_report(qrels_frame, run_frame, specs)
     assert_same(out, report)
     means = out.means_frame()
@@ -145,16 +145,16 @@ def test_a_skewed_query_across_slices_and_one_sided_queries(spark):
 
 
 def test_refusals_and_errors_are_clear(spark):
-    from rankflavor.spark import evaluate
+    from rankflavor.spark import Columns, evaluate
 
     qrels = spark.createDataFrame(pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "grade": [1, 0]}))
     run = spark.createDataFrame(pd.DataFrame({"query": ["q1"] * 5, "doc": list("abcde"), "score": [1.0] * 5}))
-    with pytest.raises(SpecError, match="order_col"):
+    with pytest.raises(SpecError, match=r"Columns\(order="):
         evaluate(qrels, run, "ndcg@3 ties=input")
-    with pytest.raises(SpecError, match="order_col"):
+    with pytest.raises(SpecError, match=r"Columns\(order="):
         evaluate(qrels, run, "ndcg@3", on_duplicate="first")
     with pytest.raises(InputError, match="no score column 'sim'"):
-        evaluate(qrels, run, "ndcg@3", score_col="sim")
+        evaluate(qrels, run, "ndcg@3", columns=Columns(score="sim"))
     with pytest.raises(InputError, match="more than 3 rows"):
         evaluate(qrels, run, "ndcg@3", slice_rows=2, max_query_rows=3).means_frame()
     doubled = spark.createDataFrame(pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "a"], "score": [1.0, 2.0]}))
@@ -300,7 +300,7 @@ def test_weighted_means_equal_the_local_engine(spark):
     """weights=NAME from a mapping and from a Spark DataFrame: the means (and counts, warnings) of the local
     engine, across slices; its refusals (an averaged query with no weight, a total weight of 0) with its
     messages."""
-    from rankflavor.spark import evaluate
+    from rankflavor.spark import Columns, evaluate
 
     qrels, run, weights = _weighted_case()
     specs = ["ndcg@5 weights=w empty=skip", "map weights=w empty=skip unjudged_queries=zero", "ndcg@5 weights=t",
@@ -318,7 +318,7 @@ def test_weighted_means_equal_the_local_engine(spark):
     spark_weights = {"w": weights["w"], "zero": weights["zero"],
                      "t": spark.createDataFrame(pd.DataFrame(list(weights["t"].items()), columns=["query", "weight"]))}
     qrels_frame, run_frame = spark.createDataFrame(qrels), spark.createDataFrame(run)
-    out = evaluate(qrels_frame, run_frame, ok, run_col="system", weights=spark_weights, slice_rows=100)
+    out = evaluate(qrels_frame, run_frame, ok, columns=Columns(run="system"), weights=spark_weights, slice_rows=100)
     report = rf.evaluate(qrels, runs, ok, weights=weights)
     assert_same(out, report)
     unweighted = rf.evaluate(qrels, runs, "ndcg@5").means_frame()["mean"].tolist()
@@ -326,13 +326,13 @@ def test_weighted_means_equal_the_local_engine(spark):
     out.unpersist()
     for spec, exc in refused.items():
         with pytest.raises(type(exc)) as remote:
-            evaluate(qrels_frame, run_frame, spec, run_col="system", weights=spark_weights)
+            evaluate(qrels_frame, run_frame, spec, columns=Columns(run="system"), weights=spark_weights)
         assert str(remote.value) == str(exc), spec
     with pytest.raises(SpecError, match="weights=t names no weights"):
         evaluate(qrels_frame, run_frame, "ndcg@5 weights=t")
     doubled = spark.createDataFrame(pd.DataFrame({"query": ["q1", "q1"], "weight": [1.0, 2.0]}))
     with pytest.raises(InputError, match="weighted twice"):
-        evaluate(qrels_frame, run_frame, "ndcg@5 weights=t", run_col="system", weights={"t": doubled})
+        evaluate(qrels_frame, run_frame, "ndcg@5 weights=t", columns=Columns(run="system"), weights={"t": doubled})
 
 
 def _assert_close(a: object, b: object, where: str = "") -> None:

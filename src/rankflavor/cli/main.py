@@ -46,7 +46,7 @@ class Version(argparse.Action):
                          help="print rankflavor's version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        from rankflavor import __version__
+        from rankflavor.version import __version__
 
         sys.stdout.write(f"rankflavor {__version__}\n")
         parser.exit(EXIT_OK)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import csv
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rankflavor.report.result import ReportView
 
 
 def print_json(obj: Any) -> None:
@@ -36,13 +39,13 @@ def text_columns(rows: list[list[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1] for r in rows]
 
 
-def print_report(report, per_query: bool = False) -> None:
+def print_report(report: ReportView, per_query: bool = False) -> None:
     """One line per run x flavor: run, label (the name the user gave the flavor), mean, n (the queries it
-    averages), counts, then the full canonical flavor (never abbreviated)."""
+    averages), counts, then the full canonical flavor (never abbreviated); either engine's report."""
     rows = [["run", "label", "mean", "n", "scored", "zero_ideal", "missing", "flavor"]]
     for result in report.results:
         c = result.counts
-        n = result.averaging.denominator(result.queries.query, result.queries.raw_value)["queries"]
+        n = result.denominator()["queries"]
         rows.append([result.run, result.label, fmt(result.mean), str(n), str(c["scored"]),
                      str(c[result.metric.undefined_status]), str(c["missing"]), str(result.flavor)])
     for line in text_columns(rows):
@@ -50,7 +53,7 @@ def print_report(report, per_query: bool = False) -> None:
     if per_query:
         for result in report.results:
             print(f"\n{result.run} | {result.label} | {result.flavor}")
-            parts = list(result.queries.parts)
+            parts = result.parts
             rows = [["query", "value", *parts, "status"]]
             rows += [[r["query"], fmt(r["value"]), *(fmt(r[p]) for p in parts), r["status"]]
                      for r in result.per_query()]
@@ -58,7 +61,7 @@ def print_report(report, per_query: bool = False) -> None:
                 print(line)
 
 
-def print_warnings(report, stream: IO[str]) -> None:
+def print_warnings(report: ReportView, stream: IO[str]) -> None:
     """Every result's warnings, one line each, named by run and label (on stderr: stdout stays the table)."""
     for result in report.results:
         for warning in result.warnings:
@@ -140,7 +143,7 @@ def print_presets(rows: list[dict[str, str]]) -> None:
     console().print(table)
 
 
-def write_csv(report, stream: IO[str], per_query: bool = False) -> None:
+def write_csv(report: ReportView, stream: IO[str], per_query: bool = False) -> None:
     """CSV: one row per run x flavor (Report.means_frame: the mean, the counts, the warnings), or with
     per_query one row per run x flavor x judged query (Report.to_frame)."""
     frame = report.to_frame() if per_query else report.means_frame()

@@ -14,10 +14,13 @@ run file's tag) and `num_q` (the queries scored), as trec_eval prints them.
 
 from __future__ import annotations
 
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from rankflavor.dialects import trec_eval
 from rankflavor.flavor import Flavor, parse_spec
+
+if TYPE_CHECKING:
+    from rankflavor.report.result import ReportView, ResultView
 
 
 def trec_eval_name(flavor: Flavor) -> str | None:
@@ -30,7 +33,7 @@ def trec_eval_name(flavor: Flavor) -> str | None:
     return None
 
 
-def _name(result, set_lines: bool) -> str:
+def _name(result: ResultView, set_lines: bool) -> str:
     """The measure's name in trec_eval's lines: trec_eval's own name for a flavor that is exactly one of its
     measures; in a set's output, the member's name (its overrides are the set's, as trec_eval's options)."""
     head = result.label.split()[0]
@@ -50,7 +53,7 @@ def _line(name: str, query: str, value: float, count: bool = False) -> str:
     return f"{name:<22s}\t{query}\t{shown}\n"
 
 
-def run_ids(report) -> dict[str, str]:
+def run_ids(report: ReportView) -> dict[str, str]:
     """Per run name: its runid, the tag of its file's first line (inputs.trec.run_tag), else its name."""
     from rankflavor.inputs.trec import run_tag
 
@@ -62,7 +65,7 @@ def run_ids(report) -> dict[str, str]:
     return out
 
 
-def write_trec(report, stream: IO[str], per_query: bool = False, set_lines: bool = False) -> None:
+def write_trec(report: ReportView, stream: IO[str], per_query: bool = False, set_lines: bool = False) -> None:
     """set_lines: print trec_eval's runid and num_q summary lines (a measure set was asked for)."""
     runs: list[str] = []
     for result in report.results:
@@ -90,7 +93,7 @@ def write_trec(report, stream: IO[str], per_query: bool = False, set_lines: bool
                 stream.write(_line(name, "all", result.mean, bool(count)))
 
 
-def summarise_warnings(report, stream: IO[str]) -> None:
+def summarise_warnings(report: ReportView, stream: IO[str]) -> None:
     """One stderr line per kind of warning (trec_eval's lines have no room for them): how many measures of
     which runs it concerns, and how to see them in full."""
     kinds: dict[str, list[str]] = {}

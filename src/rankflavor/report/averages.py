@@ -9,11 +9,13 @@ as reported, rounded to `round` decimals (mean_of=rounded: the mean is not round
 gdeval). w_q = 1 (weights=none: numpy's mean of the values) or the weight bound to the flavor's weights name.
 A metric whose aggregate is "sum" (trec_eval's counts) reports sum_q v_q; "gm" (gm_map, gm_bpref) the geometric
 mean exp(sum_q w_q log(max(v_q, 1e-5)) / sum_q w_q) (trec_eval meas_avg.c te_calc_avg_meas_s_gm, MIN_GEO_MEAN).
-`denominator` says what the mean averaged and what it left out.
+`denominator` (describe_denominator, for both engines) says what the mean averaged and what it left out;
+`refuse_unweighted` and `refuse_unbound_weights` are the weights' refusals, for both engines.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,8 +66,7 @@ class Averaging:
         else:
             weights = self._weights_of(averaged)
             total = weights.sum()
-            if total <= 0:
-                raise zero_weight_error(self.weights_name, len(values), total)
+            refuse_unweighted(self.weights_name, 0, [], len(values), total)
             mean = float((weights * values).sum() / total)
         if self.geometric:
             mean = float(np.exp(mean))
@@ -77,22 +78,53 @@ class Averaging:
         if np.isnan(weights).any():
             missing = codes[np.isnan(weights)]
             shown = [str(self.query_ids[c]) for c in missing[:5]] if self.query_ids is not None else []
-            raise no_weight_error(self.weights_name, len(missing), shown)
+            refuse_unweighted(self.weights_name, len(missing), shown)
         return weights
 
     def denominator(self, codes: np.ndarray, raw: np.ndarray) -> dict[str, Any]:
         """What the mean averaged (queries, and their total weight) and what it left out."""
         averaged, _ = self._values(codes, raw)
         values = raw if self.mean_of == "raw" else round_values(raw, self.round_to.decimals)
-        of = "rounded values" if self.mean_of == "rounded" else "unrounded values"
-        of = f"the sum of the {of}" if self.total else f"the geometric mean of the {of}" if self.geometric else of
-        out: dict[str, Any] = {"queries": len(averaged), "of": of,
-                               "unjudged_queries_as_zero": len(self.zero_codes),
-                               "left_out_null": int(np.isnan(values).sum())}
+        total_weight = None
         if self.weights is not None:
-            out["weights"] = self.weights_name
-            out["total_weight"] = float(self._weights_of(averaged).sum()) if len(averaged) else 0.0
-        return out
+            total_weight = float(self._weights_of(averaged).sum()) if len(averaged) else 0.0
+        kind = "sum" if self.total else "gm" if self.geometric else "mean"
+        return describe_denominator(len(averaged), str(self.mean_of), kind, len(self.zero_codes),
+                                    int(np.isnan(values).sum()), self.weights_name, total_weight)
+
+
+def describe_denominator(queries: int, mean_of: str, aggregate: str, unjudged_as_zero: int, left_out_null: int,
+                         weights: str | None = None, total_weight: float | None = None) -> dict[str, Any]:
+    """What a mean averaged, whichever engine took it: the queries (and, weighted, their total weight), the
+    values it is of (mean_of; the sum or geometric mean for an `aggregate` of "sum" or "gm"), the unjudged
+    queries counted as 0 and the null values left out."""
+    of = "rounded values" if mean_of == "rounded" else "unrounded values"
+    of = f"the sum of the {of}" if aggregate == "sum" else f"the geometric mean of the {of}" if aggregate == "gm" else of
+    out: dict[str, Any] = {"queries": queries, "of": of, "unjudged_queries_as_zero": unjudged_as_zero,
+                           "left_out_null": left_out_null}
+    if weights is not None:
+        out["weights"] = weights
+        out["total_weight"] = total_weight
+    return out
+
+
+def refuse_unweighted(name: str | None, unweighted: int, shown: list[str], averaged: int = 0,
+                      total: float | None = None) -> None:
+    """The one refusal of a weighted mean, for both engines: `unweighted` queries averaged have no weight
+    (`shown`: the first few ids, in id order), or the weights of the `averaged` queries sum to `total` <= 0."""
+    if unweighted:
+        raise no_weight_error(name, unweighted, shown)
+    if total is not None and total <= 0:
+        raise zero_weight_error(name, averaged, total)
+
+
+def refuse_unbound_weights(flavors: Iterable[Flavor], bound: Iterable[str], accepted: str = "file or mapping") -> None:
+    """A flavor whose weights=NAME names no weights bound (`bound`: the names given) is a SpecError, before any
+    input is read; `accepted`: what the Python API takes as weights."""
+    unbound = sorted({f.weights.name for f in flavors if f.weights.name is not None} - set(bound))
+    if unbound:
+        raise SpecError(f"weights={unbound[0]} names no weights: bind them with --weights {unbound[0]}=FILE "
+                        f"(Python: weights={{{unbound[0]!r}: {accepted}}})")
 
 
 def no_weight_error(name: str | None, count: int, shown: list[str]) -> EvaluationError:
@@ -115,9 +147,7 @@ def averaging_for(dataset: Dataset, run: InternedRun, flavor: Flavor) -> Averagi
     zeros = np.flatnonzero(run.present & ~dataset.judged) if flavor.unjudged_queries == "zero" else None
     weights = None
     if flavor.weights.name is not None:
-        if flavor.weights.name not in dataset.weights:
-            raise SpecError(f"weights={flavor.weights.name} names no weights: bind them with --weights "
-                            f"{flavor.weights.name}=FILE (Python: weights={{{flavor.weights.name!r}: file or mapping}})")
+        refuse_unbound_weights([flavor], dataset.weights)
         weights = dataset.weights[flavor.weights.name]
     kind = registry.get(flavor.metric).aggregate
     return Averaging(flavor.round, flavor.mean_of, np.zeros(0, dtype=np.int64) if zeros is None else zeros, weights,

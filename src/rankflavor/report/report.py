@@ -9,14 +9,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankflavor.engine import Engine, QueryResults, RecordRows
-from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.intern import Dataset
 from rankflavor.inputs.pipeline import bind_weights, speculatively
-from rankflavor.report.averages import averaging_for
+from rankflavor.report.averages import averaging_for, refuse_unbound_weights
 from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record, build_record
-from rankflavor.report.result import Result
+from rankflavor.report.result import Result, means_frame, query_frame, results_dict
 from rankflavor.report.warnings import Cache, prefetch, warnings_for
 
 if TYPE_CHECKING:
@@ -123,35 +122,17 @@ class Report:
 
     # ---- export -------------------------------------------------------------------------------------
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
-        from rankflavor.version import __version__
-
-        return {"version": __version__, "provenance": self.provenance,
-                "results": [r.to_dict(per_query) for r in self.results]}
+        return results_dict(self.provenance, self.results, per_query)
 
     def to_frame(self):
         """Tidy pandas DataFrame: one row per run x flavor x judged query (the metric's parts as columns). The
         means are apart, in `means_frame()`."""
-        import pandas as pd
-
-        parts = list(dict.fromkeys(name for r in self.results for name in r.queries.parts))
-        rows = [{"run": r.run, "label": r.label, "flavor": str(r.flavor), **row}
-                for r in self.results for row in r.per_query()]
-        return pd.DataFrame(rows, columns=["run", "label", "flavor", "query", "value", *parts, "status"])
+        return query_frame(self.results)
 
     def means_frame(self):
         """pandas DataFrame: one row per run x flavor: the mean, n (the queries it averages), the counts and
         the warnings (joined by ' | ')."""
-        import pandas as pd
-
-        rows = []
-        for r in self.results:
-            counts = r.counts
-            undefined = r.metric.undefined_status
-            rows.append({"run": r.run, "label": r.label, "flavor": str(r.flavor), "mean": r.mean,
-                         "n": r.averaging.denominator(r.queries.query, r.queries.raw_value)["queries"],
-                         **{k: v for k, v in counts.items() if k != undefined}, "undefined": counts[undefined],
-                         "undefined_status": undefined, "warnings": " | ".join(str(w) for w in r.warnings)})
-        return pd.DataFrame(rows)
+        return means_frame(self.results)
 
     def _repr_html_(self) -> str:
         """Jupyter: a compact table of the means (display/notebook.py)."""
@@ -211,10 +192,7 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     """
     labelled = labelled_specs(flavors)
     wanted = list(labelled)
-    named = sorted({f.weights.name for f in wanted if f.weights.name is not None} - set(weights or {}))
-    if named:
-        raise SpecError(f"weights={named[0]} names no weights: bind them with --weights {named[0]}=FILE (Python: "
-                        f"weights={{{named[0]!r}: file or mapping}})")
+    refuse_unbound_weights(wanted, weights or {})
     if weights:
         from rankflavor.inputs.weights import load_weights
 

@@ -1,7 +1,7 @@
 """rankflavor on Apache Spark: the local engine run once per slice of whole queries on the executors.
 
-    from rankflavor.spark import evaluate, local_session
-    out = evaluate(qrels_df, run_df, ["ndcg@10", "map"], run_col="system")
+    from rankflavor.spark import Columns, evaluate, local_session
+    out = evaluate(qrels_df, run_df, ["ndcg@10", "map"], columns=Columns(run="system"))
     out.per_query      # Spark DataFrame: run, label, flavor, query, value, <parts>, status
     out.aggregates     # Spark DataFrame: run, label, flavor, mean, n, counts, warnings (exact partials merged on the driver)
     out.means_frame()  # pandas: the shape of Report.means_frame()
@@ -16,9 +16,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_EXPORTS = {"evaluate": "rankflavor.spark.driver", "SparkEvaluation": "rankflavor.spark.driver",
-            "local_session": "rankflavor.spark.session"}
-__all__ = ["SparkEvaluation", "evaluate", "local_session"]
+_EXPORTS = {"evaluate": "rankflavor.spark.driver", "Columns": "rankflavor.spark.driver",
+            "SparkEvaluation": "rankflavor.spark.driver", "local_session": "rankflavor.spark.session"}
+__all__ = ["Columns", "SparkEvaluation", "evaluate", "local_session"]
 
 
 def __getattr__(name: str) -> Any:

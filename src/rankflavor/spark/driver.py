@@ -8,7 +8,7 @@ collects the partial rows only (slices x runs x flavors x ~12), merges them exac
 `aggregates` DataFrame of them (createDataFrame); the per-query DataFrame stays lazy. DataFrame API of
 pyspark >= 3.5 only (no applyInArrow, no toArrow required): the same code runs on classic Spark and on Spark
 Connect. Nothing else is collected to the driver but the run names (when a run column is given and `runs`
-is not), whether the qrels has a row, and what the caller collects.
+is not), whether the qrels has a row, and what the caller collects. `Columns` names which column holds what.
 """
 
 from __future__ import annotations
@@ -21,13 +21,23 @@ from typing import Any
 
 import pyarrow as pa
 
-from rankflavor import registry
 from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError, UsageError
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.duplicates import POLICIES
 from rankflavor.inputs.weights import QueryWeights, load_weights
-from rankflavor.spark.merge import AGGREGATES_DDL, PARTIAL_COLUMNS, merge_partials
-from rankflavor.spark.partitions import END, MARK, WEIGHTS, Plan, evaluate_partition, output_schema
+from rankflavor.report.averages import refuse_unbound_weights
+from rankflavor.spark.merge import AGGREGATES_DDL, merge_partials
+from rankflavor.spark.partitions import (
+    END,
+    MARK,
+    PARTIAL_COLUMNS,
+    QRELS,
+    RUN,
+    WEIGHTS,
+    Plan,
+    evaluate_partition,
+    output_schema,
+)
 
 ORDERED_TIES = ("input", "quicksort")  # tie orders that read the input order
 
@@ -68,91 +78,120 @@ class SparkEvaluation:
             self._output.unpersist()
 
 
-def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, query_col: str = "query", doc_col: str = "doc",
-             grade_col: str = "grade", score_col: str = "score", run_col: str | None = None,
-             order_col: str | None = None, run_name: str = "run", runs: Sequence[str] | None = None,
-             on_duplicate: str = "error", partitions: int | None = None, slice_rows: int = 1 << 20,
-             max_query_rows: int = 50_000_000, persist: bool = True,
-             weights: Mapping[str, Any] | None = None) -> SparkEvaluation:
-    """Evaluate the run DataFrame (several runs told apart by `run_col`) against the qrels DataFrame under
+@dataclass(frozen=True)
+class Columns:
+    """Which column of the DataFrames given to `evaluate` holds what (the defaults: the DataFrame readers'
+    first names, one run)."""
+
+    query: str = "query"  # the query id, in the qrels and the run (and a weights DataFrame's, else its `query`)
+    doc: str = "doc"  # the doc id, in the qrels and the run
+    grade: str = "grade"  # the qrels' grade
+    score: str = "score"  # the run's score
+    run: str | None = None  # the run's name, when the run DataFrame holds several runs (None: one, `run_name`)
+    order: str | None = None  # each row's position in its input (the rank, or the line number written when the
+    #                           file was read): in the run, and in the qrels when it has it
+
+
+def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, columns: Columns | None = None,
+             run_name: str = "run", runs: Sequence[str] | None = None, on_duplicate: str = "error",
+             partitions: int | None = None, slice_rows: int = 1 << 20, max_query_rows: int = 50_000_000,
+             persist: bool = True, weights: Mapping[str, Any] | None = None) -> SparkEvaluation:
+    """Evaluate the run DataFrame (several runs told apart by `columns.run`) against the qrels DataFrame under
     every flavor, on Spark.
 
-    order_col: a column holding each row's position in its input (the rank, or the line number written when
-    the file was read); read from the run, and from the qrels when it has it. Flavors whose tie order reads the
-    input order (ties=input, ties=quicksort(n): ranx's) and on_duplicate="first" need it (in both frames for
-    on_duplicate="first"); without it they are refused. One query's rows (qrels and all runs) are evaluated
-    together in one partition; a query of more than `max_query_rows` rows is an InputError.
-    partitions: how many partitions the rows are hashed into by query (default: spark.sql.shuffle.partitions).
+    columns: the column roles (Columns: query, doc, grade, score, run, order). Flavors whose tie order reads
+    the input order (ties=input, ties=quicksort(n): ranx's) and on_duplicate="first" need `columns.order` (in
+    both frames for on_duplicate="first"); without it they are refused. One query's rows (qrels and all runs)
+    are evaluated together in one partition; a query of more than `max_query_rows` rows is an InputError.
+    runs: the run names (default: `run_name`, or the distinct values of `columns.run`, collected).
+    partitions: how many partitions the rows are hashed into by query (default: spark.sql.shuffle.partitions);
+    slice_rows: about how many rows of whole queries the local engine evaluates at a time.
     persist: keep the evaluated rows (per-query and partials) so that both frames read one evaluation.
-    weights: {NAME: a DataFrame with columns `query` (or query_col) and `weight`, a file of 'qid weight' lines,
-    a {qid: weight} mapping or loaded QueryWeights}, for flavors with weights=NAME (rf.evaluate's `weights=`).
-    A file or mapping is read and checked on the driver; a DataFrame's rows are checked on the executors. The
-    weights are hashed by query with the other rows: the per-query values are unchanged, the means weighted.
+    weights: {NAME: a DataFrame with columns `query` (or columns.query) and `weight`, a file of 'qid weight'
+    lines, a {qid: weight} mapping or loaded QueryWeights}, for flavors with weights=NAME (rf.evaluate's
+    `weights=`). A file or mapping is read and checked on the driver; a DataFrame's rows are checked on the
+    executors. The weights are hashed by query with the other rows: the per-query values are unchanged, the
+    means weighted.
     """
     from pyspark.sql import functions as F
 
+    columns = columns or Columns()
     labelled = labelled_specs(flavors)
     wanted = list(labelled)
     if on_duplicate not in POLICIES:
         raise SpecError(f"on_duplicate must be one of {', '.join(POLICIES)}, not {on_duplicate!r}")
-    _refuse(wanted, order_col, on_duplicate, qrels, run)
-    named = sorted({f.weights.name for f in wanted if f.weights.name is not None} - set(weights or {}))
-    if named:
-        raise SpecError(f"weights={named[0]} names no weights: bind them with --weights {named[0]}=FILE (Python: "
-                        f"weights={{{named[0]!r}: DataFrame, file or mapping}})")
-    bound = {name: _weights_of(name, data, query_col) for name, data in (weights or {}).items()}
-    _check_columns(qrels, "qrels", query_col, doc_col, grade_col, "grade")
-    _check_columns(run, "run", query_col, doc_col, score_col, "score")
-    if run_col is not None and run_col not in run.columns:
-        raise InputError(f"no run column {run_col!r} among {list(run.columns)}", source="run",
-                         fix="name the column that tells the runs apart (run_col=...)")
-    if order_col is not None and order_col not in run.columns:
-        raise InputError(f"no order column {order_col!r} among {list(run.columns)}", source="run",
-                         fix="name the column of each row's input position (order_col=...)")
+    _refuse(wanted, columns.order, on_duplicate, qrels, run)
+    refuse_unbound_weights(wanted, weights or {}, accepted="DataFrame, file or mapping")
+    bound = {name: _weights_of(name, data, columns.query) for name, data in (weights or {}).items()}
+    _check_frames(qrels, run, columns)
     if runs is None:
-        runs = [run_name] if run_col is None else sorted(
-            str(r[0]) for r in run.select(F.col(run_col).cast("string")).distinct().collect() if r[0] is not None)
-    parts = tuple(dict.fromkeys(p for f in wanted for p in registry.get(f.metric).parts))
-    used = tuple(name for name in bound if any(f.weights.name == name for f in wanted))
-    plan = Plan(tuple(str(f) for f in wanted), tuple(labelled[f][0] for f in wanted), tuple(runs), parts,
-                on_duplicate, slice_rows, max_query_rows, used)
+        runs = [run_name] if columns.run is None else sorted(
+            str(r[0]) for r in run.select(F.col(columns.run).cast("string")).distinct().collect() if r[0] is not None)
+    plan = Plan.of(labelled, runs, on_duplicate, slice_rows, max_query_rows, tuple(bound))
+    union = _input_rows(qrels, run, columns, run_name, {name: bound[name] for name in plan.weights})
+    union = union.repartition(partitions, "query") if partitions else union.repartition("query")
+    union = union.sortWithinPartitions("query", "kind", "order")
+    _require_judgments(qrels)
+    return _evaluated(union, plan, persist, qrels.sparkSession,
+                      {name: w if isinstance(w, QueryWeights) else None for name, w in bound.items()})
 
-    def rows(frame: Any, kind: int, id_value: str, run_value: Any) -> Any:
-        order = F.col(order_col).cast("long") if order_col and order_col in frame.columns else F.lit(None).cast("long")
+
+def _check_frames(qrels: Any, run: Any, columns: Columns) -> None:
+    """The columns named exist and have types the DataFrame readers accept: checked from the schemas."""
+    _check_columns(qrels, "qrels", columns.query, columns.doc, columns.grade, "grade")
+    _check_columns(run, "run", columns.query, columns.doc, columns.score, "score")
+    if columns.run is not None and columns.run not in run.columns:
+        raise InputError(f"no run column {columns.run!r} among {list(run.columns)}", source="run",
+                         fix="name the column that tells the runs apart (columns=Columns(run=...))")
+    if columns.order is not None and columns.order not in run.columns:
+        raise InputError(f"no order column {columns.order!r} among {list(run.columns)}", source="run",
+                         fix="name the column of each row's input position (columns=Columns(order=...))")
+
+
+def _input_rows(qrels: Any, run: Any, columns: Columns, run_name: str, weights: Mapping[str, Any]) -> Any:
+    """The qrels, the run and the weights used as one DataFrame of INPUT rows (kind, run, query, doc, value,
+    order): kind QRELS, RUN or WEIGHTS (run: the weights' name, value: the weight)."""
+    from pyspark.sql import functions as F
+
+    def rows(frame: Any, kind: int, value: str, run_value: Any) -> Any:
+        order = columns.order
+        position = F.col(order).cast("long") if order and order in frame.columns else F.lit(None).cast("long")
         return frame.select(F.lit(kind).cast("byte").alias("kind"), run_value.cast("string").alias("run"),
-                            F.col(query_col).cast("string").alias("query"), F.col(doc_col).cast("string").alias("doc"),
-                            F.col(id_value).cast("double").alias("value"), order.alias("order"))
+                            F.col(columns.query).cast("string").alias("query"),
+                            F.col(columns.doc).cast("string").alias("doc"),
+                            F.col(value).cast("double").alias("value"), position.alias("order"))
 
-    run_value = F.col(run_col) if run_col is not None else F.lit(run_name)
-    union = rows(qrels, 0, grade_col, F.lit(None)).unionByName(rows(run, 1, score_col, run_value))
-    for name in used:
-        data = bound[name]
+    run_value = F.col(columns.run) if columns.run is not None else F.lit(run_name)
+    union = rows(qrels, QRELS, columns.grade, F.lit(None)).unionByName(rows(run, RUN, columns.score, run_value))
+    for name, data in weights.items():
         frame = data if not isinstance(data, QueryWeights) else _weights_frame(qrels.sparkSession, data)
-        query = query_col if query_col in frame.columns else "query"
+        query = columns.query if columns.query in frame.columns else "query"
         union = union.unionByName(frame.select(
             F.lit(WEIGHTS).cast("byte").alias("kind"), F.lit(name).cast("string").alias("run"),
             F.col(query).cast("string").alias("query"), F.lit(None).cast("string").alias("doc"),
             F.col("weight").cast("double").alias("value"), F.lit(None).cast("long").alias("order")))
-    union = union.repartition(partitions, "query") if partitions else union.repartition("query")
-    union = union.sortWithinPartitions("query", "kind", "order")
-    _require_judgments(qrels)
-    schema = output_schema(parts)
+    return union
+
+
+def _evaluated(union: Any, plan: Plan, persist: bool, spark: Any,
+               weights: dict[str, QueryWeights | None]) -> SparkEvaluation:
+    """The partitions evaluated by `mapInArrow`; the partials collected and merged into the aggregates."""
+    from pyspark.sql import functions as F
 
     def evaluate_batches(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         return evaluate_partition(batches, plan)
 
-    output = union.mapInArrow(evaluate_batches, _spark_schema(schema))
+    output = union.mapInArrow(evaluate_batches, _spark_schema(output_schema(plan.parts)))
     if persist:
         output = output.persist()
-    per_query = output.filter(F.col("kind") == "query").select("run", "label", "flavor", "query", "value", *parts,
-                                                                "status")
+    per_query = output.filter(F.col("kind") == "query").select("run", "label", "flavor", "query", "value",
+                                                                *plan.parts, "status")
     partials = collect_rows(output.filter(F.col("kind") == "partial").select(*PARTIAL_COLUMNS))
     merged = merge_partials(partials, plan)
-    aggregates = qrels.sparkSession.createDataFrame(
+    aggregates = spark.createDataFrame(
         [tuple(json.dumps(row[name], default=_plain) if name == "warning_details" else row[name]
                for name in _AGGREGATE_COLUMNS) for row in merged], AGGREGATES_DDL)
-    return SparkEvaluation(per_query, aggregates, plan, merged, output if persist else None,
-                           {name: w if isinstance(w, QueryWeights) else None for name, w in bound.items()})
+    return SparkEvaluation(per_query, aggregates, plan, merged, output if persist else None, weights)
 
 
 def _weights_of(name: str, data: Any, query_col: str) -> Any:
@@ -197,11 +236,12 @@ def _refuse(flavors: list[Flavor], order_col: str | None, on_duplicate: str, qre
     """Flavors and policies this engine cannot honour with the columns given: a SpecError before any job."""
     for flavor in flavors:
         if flavor.ties.kind in ORDERED_TIES and order_col is None:
-            raise SpecError(f"{flavor}: ties={flavor.ties} reads the input order, which a shuffle does not keep; "
-                            "give order_col= (the rank, or the line number written when the file was read)")
+            raise SpecError(f"{flavor}: ties={flavor.ties} reads the input order, which a shuffle does not keep; give "
+                            "columns=Columns(order=...) (the rank, or the line number written when the file was read)")
     if on_duplicate == "first" and (order_col is None or order_col not in run.columns or order_col not in qrels.columns):
         raise SpecError("on_duplicate='first' keeps the first row in input order, which a shuffle does not keep; give "
-                        "order_col= naming a column of both frames, or use on_duplicate='max' or 'error'")
+                        "columns=Columns(order=...) naming a column of both frames, or use on_duplicate='max' or "
+                        "'error'")
 
 
 _ID_TYPES = ("string", "varchar", "char", "tinyint", "smallint", "int", "bigint", "byte", "short", "long", "integer")
@@ -216,7 +256,8 @@ def _check_columns(frame: Any, name: str, query: str, doc: str, value: str, what
     for col, role, allowed in ((query, "query", _ID_TYPES), (doc, "doc", _ID_TYPES), (value, what, _VALUE_TYPES)):
         if col not in types:
             raise InputError(f"no {role} column {col!r} among {list(types)}", source=name,
-                             fix=f"name the {role} column ({role if role in ('query', 'doc') else what}_col=...)")
+                             fix=f"name the {role} column (columns=Columns({role if role in ('query', 'doc') else what}"
+                                 "=...))")
         kind = re.sub(r"\(.*", "", types[col]).lower()
         if kind not in allowed:
             noun = "id" if role in ("query", "doc") else "value"

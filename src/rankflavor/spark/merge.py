@@ -5,8 +5,8 @@ those (slices x runs x flavors x ~12 rows, never a row per query) and merges the
 exactly (`Aggregate.merge`: Shewchuk's partials), so a mean is correctly rounded whatever the partitioning;
 the local Report's mean is numpy's pairwise mean of the same values, equal to it within an ulp or two. The
 warnings are composed by report/warnings.py from the merged counts and means. A weighted mean (weights=NAME)
-is the exact sum of w*v over the exact sum of w, refused as Averaging refuses it (an averaged query with no
-weight, a total weight <= 0). No pyspark here.
+is the exact sum of w*v over the exact sum of w, refused by Averaging's own refusal (report/averages.py
+refuse_unweighted: an averaged query with no weight, a total weight <= 0). No pyspark here.
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ from rankflavor import registry
 from rankflavor.engine import Aggregate
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
-from rankflavor.report.averages import no_weight_error, zero_weight_error
+from rankflavor.report.averages import refuse_unweighted
 from rankflavor.report.warnings import FlavorWarning, WarningNumbers, compose_warnings
-from rankflavor.spark.partitions import Plan
+from rankflavor.spark.partitions import Partial, Plan
 
-PARTIAL_COLUMNS = ("run", "flavor_index", "key", "n", "partials", "log_partials", "query")
 AGGREGATES_DDL = ("run string, flavor_index int, label string, flavor string, mean double, n bigint, "
                   "counts map<string,bigint>, undefined_status string, warnings array<string>, "
                   "warning_details string")  # (JSON: each warning's code, message and numbers)
@@ -45,35 +44,33 @@ class Weighing:
 def merge_partials(rows: Iterable[Mapping[str, Any]], plan: Plan) -> list[dict[str, Any]]:
     """The collected partial rows (PARTIAL_COLUMNS) -> one aggregate row per run and flavor (AGGREGATES_DDL's
     columns), in the order of plan.runs then plan.specs."""
-    groups: dict[tuple[str, int], list[Mapping[str, Any]]] = {}
+    groups: dict[tuple[str, int], list[Partial]] = {}
     for row in rows:
-        groups.setdefault((row["run"], int(row["flavor_index"])), []).append(row)
+        groups.setdefault((row["run"], int(row["flavor_index"])), []).append(Partial.from_row(row))
     return [merge_group(run, index, groups.get((run, index), []), plan)
             for run in plan.runs for index in range(len(plan.specs))]
 
 
-def merge_group(run: str, index: int, rows: list[Mapping[str, Any]], plan: Plan) -> dict[str, Any]:
-    """One run x flavor's partial rows -> its aggregate row."""
+def merge_group(run: str, index: int, partials: list[Partial], plan: Plan) -> dict[str, Any]:
+    """One run x flavor's partials -> its aggregate row."""
     flavor = Flavor.parse(plan.specs[index])
     counts: dict[str, int] = {}
     means: dict[str, Aggregate | None] = {}
     weighings: dict[str, Weighing] = {}
-    for row in rows:
-        kind, name = row["key"].split(":", 1)
-        n = int(row["n"])
-        if kind == "count":
-            counts[name] = counts.get(name, 0) + n
-        elif kind in ("weight", "noweight"):
-            weighing = weighings.setdefault(name, Weighing(str(flavor.weights.name)))
-            if kind == "weight":
-                weighing.total = weighing.total.merge(Aggregate(n, list(row["partials"] or [])))
+    for part in partials:
+        if part.kind == "count":
+            counts[part.name] = counts.get(part.name, 0) + part.n
+        elif part.kind in ("weight", "noweight"):
+            weighing = weighings.setdefault(part.name, Weighing(str(flavor.weights.name)))
+            if part.kind == "weight":
+                weighing.total = weighing.total.merge(Aggregate(part.n, list(part.partials)))
             else:
-                weighing.unweighted.append((n, str(row["query"])))
-        elif n < 0 or (name in means and means[name] is None):
-            means[name] = None  # (refused in a slice: refused for the run)
+                weighing.unweighted.append((part.n, str(part.query)))
+        elif part.n < 0 or (part.name in means and means[part.name] is None):
+            means[part.name] = None  # (refused in a slice: refused for the run)
         else:
-            part = Aggregate(n, list(row["partials"] or []), list(row["log_partials"] or []))
-            means[name] = part if name not in means else means[name].merge(part)  # type: ignore[union-attr]
+            merged = Aggregate(part.n, list(part.partials), list(part.log_partials))
+            means[part.name] = merged if part.name not in means else means[part.name].merge(merged)  # type: ignore[union-attr]
     mean, n, counts, warnings = summarise(flavor, counts, means, weighings)
     undefined = registry.get(flavor.metric).undefined_status
     out = {"run": run, "flavor_index": index, "label": plan.labels[index], "flavor": plan.specs[index],
@@ -94,12 +91,9 @@ def mean_of(flavor: Flavor, aggregate: Aggregate | None, weighing: Weighing | No
     if kind == "sum":
         mean = aggregate.total
     elif weighing is not None:
-        if weighing.total.count:
-            shown = [query for _, query in sorted(weighing.unweighted)[:5]]
-            raise no_weight_error(weighing.name, weighing.total.count, shown)
         total = weighing.total.total
-        if total <= 0:
-            raise zero_weight_error(weighing.name, aggregate.count, total)
+        shown = [query for _, query in sorted(weighing.unweighted)[:5]]
+        refuse_unweighted(weighing.name, weighing.total.count, shown, aggregate.count, total)
         sums = aggregate.log_partials if kind == "gm" else aggregate.partials
         mean = math.fsum(sums) / total
         mean = math.exp(mean) if kind == "gm" else mean

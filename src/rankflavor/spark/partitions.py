@@ -8,19 +8,20 @@ flavors, as `build_report` does on one machine. Every number is per query, so a 
 those of the whole run; the means are merged from exact partial sums (`Aggregate`), never means of means.
 
 Emitted per slice, per run and flavor: one OUTPUT row per judged query (kind "query") and one row per
-partial (kind "partial": `key` names a count, `count:NAME`, or a mean's partial sums, `mean:VARIANT`, the
-variants being the means a warning reports: main, pessimistic, optimistic, skip, without_undefined,
-other_missing, and judged_share, the share of judged docs among the scored ranks). Under weights=NAME a
-mean's partials are those of w*v (and w*log), with `weight:VARIANT` (the exact sum of the weights averaged;
-n: how many averaged queries have no weight) and up to 5 `noweight:VARIANT` rows naming such queries. The
+`Partial` (kind "partial": a count, `count` NAME, or a mean's partial sums, `mean` VARIANT, the variants
+being the means a warning reports: main, pessimistic, optimistic, skip, without_undefined, other_missing,
+and judged_share, the share of judged docs among the scored ranks). Under weights=NAME a mean's partials are
+those of w*v (and w*log), with `weight` VARIANT (the exact sum of the weights averaged; n: how many averaged
+queries have no weight) and up to 5 `noweight` VARIANT rows naming such queries. The
 weights arrive as INPUT rows of kind WEIGHTS (run: the weights' name, value: the weight), hashed with the
 query's other rows, so each slice holds the weights of its queries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -58,6 +59,15 @@ class Plan:
     max_query_rows: int = 50_000_000
     weights: tuple[str, ...] = ()  # the names of the weights among the INPUT rows (kind WEIGHTS)
 
+    @classmethod
+    def of(cls, labelled: Mapping[Flavor, Sequence[str]], runs: Sequence[str], on_duplicate: str = "error",
+           slice_rows: int = 1 << 20, max_query_rows: int = 50_000_000, weights: Sequence[str] = ()) -> Plan:
+        """The plan of the flavors `labelled` (flavor.labelled_specs) over `runs`; `weights`: the names bound."""
+        parts = tuple(dict.fromkeys(p for f in labelled for p in registry.get(f.metric).parts))
+        used = tuple(name for name in weights if any(f.weights.name == name for f in labelled))
+        return cls(tuple(str(f) for f in labelled), tuple(labelled[f][0] for f in labelled), tuple(runs), parts,
+                   on_duplicate, slice_rows, max_query_rows, used)
+
     def flavors(self) -> list[Flavor]:
         return [Flavor.parse(spec) for spec in self.specs]
 
@@ -66,7 +76,8 @@ def output_schema(parts: tuple[str, ...]) -> pa.Schema:
     return pa.schema([("kind", pa.string()), ("run", pa.string()), ("flavor_index", pa.int32()),
                       ("label", pa.string()), ("flavor", pa.string()), ("query", pa.string()), ("value", pa.float64()),
                       *[(name, pa.float64()) for name in parts], ("status", pa.string()),
-                      ("key", pa.string()), ("n", pa.int64()), ("partials", pa.list_(pa.float64())),
+                      ("partial", pa.string()), ("name", pa.string()), ("n", pa.int64()),
+                      ("partials", pa.list_(pa.float64())),
                       ("log_partials", pa.list_(pa.float64()))])
 
 
@@ -227,55 +238,72 @@ def _batch(columns: dict[str, pa.Array], n: int, schema: pa.Schema) -> pa.Record
     return pa.RecordBatch.from_arrays([columns.get(f.name, pa.nulls(n, f.type)) for f in schema], schema=schema)
 
 
-Partial = tuple[str, int, list[float], list[float]]  # key, n (-1: the evaluation was refused), partials, logs
+PartialKind = Literal["count", "mean", "weight", "noweight"]
+
+
+class Partial(NamedTuple):
+    """One partial aggregate of a slice's run x flavor, merged exactly on the driver (merge.py)."""
+
+    kind: PartialKind  # a count, a mean's partial sums, the weights' sums, or a query averaged without a weight
+    name: str  # the count's name, or the mean's variant (main, pessimistic, ..., judged_share)
+    n: int  # the count; the values summed (-1: the evaluation was refused); weight: the averaged queries with
+    #         no weight; noweight: 1 when the query is a zero of unjudged_queries=zero (its sort key), else 0
+    partials: Sequence[float] = ()  # Aggregate's exact partial sums (of w*v when weighted)
+    log_partials: Sequence[float] = ()  # the same of log(max(v, 1e-5)) (of w*log when weighted)
+    query: str | None = None  # noweight: the query's id
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Partial:
+        """A collected row of PARTIAL_COLUMNS as a Partial."""
+        return cls(row["partial"], row["name"], int(row["n"]), row["partials"] or (), row["log_partials"] or (),
+                   row["query"])
+
+
+PARTIAL_COLUMNS = ("run", "flavor_index", "partial", "name", "n", "partials", "log_partials", "query")
 NOWEIGHT_SHOWN = 5  # the queries named when averaged queries have no weight (Averaging: the first 5)
 
 
 def _partial_rows(result: Result, index: int, engine: Engine, run: InternedRun, schema: pa.Schema) -> pa.RecordBatch:
-    rows: list[Partial] = [(f"count:{name}", int(value), [], []) for name, value in result.counts.items()]
+    rows = [Partial("count", name, int(value)) for name, value in result.counts.items()]
     q = result.queries
-    rows.append(("count:unjudged_queries_in_top", int((q.unjudged_in_top > 0).sum()), [], []))
+    rows.append(Partial("count", "unjudged_queries_in_top", int((q.unjudged_in_top > 0).sum())))
     shares = Aggregate.of(q.judged_in_top)
-    rows.append(("mean:judged_share", shares.count, shares.partials, []))
-    named: list[str | None] = []
+    rows.append(Partial("mean", "judged_share", shares.count, shares.partials))
     for variant, raw in variants(result, engine, run).items():
-        for key, count, partials, logs, query in _mean_partials(result.averaging, q, raw, variant):
-            rows.append((key, count, partials, logs))
-            named.append(query)
-    named = [None] * (len(rows) - len(named)) + named
+        rows += _mean_partials(result.averaging, q, raw, variant)
     n = len(rows)
     columns = {"kind": pa.array(["partial"] * n, pa.string()), "run": pa.array([result.run] * n, pa.string()),
                "flavor_index": pa.array(np.full(n, index, dtype=np.int32)),
-               "key": pa.array([r[0] for r in rows], pa.string()), "n": pa.array([r[1] for r in rows], pa.int64()),
-               "partials": pa.array([r[2] for r in rows], pa.list_(pa.float64())),
-               "log_partials": pa.array([r[3] for r in rows], pa.list_(pa.float64())),
-               "query": pa.array(named, pa.string())}
+               "partial": pa.array([r.kind for r in rows], pa.string()),
+               "name": pa.array([r.name for r in rows], pa.string()), "n": pa.array([r.n for r in rows], pa.int64()),
+               "partials": pa.array([list(r.partials) for r in rows], pa.list_(pa.float64())),
+               "log_partials": pa.array([list(r.log_partials) for r in rows], pa.list_(pa.float64())),
+               "query": pa.array([r.query for r in rows], pa.string())}
     return _batch(columns, n, schema)
 
 
-def _mean_partials(averaging: Averaging, q: QueryResults, raw: np.ndarray | None, variant: str,
-                   ) -> list[tuple[str, int, list[float], list[float], str | None]]:
+def _mean_partials(averaging: Averaging, q: QueryResults, raw: np.ndarray | None, variant: str) -> list[Partial]:
     """The exact partial sums of the values the flavor's mean averages (report/averages.py: the non-null
     values as the flavor takes them, then the zeros of unjudged_queries=zero); n -1 for a refused evaluation.
     Weighted (a weights name, a mean not a sum): the sums of w*v and w*log(max(v, 1e-5)), then the weights'."""
     if raw is None:
-        return [(f"mean:{variant}", -1, [], [], None)]
+        return [Partial("mean", variant, -1)]
     codes, values = averaging._values(q.query, raw)
     aggregate = Aggregate.of(values)
     if averaging.weights is None:
-        return [(f"mean:{variant}", aggregate.count, aggregate.partials, aggregate.log_partials, None)]
+        return [Partial("mean", variant, aggregate.count, aggregate.partials, aggregate.log_partials)]
     weights = averaging.weights[codes]
     known = ~np.isnan(weights)
     w, v = weights[known], values[known]
     logs = w * np.log(np.maximum(v, MIN_GEO_MEAN))
-    rows = [(f"mean:{variant}", len(values), exact_partials((w * v).tolist()), exact_partials(logs.tolist()), None)
-            if not averaging.total else (f"mean:{variant}", aggregate.count, aggregate.partials, [], None),
-            (f"weight:{variant}", int((~known).sum()), exact_partials(w.tolist()), [], None)]
+    rows = [Partial("mean", variant, len(values), exact_partials((w * v).tolist()), exact_partials(logs.tolist()))
+            if not averaging.total else Partial("mean", variant, aggregate.count, aggregate.partials),
+            Partial("weight", variant, int((~known).sum()), exact_partials(w.tolist()))]
     assert averaging.query_ids is not None  # (named as Averaging names them: the judged queries, then the zeros)
     zero = np.arange(len(codes)) >= len(codes) - len(averaging.zero_codes)
     unweighted = sorted(zip(zero[~known].tolist(), averaging.query_ids[codes[~known]].astype(str).tolist(),
                                     strict=True))
-    return rows + [(f"noweight:{variant}", int(z), [], [], qid) for z, qid in unweighted[:NOWEIGHT_SHOWN]]
+    return rows + [Partial("noweight", variant, int(z), query=qid) for z, qid in unweighted[:NOWEIGHT_SHOWN]]
 
 
 def variants(result: Result, engine: Engine, run: InternedRun) -> dict[str, np.ndarray | None]:

@@ -10,6 +10,7 @@ collected, and the per-query rows when they are printed (--per-query).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,12 @@ import numpy as np
 import pyarrow as pa
 
 from rankflavor import registry
-from rankflavor.errors import SpecError, UsageError
+from rankflavor.errors import UsageError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.columnar import columnar_kind, file_head
 from rankflavor.inputs.columns import DOC_COLUMNS, GRADE_COLUMNS, QUERY_COLUMNS, SCORE_COLUMNS, pick
+from rankflavor.report.averages import describe_denominator, refuse_unbound_weights
+from rankflavor.report.result import means_frame, query_frame, results_dict
 from rankflavor.spark.session import spark_frame
 
 
@@ -47,7 +50,7 @@ def input_frame(spark: Any, path: str, what: str, name: str) -> tuple[Any, Any]:
 
 @dataclass
 class SparkResult:
-    """One run x flavor as the CLI's renderers read a Result (report/result.py)."""
+    """One run x flavor from the merged partials: a report.result.ResultView, as the local Result is."""
 
     run: str
     flavor: Flavor
@@ -68,28 +71,18 @@ class SparkResult:
     def metric(self) -> Any:
         return registry.get(self.flavor.metric)
 
+    @property
+    def parts(self) -> list[str]:
+        return list(self.metric.parts)
+
     def per_query(self) -> list[dict[str, Any]]:
         return self.rows
 
-    @property
-    def queries(self) -> Any:  # (the renderers read the parts' names)
-        return _Parts({name: None for name in self.metric.parts})
-
-    @property
-    def averaging(self) -> Any:
-        return _Denominator(self)
-
     def denominator(self) -> dict[str, Any]:
-        of = "rounded values" if self.flavor.mean_of == "rounded" else "unrounded values"
-        kind = self.metric.aggregate
-        of = f"the sum of the {of}" if kind == "sum" else f"the geometric mean of the {of}" if kind == "gm" else of
+        """What the mean averaged, from the merged counts (the local Result's, by the same function)."""
         zeros = self.counts["unjudged_queries"] if self.flavor.unjudged_queries == "zero" else 0
-        out: dict[str, Any] = {"queries": self.n, "of": of, "unjudged_queries_as_zero": zeros,
-                               "left_out_null": self.counts["excluded"]}
-        if self.flavor.weights.name is not None:
-            out["weights"] = self.flavor.weights.name
-            out["total_weight"] = self.total_weight
-        return out
+        return describe_denominator(self.n, str(self.flavor.mean_of), self.metric.aggregate, zeros,
+                                    self.counts["excluded"], self.flavor.weights.name, self.total_weight)
 
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"run": self.run, "label": self.label, **({"labels": self.labels} if len(
@@ -102,23 +95,9 @@ class SparkResult:
 
 
 @dataclass
-class _Parts:
-    parts: dict[str, None]
-    query: None = None
-    raw_value: None = None
-
-
-@dataclass
-class _Denominator:
-    result: SparkResult
-
-    def denominator(self, *_: Any) -> dict[str, Any]:
-        return self.result.denominator()
-
-
-@dataclass
 class SparkReport:
-    """The results of `rankflavor eval --engine spark`, printed by cli/render.py as a local Report."""
+    """The results of `rankflavor eval --engine spark`: a report.result.ReportView, printed by cli/render.py
+    as a local Report is."""
 
     results: list[SparkResult]
     provenance: dict[str, Any]
@@ -129,29 +108,15 @@ class SparkReport:
         return list(dict.fromkeys(r.run for r in self.results))
 
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
-        from rankflavor import __version__
-
-        return {"version": __version__, "provenance": self.provenance,
-                "results": [r.to_dict(per_query) for r in self.results]}
+        return results_dict(self.provenance, self.results, per_query)
 
     def means_frame(self):
         """pandas: one row per run x flavor, as Report.means_frame()."""
-        import pandas as pd
-
-        rows = []
-        for r in self.results:
-            undefined = r.metric.undefined_status
-            rows.append({"run": r.run, "label": r.label, "flavor": str(r.flavor), "mean": r.mean, "n": r.n,
-                         **{k: v for k, v in r.counts.items() if k != undefined}, "undefined": r.counts[undefined],
-                         "undefined_status": undefined, "warnings": " | ".join(r.warnings)})
-        return pd.DataFrame(rows)
+        return means_frame(self.results)
 
     def to_frame(self):
-        import pandas as pd
-
-        rows = [{"run": r.run, "label": r.label, "flavor": str(r.flavor), **row} for r in self.results for row in r.rows]
-        parts = list(dict.fromkeys(p for r in self.results for p in r.metric.parts))
-        return pd.DataFrame(rows, columns=["run", "label", "flavor", "query", "value", *parts, "status"])
+        """pandas: one row per run x flavor x judged query collected (--per-query), as Report.to_frame()."""
+        return query_frame(self.results)
 
 
 def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | None, on_duplicate: str,
@@ -164,17 +129,14 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     from rankflavor.inputs.pipeline import _run_names
     from rankflavor.inputs.tables import RunTable, Source
     from rankflavor.inputs.weights import load_weights
-    from rankflavor.spark.driver import collect_arrow, evaluate
+    from rankflavor.spark.driver import Columns, collect_arrow, evaluate
     from rankflavor.spark.provenance import driver_provenance, frame_provenance
     from rankflavor.spark.session import local_session
 
     if "-" in [qrels, *runs]:
         raise UsageError("--engine spark reads files, not standard input ('-')")
     labelled = labelled_specs(specs)
-    unbound = sorted({f.weights.name for f in labelled if f.weights.name is not None} - set(weights or {}))
-    if unbound:  # (before a session starts)
-        raise SpecError(f"weights={unbound[0]} names no weights: bind them with --weights {unbound[0]}=FILE "
-                        f"(Python: weights={{{unbound[0]!r}: file or mapping}})")
+    refuse_unbound_weights(labelled, weights or {})  # (before a session starts)
     bound = [load_weights(name, path) for name, path in (weights or {}).items()]
     spark = local_session(master)
     qrels_frame, qrels_table = input_frame(spark, qrels, "grade", "qrels")
@@ -194,8 +156,8 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
         described = [_described("qrels", Path(qrels).name, qrels, qrels_table),
                      *(_described("run", n, p, t) for n, p, t in zip(named, runs, tables, strict=True))]
         provenance = frame_provenance(qrels_frame, run_frame, described, on_duplicate, bound)
-    out = evaluate(qrels_frame, run_frame, specs, run_col="run", runs=named, on_duplicate=on_duplicate,
-                   order_col="line" if on_driver else None, weights={w.name: w for w in bound})
+    out = evaluate(qrels_frame, run_frame, specs, columns=Columns(run="run", order="line" if on_driver else None),
+                   runs=named, on_duplicate=on_duplicate, weights={w.name: w for w in bound})
     if output:
         try:
             out.per_query.write.mode("overwrite").parquet(output)
@@ -204,16 +166,25 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
 
             raise_marked(exc)
             raise
-    by_key = {(a["run"], a["flavor_index"]): a for a in out.aggregate_rows}
-    rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    rows: list[dict[str, Any]] = []
     if per_query:
-        for row in collect_arrow(out.per_query.orderBy("run", "flavor", "query")).to_pylist():
-            rows.setdefault((row.pop("run"), row.pop("flavor")), []).append(
-                {k: v for k, v in row.items() if k != "label"})
+        rows = collect_arrow(out.per_query.orderBy("run", "flavor", "query")).to_pylist()
+    results = spark_results(out.aggregate_rows, labelled, named, rows)
+    out.unpersist()
+    return SparkReport(results, {**provenance, "engine": "spark", "master": master or "local[2]"}, out)
+
+
+def spark_results(aggregate_rows: list[dict[str, Any]], labelled: Mapping[Flavor, list[str]], runs: list[str],
+                  per_query_rows: list[dict[str, Any]]) -> list[SparkResult]:
+    """One SparkResult per run x flavor (runs, then flavors in `labelled`'s order) from the merged aggregate
+    rows (merge.py) and the per-query rows collected (none without --per-query), sorted by query."""
+    by_key = {(a["run"], a["flavor_index"]): a for a in aggregate_rows}
+    rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in per_query_rows:
+        rows.setdefault((row["run"], row["flavor"]), []).append(row)
     results = []
-    flavors = list(labelled)
-    for name in named:
-        for index, flavor in enumerate(flavors):
+    for name in runs:
+        for index, flavor in enumerate(labelled):
             a = by_key[(name, index)]
             parts = registry.get(flavor.metric).parts
             mine = [{"query": r["query"], "value": r["value"], **{p: r[p] for p in parts}, "status": r["status"]}
@@ -221,8 +192,7 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
             results.append(SparkResult(name, flavor, labelled[flavor], a["mean"], a["n"], dict(a["counts"]),
                                        list(a["warnings"]), mine, list(a["warning_details"]),
                                        a.get("total_weight")))
-    out.unpersist()
-    return SparkReport(results, {**provenance, "engine": "spark", "master": master or "local[2]"}, out)
+    return results
 
 
 def _described(role: str, name: str, path: str, table: Any) -> dict[str, Any]:
