@@ -4,9 +4,10 @@
 usage: python benchmarks/ab.py A_RANKFLAVOR B_RANKFLAVOR [--repeat 5] [--data DIR] [--queries 7000]
 e.g.   python benchmarks/ab.py ../old/.venv/bin/rankflavor .venv/bin/rankflavor --repeat 5
 
-Each of bench.py's rankflavor commands (and the uncut and deep cutoffs of the general path) runs `--repeat`
-times for each build, A and B alternating (which goes first alternates too), each from warm guest memory
-(bench.py's warm_memory); the table gives the best and the median wall time of each build and B / A.
+Each of bench.py's rankflavor commands (the measure sets included, and the uncut and deep cutoffs of the
+general path) runs `--repeat` times for each build, A and B alternating (which goes first alternates too),
+each from warm guest memory (bench.py's warm_memory); the table gives the best and the median wall time of
+each build and B / A.
 """
 
 from __future__ import annotations
@@ -20,9 +21,12 @@ from bench import MULTI, SPEC, ensure_data, measure, warm_memory
 HERE = Path(__file__).resolve().parent
 
 
-def commands(rf: str, qrels: Path, run: Path) -> dict[str, list[str]]:
+def commands(rf: str, qrels: Path, run: Path, trec: tuple[Path, Path]) -> dict[str, list[str]]:
     q, r = str(qrels), str(run)
     return {
+        "pytrec_eval.all_trec": [rf, "eval", q, r, "-m", "pytrec_eval.all_trec", "--format", "trec"],
+        "official (TREC-sized)": [rf, "eval", str(trec[0]), str(trec[1]), "-m", "trec_eval.official", "--format",
+                                  "trec"],
         SPEC: [rf, "eval", q, r, "-m", SPEC],
         "24 flavors": [rf, "eval", q, r, *(x for s in MULTI for x in ("-m", s))],
         "3 runs": [rf, "eval", q, r, r, r, "-m", SPEC],
@@ -43,7 +47,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=7000)
     args = parser.parse_args()
     qrels, run = ensure_data(args.data, args.queries, 1000, 40)
-    builds = {"A": commands(args.a, qrels, run), "B": commands(args.b, qrels, run)}
+    trec = ensure_data(args.data, 200, 1000, 40)  # a TREC-sized run: 200 x 1,000 (bench.py's)
+    builds = {"A": commands(args.a, qrels, run, trec), "B": commands(args.b, qrels, run, trec)}
     times: dict[tuple[str, str], list[float]] = {}
     for repeat in range(args.repeat):
         for name in builds["A"]:

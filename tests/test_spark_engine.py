@@ -31,6 +31,7 @@ if shutil.which("java") is None:
     pytest.skip("no java on this machine (make test installs a headless JRE)", allow_module_level=True)
 
 from strategies import flavors, qrels_and_run
+from test_spark_partials import _assert_close
 
 SPECS = ["pytrec_eval.all_trec", "ndcg@3 ties=input", "ndcg@5 ties=quicksort(2)", "ndcg@3 round=2 mean_of=rounded",
          "ndcg@3 unjudged_queries=zero", "err@5", "rbp", "hits@3", "ndcg@3 ties=random(7)", "ndcg@2 unjudged=skip",
@@ -333,22 +334,6 @@ def test_weighted_means_equal_the_local_engine(spark):
     doubled = spark.createDataFrame(pd.DataFrame({"query": ["q1", "q1"], "weight": [1.0, 2.0]}))
     with pytest.raises(InputError, match="weighted twice"):
         evaluate(qrels_frame, run_frame, "ndcg@5 weights=t", columns=Columns(run="system"), weights={"t": doubled})
-
-
-def _assert_close(a: object, b: object, where: str = "") -> None:
-    """Equal, floats to 1e-12 relative (a merged mean is correctly rounded, numpy's may differ in the last bit)."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        assert list(a) == list(b), where
-        for key in a:
-            _assert_close(a[key], b[key], f"{where}.{key}")
-    elif isinstance(a, list) and isinstance(b, list):
-        assert len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            _assert_close(x, y, f"{where}[{i}]")
-    elif isinstance(a, float) and isinstance(b, float):
-        assert a == pytest.approx(b, rel=1e-12, abs=1e-300), where
-    else:
-        assert a == b, where
 
 
 def test_cli_engine_spark_takes_weights(spark, tmp_path, capsys):
