@@ -42,7 +42,7 @@ test: $(STAMP) lint
 
 # the inner loop: the light install, no slow test, a quarter of each property test's examples (the fast
 # hypothesis profile), 5 s of atheris; the tests that need a heavy install are skipped, one line of reason per
-# group (tests/heavy.py). Measured: about N min on 2 cores (docs/testing.md)
+# group (tests/heavy.py). Measured: 1 to 1.5 min on 2 cores (docs/testing.md)
 test-fast: $(LIGHT)
 	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-fast} RANKFLAVOR_FUZZ_SECONDS=$${RANKFLAVOR_FUZZ_SECONDS:-5} \
 	$(BIN)/python -m pytest -q -x -n 2 -m "not slow"
