@@ -4,20 +4,20 @@ filters, and opens a record. The screenshot is kept in tests/artifacts/ (git-ign
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-pytest.importorskip("plotly")
-sync_api = pytest.importorskip("playwright.sync_api")
+from heavy import need_group, need_module
+from rankflavor.cli.main import main
 
-from rankflavor.cli.main import main  # noqa: E402
+need_group("report")
+need_group("browser")
+sync_api = need_module("browser", "playwright.sync_api")
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
 
 
 def _runs(folder: Path) -> tuple[Path, Path, Path]:

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("plotly")
-
+from heavy import need_group
 from rankflavor.cli.main import main
 from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
+
+need_group("report")
 
 X, Y = (str(r) for r in SEED000_RUNS)
 

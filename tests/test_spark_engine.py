@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import os
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,14 +23,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rankflavor as rf
+from heavy import need_group
 from rankflavor import InputError, SpecError
-
-pytest.importorskip("pyspark")
-if shutil.which("java") is None:
-    pytest.skip("no java on this machine (make test installs a headless JRE)", allow_module_level=True)
-
 from strategies import flavors, qrels_and_run
 from test_spark_partials import _assert_close
+
+need_group("spark")
 
 SPECS = ["pytrec_eval.all_trec", "ndcg@3 ties=input", "ndcg@5 ties=quicksort(2)", "ndcg@3 round=2 mean_of=rounded",
          "ndcg@3 unjudged_queries=zero", "err@5", "rbp", "hits@3", "ndcg@3 ties=random(7)", "ndcg@2 unjudged=skip",

@@ -9,14 +9,13 @@ run queries missing from the qrels.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 import rankflavor as rf
+from heavy import need_module
 
 # pairs of scores that are distinct as float64 but equal as float32
 F32_TWINS = ((1.0, 1.0 + 1e-9), (0.3, 0.3 + 1e-10), (7.25, 7.25 + 2e-8))
@@ -24,9 +23,7 @@ F32_TWINS = ((1.0, 1.0 + 1e-9), (0.3, 0.3 + 1e-10), (7.25, 7.25 + 2e-8))
 
 def require(module: str):
     """Import a peer; when it is missing, skip locally but fail under CI (`make test` installs the peers)."""
-    if os.environ.get("CI"):
-        return __import__(module)
-    return pytest.importorskip(module)
+    return need_module("peers", module)
 
 
 @dataclass
