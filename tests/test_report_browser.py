@@ -62,6 +62,7 @@ def test_loads_without_errors_or_network_and_shows_flavors(browser_page):
     assert page.locator("tr.reversal").count() >= 1
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "report.png"), full_page=False)
+    shutil.copy(ARTIFACTS / "report.png", ARTIFACTS / "report-latest.png")
 
 
 def test_sort_filter_and_drill_down(browser_page):
@@ -82,6 +83,7 @@ def test_sort_filter_and_drill_down(browser_page):
     panel.wait_for()
     text = panel.inner_text()
     assert "Ranked list" in text and "contribution" in text and "ideal list" in text and "rankflavor explain" in text
+    ARTIFACTS.mkdir(exist_ok=True)  # (each test on its own: xdist may run them on two workers, in any order)
     page.screenshot(path=str(ARTIFACTS / "report-record.png"))
     page.keyboard.press("Escape")
     page.select_option("#rf-only", "all")
@@ -89,4 +91,3 @@ def test_sort_filter_and_drill_down(browser_page):
     page.select_option("#rf-flavor", "1")
     page.locator("#rf-queries tbody tr").first.click()
     assert "q59" in page.inner_text("#rf-panel") and messages == []
-    shutil.copy(ARTIFACTS / "report.png", ARTIFACTS / "report-latest.png")
