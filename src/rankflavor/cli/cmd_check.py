@@ -54,6 +54,8 @@ def _print(provenance: dict[str, Any]) -> None:
         for key in _SHOWN:
             if key in item:
                 print(f"  {key:<30} {item[key]}")
+        for column, holds in item.get("columns_set_aside", {}).items():  # (a PyTerrier pair: inputs/columns.py)
+            print(f"  {'set aside: ' + column:<30} {holds}")
         removed = item["duplicates_removed"]
         print(f"  {'duplicates_removed':<30} {removed['identical']} identical, {removed['conflicting']} conflicting")
     policies = provenance["policies"]

@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from rankflavor.errors import InputError
 from rankflavor.inputs.arrow_table import as_arrow, columns_of
-from rankflavor.inputs.columns import GRADE_COLUMNS, SCORE_COLUMNS, pick_roles
+from rankflavor.inputs.columns import GRADE_COLUMNS, SCORE_COLUMNS, pick_roles, set_aside
 from rankflavor.inputs.namedtuples import is_rows, rows_table
 from rankflavor.inputs.python_values import check_id, check_value
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
@@ -77,18 +77,20 @@ def _from_frame(frame: Any, name: str, what: str, value_columns: tuple[str, ...]
 
 
 def _convert(data: Any, name: str, what: str, value_columns: tuple[str, ...]):
+    """(query ids, doc ids, values, the queries present or None, the source's kind, the columns set aside)."""
     if isinstance(data, Mapping):
-        return (*_from_nested(data, name, what), "dict")
+        return (*_from_nested(data, name, what), "dict", {})
     table = as_arrow(data)  # a pyarrow Table, a polars DataFrame or LazyFrame
     if table is not None:
-        return (*columns_of(table, name, what, value_columns), None, "dataframe")
+        return (*columns_of(table, name, what, value_columns), None, "dataframe", set_aside(table.column_names))
     if is_rows(data):  # ir_datasets' namedtuples
         table = rows_table(data, name, what, value_columns)
-        return (*columns_of(table, name, what, value_columns), None, "namedtuples")
+        return (*columns_of(table, name, what, value_columns), None, "namedtuples", {})
     if not hasattr(data, "iloc") and hasattr(data, "to_pandas") and hasattr(data, "columns"):
         data = data.to_pandas()  # another frame library's DataFrame
     if hasattr(data, "columns") and hasattr(data, "iloc"):
-        return (*_from_frame(data, name, what, value_columns), "dataframe")
+        aside = set_aside([str(c) for c in data.columns])
+        return (*_from_frame(data, name, what, value_columns), "dataframe", aside)
     raise InputError(f"cannot read a {type(data).__name__} as {what}s", source=name,
                      fix="give a TREC, Parquet or Arrow file path, a dict {qid: {docid: value}}, a pandas or polars "
                          "DataFrame, a pyarrow Table, or namedtuples (query_id, doc_id, "
@@ -96,10 +98,12 @@ def _convert(data: Any, name: str, what: str, value_columns: tuple[str, ...]):
 
 
 def qrels_from_python(data: Any, name: str = "qrels") -> QrelsTable:
-    query, doc, grade, present, kind = _convert(data, name, "grade", GRADE_COLUMNS)
-    return QrelsTable(source=Source(name=name, kind=kind), query=query, doc=doc, grade=grade, queries=present)
+    query, doc, grade, present, kind, aside = _convert(data, name, "grade", GRADE_COLUMNS)
+    return QrelsTable(source=Source(name=name, kind=kind, columns_set_aside=aside), query=query, doc=doc,
+                      grade=grade, queries=present)
 
 
 def run_from_python(data: Any, name: str = "run") -> RunTable:
-    query, doc, score, present, kind = _convert(data, name, "score", SCORE_COLUMNS)
-    return RunTable(source=Source(name=name, kind=kind), query=query, doc=doc, score=score, queries=present)
+    query, doc, score, present, kind, aside = _convert(data, name, "score", SCORE_COLUMNS)
+    return RunTable(source=Source(name=name, kind=kind, columns_set_aside=aside), query=query, doc=doc,
+                    score=score, queries=present)

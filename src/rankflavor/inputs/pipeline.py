@@ -213,6 +213,8 @@ def provenance_of(qrels: QrelsTable, runs: list[RunTable], names: list[str], dat
             out["extra_column_lines"] = s.extra_column_lines
         if s.encoding:  # (shown only for a text file decoded from another encoding than UTF-8)
             out["encoding"] = s.encoding
+        if s.columns_set_aside:  # (shown only for a table with a PyTerrier pair of columns: inputs/columns.py)
+            out["columns_set_aside"] = dict(s.columns_set_aside)
         return out
 
     inputs = [describe(qrels, "qrels", qrels.source.name),

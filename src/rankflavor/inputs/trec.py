@@ -17,7 +17,7 @@ from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS, arrow_pool
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.arrow_table import columns_of
 from rankflavor.inputs.columnar import columnar_kind, file_head, read_columnar
-from rankflavor.inputs.columns import GRADE_COLUMNS, SCORE_COLUMNS
+from rankflavor.inputs.columns import GRADE_COLUMNS, SCORE_COLUMNS, set_aside
 from rankflavor.inputs.stdin import STDIN_NAME, is_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.trec_fast import read_fast
@@ -34,6 +34,7 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
         table, source.sha256 = read_columnar(_lines().read_raw(path) if raw is None else raw, kind, str(path))
         source.kind = "parquet" if kind == "parquet" else "arrow"
         query, doc, values = columns_of(table, str(path), what, value_columns)
+        source.columns_set_aside = set_aside(table.column_names)
         return source, query, doc, values, None
     fast = read_fast(path, columns, value_col, defer_scan, parsed) if regular else None
     if fast is not None and fast.table.num_rows > 0:
