@@ -62,6 +62,16 @@ def _cutoff(text: str, spec: str) -> int:
     return int(text)
 
 
+def head_parts(head: str, spec: str) -> tuple[str, tuple[tuple[str | None, str], ...], int | None]:
+    """(name, params, cutoff) of a head as rankflavor's grammar reads it (`hit_rate@10` -> hit_rate, (), 10);
+    a SpecError when it is not such a head."""
+    match = _HEAD.match(head)
+    if not match:
+        raise SpecError(f"{head!r} in {spec!r} is no NAME[(params)][@k]")
+    params = _params(match.group(2), spec) if match.group(2) is not None else ()
+    return match.group(1), params, _cutoff(match.group(3), spec) if match.group(3) is not None else None
+
+
 def split_spec(spec: str, raw_head: Callable[[str], bool] | None = None) -> SpecText:
     """The parts of one spec. When `raw_head(name)` holds, the head is kept as written (SpecText.head) and its
     params and cutoff are left to the peer table that reads them."""
