@@ -183,8 +183,9 @@ def test_bad_parameters_are_refused_with_a_clear_error(spec, message):
 
 
 @pytest.mark.parametrize(("name", "meant"), [
-    ("nDCG@10", "ndcg"), ("MAP", "map"), ("P@10", "p"), ("P_10", "trec_eval.P_10"), ("ndcg_cut_10", "trec_eval.ndcg_cut_10"),
-    ("recip_rank", "mrr"), ("R-prec", "rprec"), ("hit_rate@10", "success"), ("trec_eval.P10", "trec_eval.P_10"),
+    ("Ndcg@10", "ir_measures.nDCG"), ("Ndcg@10", "ndcg"), ("P10", "trec_eval.P_10"), ("Rprecc", "trec_eval.Rprec"),
+    ("recip_rnk", "trec_eval.recip_rank"), ("R-prec", "rprec"), ("hitrate@10", "ranx.hit_rate"),
+    ("trec_eval.P10", "trec_eval.P_10"),
     ("trec_eval.rprec", "trec_eval.Rprec"), ("iprec_at_recall_0.1", "trec_eval.iprec_at_recall_0.10"),
     ("trec_evl@10", "trec_eval"), ("rrpec", "rprec"),
 ])

@@ -83,11 +83,24 @@ def named_command(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _tell_readings(args: argparse.Namespace) -> None:
+    """On stderr, once per name: which tool's name a `-m` written without its prefix was read as (`P_10:
+    trec_eval's P_10 (trec_eval.P_10)`); every command that takes -m passes here."""
+    specs = [*(getattr(args, "specs", None) or []), *([args.spec] if getattr(args, "spec", None) else [])]
+    if not specs:
+        return
+    from rankflavor.flavor.flavor import reading_note
+
+    for note in dict.fromkeys(note for spec in specs if isinstance(spec, str) and (note := reading_note(spec))):
+        sys.stderr.write(f"{note}\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(named_command(argv))
     args = parser.parse_args(argv)
     try:
+        _tell_readings(args)
         return _module(args.command).run(args)
     except RankflavorError as exc:
         if args.debug:

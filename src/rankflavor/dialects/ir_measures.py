@@ -119,6 +119,7 @@ NO_METRIC = ("Accuracy", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "AP_IA"
              "nERR_IA", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "NRBP", "nNRBP", "P_IA", "SDCG",
              "StRecall")
 _HEAD = re.compile(r"[A-Za-z_]+")
+_NAME = re.compile(r"[^\W\d]\w*")  # a measure's name (NERR8, α_DCG)
 
 
 def measure_metrics() -> dict[str, str]:
@@ -331,6 +332,12 @@ def _rbp(v: dict[str, Any], cut: int | None, where: str) -> PeerMeasure:
                         f"{CWL_DEPTH} ranks: cwl/ruler/measures/cwl_metrics.py w_vector), {1 / (1 - p ** CWL_DEPTH)!r} "
                         "for this p; rankflavor's rbp does not: refused for p > 0.96326")
     return PeerMeasure("rbp", None, {"p": repr(p), "scale": "binary"}, {**CWL_AXES, "rel_level": str(v["rel"])})
+
+
+def knows(head: str) -> bool:
+    """Whether the measure a head (as written, after the prefix) names is one ir_measures knows."""
+    match = _NAME.match(head)
+    return match is not None and match.group(0) in (*MEASURES, *ALIASES, *NO_METRIC)
 
 
 def spellings(name: str) -> list[str]:

@@ -4,15 +4,23 @@ name stands for (a PeerMeasure: the metric, its cutoff and parameters, the axes 
 `trec_eval.NAME` and `pytrec_eval.NAME` (dialects/trec_eval.py, pytrec_eval.py) read NAME as trec_eval prints
 it; `ranx.NAME` (ranx.py) as ranx reads a metric name; `ir_measures.HEAD` (ir_measures.py) in ir_measures' own
 grammar, the head given as written (flavor/spec.py leaves it unread: `reads_own_head`).
+
+A name written without a prefix (`P_10`, `nDCG@10`, `hit_rate@10`) is tried in every dialect (`bare_readings`):
+trec_eval's (its command-line spelling `ndcg_cut.10` read as the printed ndcg_cut_10), pytrec_eval's,
+ir_measures' (the head as written) and ranx's. pytrec_eval's reading, and ir_measures' where trec_eval reads the
+same name (`Rprec`, `infAP`: ir_measures computes them with its pytrec_eval provider), give way to trec_eval's,
+the reference implementation of the code they run (`GIVES_WAY`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from rankflavor.dialects import ir_measures, pytrec_eval, ranx, trec_eval
 from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.presets import PRESETS
+from rankflavor.errors import SpecError
 
 # prefix -> (name without the prefix, params as written, cutoff) -> PeerMeasure or None
 PEER_TABLES: dict[str, Callable[[str, tuple[tuple[str | None, str], ...], int | None], PeerMeasure | None]] = {
@@ -25,6 +33,46 @@ TREC_PREFIXES = (trec_eval.PREFIX, pytrec_eval.PREFIX)  # the prefixes that read
 # the tables that read the head in their own grammar (`ir_measures.IPrec@0.1`): they get it as written after the
 # prefix, params () and cutoff None
 RAW_HEADS = (ir_measures.PREFIX,)
+
+
+BARE_DIALECTS = (trec_eval.PREFIX, pytrec_eval.PREFIX, ir_measures.PREFIX, ranx.PREFIX)  # tried in this order
+GIVES_WAY = {pytrec_eval.PREFIX: trec_eval.PREFIX, ir_measures.PREFIX: trec_eval.PREFIX}  # reading -> preferred
+
+
+class Reading(NamedTuple):
+    """One dialect's reading of a name written without a prefix."""
+
+    prefix: str  # the dialect's prefix (`trec_eval.`)
+    name: str  # the name as that dialect reads it, with its prefix (`trec_eval.ndcg_cut_10` for `ndcg_cut.10`)
+    measure: PeerMeasure
+
+
+def bare_readings(written: str, parts: tuple[str, tuple[tuple[str | None, str], ...], int | None] | None,
+                  ) -> tuple[list[Reading], list[SpecError]]:
+    """Every dialect's reading of a head written without a prefix (`written`, as typed; `parts`: its name,
+    params and cutoff in rankflavor's grammar, None when it is not in it), with the refusals of the dialects
+    that know the name but refuse it as written; the readings that give way to another (`GIVES_WAY`) dropped."""
+    readings: list[Reading] = []
+    refusals: list[SpecError] = []
+    for prefix in BARE_DIALECTS:
+        if prefix in RAW_HEADS:
+            if not ir_measures.knows(written):
+                continue
+            shown, call = written, (written, (), None)
+        elif parts is not None:
+            own = trec_eval.printed_name(parts[0]) if prefix in TREC_PREFIXES else parts[0]
+            shown, call = own + written[len(parts[0]):], (own, parts[1], parts[2])
+        else:
+            continue
+        try:
+            found = PEER_TABLES[prefix](*call)
+        except SpecError as exc:
+            refusals.append(exc)
+            continue
+        if found is not None:
+            readings.append(Reading(prefix, prefix + shown, found))
+    prefixes = {reading.prefix for reading in readings}
+    return [r for r in readings if GIVES_WAY.get(r.prefix) not in prefixes], refusals
 
 
 def peer_measure(name: str, params: tuple[tuple[str | None, str], ...] = (),

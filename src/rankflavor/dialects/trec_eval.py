@@ -25,6 +25,7 @@ PEER = "trec_eval"
 PREFIX = "trec_eval."
 _CUT = re.compile(r"(?P<base>[A-Za-z_]+?)_(?P<k>[0-9]+)")
 _LEVEL = re.compile(r"(?P<base>[A-Za-z_]+?)_(?P<x>[0-9]+\.[0-9]{2})")
+_COMMAND_LINE = re.compile(r"(?P<base>[A-Za-z0-9_]+)\.(?P<value>[0-9]*\.?[0-9]+)")  # `-m ndcg_cut.10`
 _PATTERN = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_\{(?P<param>[a-z_]+)\}")
 
 
@@ -71,6 +72,21 @@ def trec_eval_measure(name: str) -> PeerMeasure | None:
         metric, param = names.level[match.group("base")]
         return PeerMeasure(metric, None, {param: match.group("x")}, {})
     return None
+
+
+def printed_name(name: str) -> str:
+    """The name trec_eval prints for its command-line spelling `MEASURE.VALUE` (`-m ndcg_cut.10` -> ndcg_cut_10,
+    `-m iprec_at_recall.0.5` -> iprec_at_recall_0.50: one parameter value, as meas_init.c reads and prints it);
+    any other name as it is."""
+    match = _COMMAND_LINE.fullmatch(name)
+    if match is None:
+        return name
+    names, base, value = tables(), match.group("base"), match.group("value")
+    if base in names.cut and value.isdigit():
+        return f"{base}_{int(value)}"
+    if base in names.level:
+        return f"{base}_{float(value):3.2f}"
+    return name
 
 
 def trec_eval_name(metric: str, cutoff: int | None, params: dict[str, str] | None = None) -> str | None:

@@ -43,8 +43,9 @@ UNPRINTED = ("relstring",)
 
 def set_members(name: str) -> list[str] | None:
     """The measure names `trec_eval.SET` (or `pytrec_eval.SET`) stands for, prefix included, in trec_eval's print
-    order (without runid, num_q and relstring), or None when `name` is not a set."""
-    prefix, _, set_name = name.partition(".")
+    order (without runid, num_q and relstring), or None when `name` is not a set. A set named without a prefix
+    (`official`) is trec_eval's (pytrec_eval's gives way to its reference implementation)."""
+    prefix, _, set_name = ("trec_eval", ".", name) if name in SETS else name.partition(".")
     if prefix not in ("trec_eval", "pytrec_eval") or set_name not in SETS:
         return None
     out: list[str] = []

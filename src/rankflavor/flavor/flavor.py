@@ -16,12 +16,12 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from rankflavor import registry
-from rankflavor.dialects.lookup import reads_own_head
+from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.trec_sets import set_members
 from rankflavor.errors import SpecError
 from rankflavor.flavor import project
 from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, parse_value
-from rankflavor.flavor.resolve import resolve
+from rankflavor.flavor.resolve import read_in, reads_as_written, resolve
 from rankflavor.flavor.spec import split_spec
 from rankflavor.flavor.suggest import close, did_you_mean
 from rankflavor.flavor.values import (
@@ -214,13 +214,26 @@ def _parsed(spec: str) -> tuple[Flavor, ...]:
 
 
 def _parse_spec(spec: str) -> list[Flavor]:
-    text = split_spec(spec, raw_head=reads_own_head)
+    text = split_spec(spec, raw_head=reads_as_written)
     if text.name.startswith(project.PREFIX):
         if text.params:
             raise SpecError(f"{text.name} is a project flavor: it takes no parameters in (...); set them in its "
                             "spec in the project file")
         return _project_flavors(text.name, text.cutoff, text.overrides)
-    return [Flavor(metric=head.metric, cutoff=head.cutoff, params=head.params, **head.axes) for head in resolve(text)]
+    return [_flavor_of(head) for head in resolve(text, _flavor_of)]
+
+
+def _flavor_of(head: PeerMeasure) -> Flavor:
+    return Flavor(metric=head.metric, cutoff=head.cutoff, params=head.params, **head.axes)  # type: ignore[arg-type]
+
+
+def reading_note(spec: str) -> str | None:
+    """Which tool's name a spec's head was read as, when written without its prefix (`P_10: trec_eval's P_10
+    (trec_eval.P_10)`), or None (a rankflavor name, a prefixed one, or a spec that does not parse)."""
+    try:
+        return read_in(split_spec(spec, raw_head=reads_as_written), _flavor_of)
+    except SpecError:
+        return None
 
 
 def _project_flavors(name: str, cutoff: int | None, overrides: dict[str, str]) -> list[Flavor]:
@@ -252,23 +265,35 @@ def labelled_specs(specs: Sequence[str | Flavor] | str | Flavor) -> dict[Flavor,
     a Flavor given as such. Two specs that resolve to one flavor give it two labels."""
     items = [specs] if isinstance(specs, (str, Flavor)) else list(specs)
     out: dict[Flavor, list[str]] = {}
+    failed: list[tuple[str, SpecError]] = []
     for item in items:
-        if isinstance(item, Flavor):
-            named = [(item, item.short)]
-        else:
-            flavors = parse_spec(item)
-            words = item.split()
-            members = set_members(words[0]) if words else None
-            if members is not None:
-                named = [(f, " ".join([m, *words[1:]])) for f, m in zip(flavors, members, strict=True)]
-            elif len(flavors) == 1:
-                named = [(f, " ".join(words)) for f in flavors]
-            else:
-                named = [(f, " ".join([f"{words[0]}@{f.cutoff}", *words[1:]])) for f in flavors]
+        try:
+            named = _named(item)
+        except SpecError as exc:
+            failed.append((str(item), exc))
+            continue
         for flavor, label in named:
             labels = out.setdefault(flavor, [])
             if label not in labels:
                 labels.append(label)
+    if len(failed) == 1:
+        raise failed[0][1]
+    if failed:
+        raise SpecError(f"{len(failed)} specs are refused:\n" + "\n".join(f"  {spec}: {exc}" for spec, exc in failed))
     if not out:
         raise SpecError("no flavor given; pass at least one spec such as ndcg@10")
     return out
+
+
+def _named(item: str | Flavor) -> list[tuple[Flavor, str]]:
+    """The flavors of one spec or Flavor, each with its label (labelled_specs)."""
+    if isinstance(item, Flavor):
+        return [(item, item.short)]
+    flavors = parse_spec(item)
+    words = item.split()
+    members = set_members(words[0]) if words else None
+    if members is not None:
+        return [(f, " ".join([m, *words[1:]])) for f, m in zip(flavors, members, strict=True)]
+    if len(flavors) == 1:
+        return [(f, " ".join(words)) for f in flavors]
+    return [(f, " ".join([f"{words[0]}@{f.cutoff}", *words[1:]])) for f in flavors]

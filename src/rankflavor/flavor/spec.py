@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from rankflavor.errors import SpecError
 from rankflavor.flavor.axes import AXIS_BY_NAME, AXIS_NAMES
 
-_HEAD = re.compile(r"^([A-Za-z_][A-Za-z_0-9.\-]*)(?:\(([^()]*)\))?(?:@(\S+))?$")
+_HEAD = re.compile(r"^([0-9]*[A-Za-z_][A-Za-z_0-9.\-]*)(?:\(([^()]*)\))?(?:@(\S+))?$")
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,16 @@ def _cutoff(text: str, spec: str) -> int:
     if not re.fullmatch(r"\d+", text) or int(text) < 1:
         raise SpecError(f"cutoff @{text} in {spec!r} is not a positive integer; write e.g. ndcg@10")
     return int(text)
+
+
+def head_parts(head: str, spec: str) -> tuple[str, tuple[tuple[str | None, str], ...], int | None]:
+    """(name, params, cutoff) of a head as rankflavor's grammar reads it (`hit_rate@10` -> hit_rate, (), 10);
+    a SpecError when it is not such a head."""
+    match = _HEAD.match(head)
+    if not match:
+        raise SpecError(f"{head!r} in {spec!r} is no NAME[(params)][@k]")
+    params = _params(match.group(2), spec) if match.group(2) is not None else ()
+    return match.group(1), params, _cutoff(match.group(3), spec) if match.group(3) is not None else None
 
 
 def split_spec(spec: str, raw_head: Callable[[str], bool] | None = None) -> SpecText:

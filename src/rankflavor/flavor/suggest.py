@@ -4,8 +4,9 @@ and, below, a name that is no metric, preset or peer measure: the readings it ma
 
 A name is compared without its case and its punctuation with every metric, preset and `PEER.NAME`, with the
 words users carry over from other tools (the aliases each family declares at its `register(...)`: `ap`,
-`hit_rate`, `recip_rank`), and with a peer's name given without its prefix (`P_10` -> trec_eval.P_10); an
-`ir_measures.` name in another case gets ir_measures' own (`ir_measures.ndcg` -> ir_measures.nDCG).
+`hit_rate`, `recip_rank`), with a peer's name given without its prefix in another spelling (`P10` ->
+trec_eval.P_10), and with every dialect's own words (trec_eval, ranx, ir_measures: `recip_rnk` ->
+trec_eval.recip_rank); an ir_measures name in another case gets ir_measures' own (`ndcg` -> ir_measures.nDCG).
 """
 
 from __future__ import annotations
@@ -37,6 +38,18 @@ def _peer_words() -> dict[str, tuple[str, ...]]:
     """A peer's own words after its prefix, for a misspelt one (`trec_eval.oficial` -> trec_eval.official)."""
     trec = (*SETS, *trec_eval.tables().plain)
     return {**{prefix: trec for prefix in TREC_PREFIXES}, ranx.PREFIX: tuple(ranx.ranx_names())}
+
+
+def _dialect_words() -> dict[str, list[str]]:
+    """Every dialect's own words by their lower case, each shown with the prefix that reads it (trec_eval's names
+    and sets, ranx's, ir_measures'), for a misspelt name written without a prefix (`recip_rnk`)."""
+    words = [trec_eval.PREFIX + word for word in _peer_words()[trec_eval.PREFIX]]
+    words += [ranx.PREFIX + word for word in ranx.ranx_names()]
+    words += [ir_measures.PREFIX + word for word in (*ir_measures.MEASURES, *ir_measures.ALIASES)]
+    out: dict[str, list[str]] = {}
+    for shown in words:
+        out.setdefault(shown.split(".", 1)[1].lower(), []).append(shown)
+    return out
 
 
 def _key(name: str) -> str:
@@ -73,10 +86,18 @@ def suggestions(name: str, metrics: tuple[str, ...], presets: tuple[str, ...]) -
     bare = name.split(".", 1)[1] if "." in name and name.split(".", 1)[0] + "." in TREC_PREFIXES else name
     for variant in _spellings(bare):
         found += [prefix + variant for prefix in TREC_PREFIXES if peer_measure(prefix + variant) is not None]
+    written_bare = prefix + dot not in _peer_words() and not name.startswith(ir_measures.PREFIX)
+    if written_bare:
+        found += [ir_measures.PREFIX + spelled for spelled in ir_measures.spellings(name)]
     key = _key(bare)
     readings = {_key(m): m for m in metrics} | {_key(p): p for p in presets}
     readings |= {_key(alias): metric for alias, metric in registry.aliases().items()}
     if key in readings:
         found.append(readings[key])
     found += close(key, readings, cutoff=0.75)
+    if written_bare:
+        dialects = _dialect_words()
+        own = {*metrics, *presets} if name == name.lower() else set()  # (lower case: rankflavor's names first)
+        found += [shown for word in difflib.get_close_matches(name.lower(), list(dialects), n=3, cutoff=0.75)
+                  for shown in dialects[word] if word not in own]
     return list(dict.fromkeys(f for f in found if f != name))[:5]
