@@ -247,3 +247,18 @@ def test_explain_lists_every_id_of_a_small_qrels(capsys):
     assert code == 2
     assert "no query 'Q1' in the qrels or the runs; did you mean q1?\n  the qrels' query ids: q1\n" in err
 
+
+
+def test_the_package_docstring_opens_with_what_it_is_and_the_calls_that_run():
+    """help(rankflavor) opens with what rankflavor is, and each call it shows exists."""
+    import rankflavor
+
+    doc = rankflavor.__doc__ or ""
+    assert doc.startswith("rankflavor: NDCG") and "PEP 562" not in doc
+    calls = ("rankflavor.evaluate(", "report.mean(", "report.explain(", "report.verify()", "rankflavor.compare.compare(")
+    for call in calls:
+        assert call in doc, call
+    from rankflavor.report import Report
+
+    assert all(callable(getattr(Report, name)) for name in ("mean", "explain", "verify"))
+    assert callable(rankflavor.evaluate) and callable(rankflavor.compare.compare)

@@ -1,6 +1,17 @@
-"""rankflavor: NDCG and DCG under a declared flavor, with a reconstructible record behind every score.
+"""rankflavor: NDCG (and AP, P, R, RR, ERR, RBP, ...) under a declared flavor, with a reconstructible record
+behind every score. Every number is printed with its whole flavor (gain, discount, cutoff, ideal, ties,
+unjudged docs, ...), and other tools' flavors are named presets and names (`sklearn@10`, `trec_eval.P_10`).
 
-Names are imported lazily (PEP 562) so that `rankflavor --help` does not pay for numpy and pyarrow.
+The calls a user needs:
+
+    report = rankflavor.evaluate("qrels.txt", ["bm25.run", "dense.run"], ["ndcg@10", "sklearn@10", "map"])
+    report.mean("bm25.run", "ndcg@10")             # a mean, found by the spec as written
+    report.explain("bm25.run", "q17", "ndcg@10")   # the record: ranked list, ideal list, DCG, IDCG, why
+    report.verify()                                # every value recomputed from its record: [] when all agree
+    rankflavor.compare.compare("qrels.txt", ["bm25.run", "dense.run"], ["ndcg@10", "map"])  # does X beat Y?
+
+`rankflavor.Flavor.parse(spec)` reads one flavor; `str(flavor)` is its canonical string. The README and docs/
+say more. (Names are imported on first use, so that `rankflavor --help` does not pay for numpy and pyarrow.)
 """
 
 from __future__ import annotations
