@@ -129,3 +129,18 @@ def test_an_unknown_query_names_the_close_and_the_judged_ids():
         report.explain(None, "Q1")
     with pytest.raises(KeyError, match="judged query ids"):
         report.value("nope")
+
+
+def test_a_wrong_run_or_label_lists_the_runs_and_labels_never_a_whole_flavor():
+    """report.mean() with a run or a label the report does not hold names what it holds, by label, with the
+    close readings; the canonical string (hundreds of characters) is never printed."""
+    from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
+
+    report = rf.evaluate(SEED000_QRELS, list(SEED000_RUNS), ["ndcg@10", "map"])
+    cases = {("Z.run", "map"): "no run 'Z.run' in this report; did you mean Y.run or X.run? its runs: X.run, Y.run",
+             ("X.run", "ndcg@11"): "no result for 'ndcg@11' in this report; did you mean ndcg@10? its labels: ndcg@10, map",
+             ("X.run", rf.Flavor.parse("p@5")): "no result for 'p@5' in this report; its labels: ndcg@10, map"}
+    for (run, flavor), message in cases.items():
+        with pytest.raises(KeyError) as caught:
+            report.mean(run, flavor)
+        assert caught.value.args[0] == message and "ties=" not in message

@@ -58,7 +58,21 @@ class Report:
         for result in self.results:
             if result.run == name and result.flavor == wanted:
                 return result
-        raise KeyError(f"no result for run {name!r} and flavor {str(wanted)!r}")
+        raise KeyError(self._missing(name, wanted, flavor))
+
+    def _missing(self, name: str, wanted: Flavor, typed: Flavor | str | None) -> str:
+        """Why no result is found: the run or the label that is not in the report, with the ones that are (a
+        label, never a whole flavor), and the close ones."""
+        from rankflavor.flavor.suggest import close, did_you_mean
+
+        if name not in self.runs:
+            hint = did_you_mean(close(name, self.runs))
+            return f"no run {name!r} in this report; {hint + ' ' if hint else ''}its runs: {', '.join(self.runs)}"
+        shown = typed if isinstance(typed, str) else wanted.short
+        labels = list(dict.fromkeys(r.label for r in self.results))
+        hint = did_you_mean(close(shown, labels))
+        return (f"no result for {shown!r} in this report; {hint + ' ' if hint else ''}its labels: "
+                f"{', '.join(labels)}")
 
     def mean(self, run: str | None = None, flavor: Flavor | str | None = None) -> float | None:
         return self.result(run, flavor).mean
