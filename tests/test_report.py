@@ -79,7 +79,13 @@ def test_the_api_is_listed_and_reprs_are_short():
     assert "importlib" not in dir(rf) and set(rf.__all__) <= set(dir(rf))
     report = rf.evaluate(QRELS, {"A": RUN, "B": RUN}, ["ndcg@3", "ndcg@3 gain=exp2"])
     warned = sum(len(r.warnings) for r in report.results)
-    assert repr(report) == f"<Report 2 runs (A, B) x ndcg@3, ndcg@3 gain=exp2; 3 judged queries; {warned} warnings>"
+    shown = repr(report).splitlines()
+    assert shown[0] == f"<Report 2 runs x 2 flavors; 3 judged queries; {warned} warnings" and shown[-1].endswith(">")
+    assert shown[1].split() == ["run", "ndcg@3", "ndcg@3", "gain=exp2"]
+    for line, run in zip(shown[2:], ("A", "B"), strict=True):
+        assert line.split()[0] == run
+        assert [float(x.rstrip(">")) for x in line.split()[1:]] == [
+            pytest.approx(report.mean(run, spec), abs=5e-5) for spec in ("ndcg@3", "ndcg@3 gain=exp2")]
     assert repr(report.result("A", "ndcg@3 gain=exp2")).startswith("<Result A ndcg@3 gain=exp2: mean ")
     assert len(repr(report.result("A", "ndcg@3"))) < 400
 

@@ -155,11 +155,20 @@ class Report:
         return report_html(self)
 
     def __repr__(self) -> str:
+        """A few lines: the counts, then runs x labels with their means (the first 6 runs and 4 labels)."""
         runs, labels = self.runs, list(dict.fromkeys(r.label for r in self.results))
-        shown = ", ".join(labels[:4]) + (f", ... ({len(labels)} flavors)" if len(labels) > 4 else "")
         warned = sum(len(r.warnings) for r in self.results)
-        return (f"<Report {len(runs)} run{'s' * (len(runs) != 1)} ({', '.join(runs[:3])}{', ...' * (len(runs) > 3)})"
-                f" x {shown}; {int(self.dataset.judged.sum())} judged queries; {warned} warnings>")
+        head = (f"<Report {len(runs)} run{'s' * (len(runs) != 1)} x {len(labels)} flavor{'s' * (len(labels) != 1)}; "
+                f"{int(self.dataset.judged.sum())} judged queries; {warned} warning{'s' * (warned != 1)}")
+        means = {(r.run, r.label): r.mean for r in self.results}
+        rows = [["run", *labels[:4], *(["..."] if len(labels) > 4 else [])]]
+        rows += [[run, *("null" if means.get((run, label)) is None else f"{means[(run, label)]:.4f}"
+                         for label in labels[:4])] for run in runs[:6]]
+        if len(runs) > 6:
+            rows.append([f"... {len(runs) - 6} more runs"])
+        widths = [max(len(row[i]) for row in rows if i < len(row)) for i in range(len(rows[0]))]
+        lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)).rstrip() for row in rows]
+        return "\n".join([head, *(f"  {line}" for line in lines)]) + ">"
 
 
 def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, Any],
