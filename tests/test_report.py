@@ -150,3 +150,14 @@ def test_a_wrong_run_or_label_lists_the_runs_and_labels_never_a_whole_flavor():
         with pytest.raises(KeyError) as caught:
             report.mean(run, flavor)
         assert caught.value.args[0] == message and "ties=" not in message
+
+
+def test_a_record_has_a_short_repr():
+    """repr(record): one line with run, query, the flavor's short form, the value, its status and parts."""
+    from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
+
+    report = rf.evaluate(SEED000_QRELS, list(SEED000_RUNS), ["ndcg@3 gain=exp2"])
+    record = report.explain("X.run", "q1", "ndcg@3 gain=exp2")
+    shown = repr(record)
+    assert shown.startswith(f"<Record X.run q1 ndcg@3 gain=exp2: {record.value:.6f} (ok); dcg ")
+    assert "\n" not in shown and "ties=" not in shown and len(shown) < 200

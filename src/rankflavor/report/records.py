@@ -39,6 +39,13 @@ class Record:
                 return values[name]
         raise AttributeError(f"a record has no part or list {name!r}")
 
+    def __repr__(self) -> str:
+        """One line: run, query, the flavor's short form, the value and status, the parts, the rows listed."""
+        value = "null" if self.value is None else f"{self.value:.6f}"
+        parts = ", ".join(f"{k} {'null' if v is None else f'{v:g}'}" for k, v in list(self.parts.items())[:4])
+        return (f"<Record {self.run} {self.query} {Flavor.parse(self.flavor).short}: {value} ({self.status})"
+                f"{'; ' + parts if parts else ''}; {len(self.ranked)} ranked rows>")
+
     def to_dict(self) -> dict[str, Any]:
         return {"run": self.run, "query": self.query, "flavor": self.flavor, "status": self.status,
                 "value": self.value, **self.parts, "reason": self.reason, "universe": self.universe,
