@@ -93,14 +93,13 @@ def trec_eval_name(metric: str, cutoff: int | None, params: dict[str, str] | Non
     """The name trec_eval prints for a metric, cutoff and parameters (None when it has no such measure). The
     caller checks that the name parses back to its flavor (trec_eval's names hold two decimals)."""
     names = tables()
-    level = {m: (base, param) for base, (m, param) in names.level.items()}
-    if metric in level and cutoff is None:
-        base, param = level[metric]
+    level = next(((base, param) for base, (m, param) in names.level.items() if m == metric), None)
+    if level is not None and cutoff is None:
+        base, param = level
         return f"{base}_{float((params or {}).get(param, 1)):3.2f}"
     if cutoff is None:
-        return {m: name for name, m in names.plain.items()}.get(metric)
-    cut = {m: base for base, m in names.cut.items()}
-    return f"{cut[metric]}_{cutoff}" if metric in cut else None
+        return next((name for name, m in names.plain.items() if m == metric), None)
+    return next((f"{base}_{cutoff}" for base, m in names.cut.items() if m == metric), None)
 
 
 def measure(name: str, params: tuple[tuple[str | None, str], ...] = (), cutoff: int | None = None,

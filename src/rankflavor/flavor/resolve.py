@@ -99,8 +99,9 @@ def bare_reading(text: SpecText, flavor_of: FlavorOf) -> Reading | None:
     except SpecError:
         parts = None
     readings, refusals = bare_readings(text.head, parts)
-    if not readings and parts is not None and parts[0] in registry.aliases():
-        alias = registry.aliases()[parts[0]]
+    aliases = registry.aliases()
+    if not readings and parts is not None and parts[0] in aliases:
+        alias = aliases[parts[0]]
         measure = PeerMeasure(alias, parts[2], parts[1], {})  # type: ignore[arg-type]  # (params as written)
         readings = [Reading(ALIAS, alias + text.head[len(parts[0]):], measure)]
     flavors: dict[Hashable, list[Reading]] = {}
