@@ -20,6 +20,7 @@ from rankflavor.engine.lists import (
     refuse_unjudged,
     shape_of,
     tied_queries,
+    ties_read,
 )
 from rankflavor.engine.order import tie_rows
 from rankflavor.engine.qrels import gain_levels, judgments
@@ -94,6 +95,7 @@ def lists_from_prefix(scope: RunScope, spec: ListSpec, prefix: Prefix) -> Ranked
         counts["rows_unjudged_skipped"] = prefix.counts.get("rows_unjudged_skipped", skipped)
     if limit is None and spec.unjudged != "skip":  # every flavor that ranks the whole prefix: shared positions
         positions = scope.stage(top_positions, top, spec.cutoff)
+        tied = ties_read(tied, scope.stage(top_shape, top), spec, nq)
     else:
         positions = positions_at(shape_of(rows.q, rows.score), spec.cutoff, nq)
     returned = np.bincount(rows.q, minlength=nq) if prefix.returned is None else prefix.returned

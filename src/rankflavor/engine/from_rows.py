@@ -24,6 +24,7 @@ from rankflavor.engine.lists import (
     refuse_unjudged,
     shape_of,
     tied_queries,
+    ties_read,
 )
 from rankflavor.engine.order import tie_rows, trec_order
 from rankflavor.engine.precision import in_float32
@@ -64,7 +65,10 @@ def lists_from_rows(scope: RunScope, spec: ListSpec, detail: bool = False) -> Ra
     whole = replace(spec, cutoff=None, need=math.inf, whole_list=False)  # (what the ranking reads)
     ranked = scope.stage(ranked_rows, whole, detail)
     positions = scope.stage(positions_of, whole, detail, spec.cutoff)
-    return RankedLists(scope, spec, ranked.rows, positions, ranked.returned, ranked.tied, dict(ranked.counts),
+    tied = ranked.tied
+    if spec.run_depth.limit is None and spec.unjudged != "skip":  # (ranks before any cut: the tie a cutoff reads)
+        tied = ties_read(tied, ranked.shape, spec, scope.dataset.n_queries)
+    return RankedLists(scope, spec, ranked.rows, positions, ranked.returned, tied, dict(ranked.counts),
                        dropped=ranked.dropped)
 
 

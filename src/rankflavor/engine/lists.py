@@ -260,6 +260,19 @@ def shape_of(q: np.ndarray, score: np.ndarray) -> Shape:
     return Shape(q, np.arange(1, n + 1) - first, group, group - group[first] + 1)
 
 
+def ties_read(tied: np.ndarray, shape: Shape, spec: ListSpec, nq: int) -> np.ndarray:
+    """Per query code: `tied` (a tie among the rows held) narrowed to a tie the flavor reads, a tie group of two
+    or more rows with a row at rank <= `spec.need` (the depth its metric reads: the cutoff, or deeper, e.g. K
+    of ideal=recall(K); a tie wholly below it changes nothing). `shape`: every row held, ranked before any
+    cut, so that the answer is the same whether the rows held are the top k's or a wider selection's (a
+    chunk's, or the whole list). Unchanged for a metric that reads whole lists."""
+    if math.isinf(spec.need) or spec.whole_list or not tied.any():
+        return tied
+    sizes = np.bincount(shape.group) if len(shape.group) else np.zeros(0, dtype=np.int64)
+    reads = (shape.rank <= spec.need) & (sizes[shape.group] > 1)
+    return tied & (np.bincount(shape.q[reads], minlength=nq) > 0)
+
+
 def positions_at(shape: Shape, cutoff: int | None, nq: int, shared: bool = False) -> Positions:
     """The positions of ranked rows under a cutoff."""
     rows = np.bincount(shape.q, minlength=nq).astype(np.float64)  # (ranks 1, 2, ... n: min(n, k) of them within k)
