@@ -59,6 +59,11 @@ def main(argv: Sequence[str]) -> int:
 
 
 def flavor_lines(slots) -> str:
-    """`# NAME = FLAVOR` per printed value that is a flavor (--flavors)."""
-    return "".join(f"# {slot.name} = {slot.flavor}{' (its ' + slot.part + ')' if slot.part else ''}\n"
-                   for slot in slots if slot.flavor is not None)
+    """`# NAME = FLAVOR` per printed value that is a flavor (--flavors); dcg and ideal_dcg are parts of ndcg's."""
+    out = []
+    for slot in slots:
+        if slot.flavor is not None:
+            out.append(f"# {slot.name} = {slot.flavor}{' (its ' + slot.part + ')' if slot.part else ''}\n")
+        elif slot.kind == "double":
+            out.append(f"# {slot.name}: 0 under -J (trec_eval drops every unjudged doc before measuring)\n")
+    return "".join(out)

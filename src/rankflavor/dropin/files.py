@@ -7,25 +7,34 @@ import os
 
 def last_run_tag(path: str) -> str | None:
     """The sixth field of a results file's last line: trec_eval's runid (get_trec_results.c keeps the run_id of
-    the last line it parses). Standard input and gzip files: the first line's tag (inputs/trec.py run_tag)."""
-    from rankflavor.inputs.trec import run_tag
+    the last line it parses); `-` reads the standard input's kept bytes (inputs/stdin.py). A gzip file: its
+    first line's tag (inputs/trec.py run_tag)."""
+    if path == "-":
+        from rankflavor.inputs.stdin import stdin_bytes
 
-    if path == "-" or path.endswith(".gz"):
-        return run_tag(path) if path != "-" else None
+        return _tag(stdin_bytes())
+    if path.endswith(".gz"):
+        from rankflavor.inputs.trec import run_tag
+
+        return run_tag(path)
     try:
         with open(path, "rb") as stream:
             size = stream.seek(0, os.SEEK_END)
             chunk = 1 << 16
-            while True:
+            while True:  # (the file's tail, longer until it holds a whole last line)
                 start = max(0, size - chunk)
                 stream.seek(start)
-                lines = [line.split() for line in stream.read(size - start).splitlines()]
-                lines = [fields for fields in lines if fields and not fields[0].startswith(b"#")]
-                if lines and ((start > 0 and len(lines) > 1) or start == 0):
-                    last = lines[-1]
-                    return last[5].decode("utf-8", "surrogateescape") if len(last) > 5 else None
-                if start == 0:
-                    return None
+                tail = stream.read(size - start)
+                if start == 0 or tail.rstrip().count(b"\n") >= 1:
+                    return _tag(tail)
                 chunk *= 4
     except OSError:
         return None
+
+
+def _tag(text: bytes) -> str | None:
+    for line in reversed(text.splitlines()):
+        fields = line.split()
+        if fields and not fields[0].startswith(b"#"):
+            return fields[5].decode("utf-8", "surrogateescape") if len(fields) > 5 else None
+    return None

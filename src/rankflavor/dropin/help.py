@@ -52,7 +52,9 @@ def help_text(measures: tuple[RequestedMeasure, ...]) -> str:
         lines += ["", "Measures asked for:"]
     for name in names:
         lines.append(f"  {name}: {describe(name) if name in ORDER else 'not a trec_eval measure'}")
-    return "\n".join(lines) + "\n"
+    from rankflavor.cli.help import examples_epilog
+
+    return "\n".join([*lines, "", examples_epilog("trec_eval")]) + "\n"
 
 
 SPECIAL = {

@@ -120,6 +120,8 @@ def measure_slots(name: str, params: str | None, options: TrecEvalOptions) -> li
     if kind == "cuts":
         cuts = sorted(_c_longs(params)) if params else list(defaults)
         _check_cuts(name, cuts, positive=True)
+        if name == "unj" and options.judged_docs_only:  # (-J drops every unjudged doc first: unj is 0)
+            return [Slot(f"{name}_{k}", "double") for k in cuts]
         return [Slot(f"{name}_{k}", "double", _axes(_base(f"{name}_{k}"), options)) for k in cuts]
     if kind == "levels":
         levels = sorted(_c_doubles(params)) if params else list(defaults)

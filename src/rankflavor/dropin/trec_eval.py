@@ -79,16 +79,44 @@ def _evaluate(options: TrecEvalOptions, wanted: list[Slot]):
     from rankflavor.errors import InputError, UsageError
 
     flavors = list(dict.fromkeys(slot.flavor for slot in wanted if slot.flavor is not None))
+    flavors += [f for f in _counts(options, wanted).values() if f not in flavors]
     if not flavors:  # (runid, num_q or relstring alone: the engine still reads the inputs)
         from rankflavor.flavor import parse_spec
 
         flavors = [parse_spec("trec_eval.num_ret")[0]]
     try:
         return evaluate(options.rel_info_file, {"run": options.results_file}, flavors, warnings=False)
-    except (InputError, UsageError) as exc:
+    except InputError as exc:  # (a doc twice in a query: trec_eval's form_res_rels.c fails the measure, exit 4)
+        where = f"{exc.source}{':' + str(exc.line) if exc.line else ''}: " if exc.source else ""
+        code = 4 if "duplicate" in exc.reason else 2
+        raise TrecEvalExit(code, f"trec_eval: {where}{' '.join(exc.reason.split())}") from None
+    except UsageError as exc:
         raise TrecEvalExit(2, f"trec_eval: {' '.join(str(exc).split())}") from None
     except FileNotFoundError as exc:
         raise TrecEvalExit(2, f"trec_eval: cannot read '{exc.filename}': no such file") from None
+
+
+def _counts(options: TrecEvalOptions, wanted: list[Slot]) -> dict[str, object]:
+    """num_ret and num_rel under the options, when a query's list can be left empty (-J, -M 0) and an interpolated
+    precision is asked for: trec_eval then divides 0 by 0 (m_iprec_at_recall.c, m_11pt_avg.c: -nan)."""
+    emptied = options.judged_docs_only or (options.max_docs_per_topic is not None and options.max_docs_per_topic <= 0)
+    if not emptied or not any(s.flavor is not None and s.flavor.metric in ("iprec", "iprec_avg") for s in wanted):
+        return {}
+    from rankflavor.dropin.measures import _axes, _base
+
+    return {name: _axes(_base(name), options) for name in ("num_ret", "num_rel")}
+
+
+def _c_nan(slot: Slot, num_ret: float, num_rel: float) -> bool:
+    """trec_eval's 0/0 on an empty list with relevant docs: NaN at each recall level whose count lround(level·R)
+    is 0 (m_iprec_at_recall.c; m_11pt_avg.c adds it into its sum)."""
+    if num_ret != 0 or num_rel <= 0 or slot.flavor is None or slot.flavor.metric not in ("iprec", "iprec_avg"):
+        return False
+    from rankflavor.reference.binary import average_levels
+
+    flavor = slot.flavor
+    levels = [flavor.param("level").number] if flavor.metric == "iprec" else average_levels(str(flavor.param("points")))
+    return any(math.floor(level * num_rel + 0.5) == 0 for level in levels)
 
 
 def _per_query(report, wanted: list[Slot]) -> dict[Slot, np.ndarray]:
@@ -107,6 +135,13 @@ def _per_query(report, wanted: list[Slot]) -> dict[Slot, np.ndarray]:
     return out
 
 
+def _flavor_values(report, flavor) -> np.ndarray:
+    result = next(r for r in report.results if r.flavor == flavor)
+    values = np.zeros(report.dataset.n_queries)
+    values[result.queries.query] = np.nan_to_num(result.queries.value)
+    return values
+
+
 def _queries(report, options: TrecEvalOptions) -> tuple[list[int], np.ndarray]:
     """The qrels' query codes in strcmp order (those -D N.QID leaves), and which ones the run has."""
     dataset = report.dataset
@@ -120,6 +155,7 @@ def _print(report, wanted: list[Slot], options: TrecEvalOptions, zscores, lines:
     """trec_eval.c's loop over the queries, then the summary."""
     dataset = report.dataset
     values = _per_query(report, wanted)
+    counts = {name: _flavor_values(report, flavor) for name, flavor in _counts(options, wanted).items()}
     codes, present = _queries(report, options)
     strings = _relstrings(report, wanted, options)
     z = "Z" if zscores is not None else ""
@@ -131,6 +167,9 @@ def _print(report, wanted: list[Slot], options: TrecEvalOptions, zscores, lines:
             raise TrecEvalExit(4, f"trec_eval: query '{qid}' of the qrels has no results in "
                                   f"'{options.results_file}' (trec_eval 10.0 stops here; -c scores it as 0)")
         row = _query_values(report, wanted, values, code, bool(present[code]), options)
+        if counts:
+            row.update({slot: math.nan for slot in wanted if _c_nan(slot, counts["num_ret"][code],
+                                                                     counts["num_rel"][code])})
         if zscores is not None:
             row = {slot: _z(zscores, qid, slot, v) for slot, v in row.items()}
         for slot in wanted:
@@ -199,7 +238,7 @@ def _query_line(slot: Slot, qid: str, value: float, relstring: str, z: str) -> s
     if slot.kind == "relstring":
         return f"{slot.name:<22s}\t{qid}\t'{relstring}'\n"
     if slot.kind == "double" or (slot.kind == "long" and z):
-        return f"{z}{slot.name:<22s}\t{qid}\t{value:6.4f}\n"
+        return f"{z}{slot.name:<22s}\t{qid}\t{c_float(value)}\n"
     if slot.kind == "long":
         return f"{slot.name:<22s}\t{qid}\t{int(value)}\n"
     return ""
@@ -223,7 +262,14 @@ def _summary_line(report, slot: Slot, total: float, n: int, evaluated: int, opti
         total = total / n
     if slot.kind in ("long", "num_q") and not z:
         return [f"{slot.name:<22s}\tall\t{int(total)}\n"]
-    return [f"{z}{slot.name:<22s}\tall\t{total:6.4f}\n"]
+    return [f"{z}{slot.name:<22s}\tall\t{c_float(total)}\n"]
+
+
+def c_float(value: float) -> str:
+    """printf's %6.4f, NaN included (glibc prints 0.0/0.0 as -nan)."""
+    if math.isnan(value):
+        return "  -nan"
+    return f"{value:6.4f}"
 
 
 def _run_id(report, options: TrecEvalOptions) -> str:
