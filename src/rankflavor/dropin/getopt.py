@@ -135,7 +135,10 @@ def parse_command_line(argv: list[str]) -> CommandLine:
         elif letter == "v":
             return CommandLine(None, version_wanted=True)
         elif letter in ("m", "a"):
+            from rankflavor.dropin.measures import marked_measures
+
             measures.append(requested_measure(value) if letter == "m" else RequestedMeasure("all_trec"))
+            marked_measures(measures[-1:])  # (trec_eval.c marks each -m as getopt reads it: exit 1 there)
         elif letter == "D":
             level, _, query = str(value).partition(".")
             fields.update(debug_level=atol(level), debug_query=query or None)

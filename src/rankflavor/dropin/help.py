@@ -70,7 +70,7 @@ SPECIAL = {
 def describe(name: str) -> str:
     """One measure: what it is, and the flavor it is evaluated as."""
     from rankflavor import registry
-    from rankflavor.dropin.measures import MEASURES, OTHER_FORMAT, _base
+    from rankflavor.dropin.measures import MEASURES, OTHER_FORMAT, trec_flavor
     from rankflavor.dropin.trec_eval import REL_INFO_FORMATS
 
     if name in SPECIAL:
@@ -79,7 +79,7 @@ def describe(name: str) -> str:
         return f"measured with -R {' or '.join(REL_INFO_FORMATS[1:])} (preference and judgment-group files)"
     kind, defaults = MEASURES[name]
     printed = f"{name}_{defaults[0]}" if kind == "cuts" else f"{name}_{defaults[0]:3.2f}" if kind == "levels" else name
-    flavor = _base(printed)
+    flavor = trec_flavor(printed)
     metric = registry.get(flavor.metric)
     summary = (type(metric).__doc__ or metric.name).strip().splitlines()[0]
     shown = f"{name}_K, K in {', '.join(map(str, defaults))}" if kind == "cuts" else (

@@ -116,37 +116,37 @@ def measure_slots(name: str, params: str | None, options: TrecEvalOptions) -> li
     if kind in ("runid", "num_q"):
         return [Slot(name, kind)]
     if kind in ("long", "double", "gm"):
-        return [Slot(name, kind, _axes(_base(name), options))]
+        return [Slot(name, kind, with_options(trec_flavor(name), options))]
     if kind == "cuts":
-        cuts = sorted(_c_longs(params)) if params else list(defaults)
+        cuts = sorted(c_longs(params)) if params else list(defaults)
         _check_cuts(name, cuts, positive=True)
         if name == "unj" and options.judged_docs_only:  # (-J drops every unjudged doc first: unj is 0)
             return [Slot(f"{name}_{k}", "double") for k in cuts]
-        return [Slot(f"{name}_{k}", "double", _axes(_base(f"{name}_{k}"), options)) for k in cuts]
+        return [Slot(f"{name}_{k}", "double", with_options(trec_flavor(f"{name}_{k}"), options)) for k in cuts]
     if kind == "levels":
-        levels = sorted(_c_doubles(params)) if params else list(defaults)
+        levels = sorted(c_doubles(params)) if params else list(defaults)
         _check_cuts(name, levels, positive=False)
         param = "level" if name == "iprec_at_recall" else "factor"
-        base = _base(f"{name}_{defaults[0]:3.2f}")
-        return [Slot(f"{name}_{x:3.2f}", "double", _axes(base.with_(**{param: repr(x)}), options)) for x in levels]
+        base = trec_flavor(f"{name}_{defaults[0]:3.2f}")
+        return [Slot(f"{name}_{x:3.2f}", "double", with_options(base.with_(**{param: repr(x)}), options)) for x in levels]
     printed = f"{name}_{params}" if params else name
     if kind == "params":
-        values = _c_doubles(params) if params else list(defaults)
+        values = c_doubles(params) if params else list(defaults)
         if name == "relstring":
             return [Slot(printed, "relstring", length=int(values[0]))]
-        return [Slot(printed, "double", _axes(PARAMETERISED[name](values, options), options))]
+        return [Slot(printed, "double", with_options(PARAMETERISED[name](values, options), options))]
     pairs = _pairs(params) if params else []
-    flavor = _axes(_pair_flavor(name, pairs), options)
+    flavor = with_options(_pair_flavor(name, pairs), options)
     part = {"dcg": "dcg", "ideal_dcg": "idcg"}.get(name)
     return [Slot(printed, "double", flavor, part)]
 
 
-def _base(printed: str) -> Flavor:
+def trec_flavor(printed: str) -> Flavor:
     """The flavor of a name as trec_eval prints it (dialects/trec_eval.py)."""
     return parse_spec(f"trec_eval.{printed}")[0]
 
 
-def _axes(flavor: Flavor, options: TrecEvalOptions) -> Flavor:
+def with_options(flavor: Flavor, options: TrecEvalOptions) -> Flavor:
     """trec_eval's options as axes, each where the measure reads it (-l: the binary measures only)."""
     from rankflavor import registry
 
@@ -168,13 +168,13 @@ def _axes(flavor: Flavor, options: TrecEvalOptions) -> Flavor:
         return flavor.with_(**changes)
 
 
-def _c_longs(text: str) -> list[int]:
+def c_longs(text: str) -> list[int]:
     from rankflavor.dropin.getopt import atol
 
     return [atol(part) for part in text.split(",")]
 
 
-def _c_doubles(text: str) -> list[float]:
+def c_doubles(text: str) -> list[float]:
     """C's atof of each comma-separated part (its leading number, else 0)."""
     import re
 
@@ -201,7 +201,7 @@ def _pairs(text: str) -> list[tuple[str, float]]:
         if not eq or not key:
             raise TrecEvalExit(2, f"trec_eval: malformed pair parameters in '{text}': write NAME=VALUE,... "
                                   "(e.g. -m ndcg.1=3,2=9)")
-        pairs.append((key, _c_doubles(value)[0]))
+        pairs.append((key, c_doubles(value)[0]))
     return pairs
 
 
@@ -211,7 +211,7 @@ def _pair_flavor(name: str, pairs: list[tuple[str, float]]) -> Flavor:
     ignored)."""
     from rankflavor.flavor.values import format_number
 
-    base = _base("ndcg" if name in ("dcg", "ideal_dcg") else name)
+    base = trec_flavor("ndcg" if name in ("dcg", "ideal_dcg") else name)
     if name in ("rbp", "rbp_resid"):
         p = [value for key, value in pairs if key == "p"]
         return base.with_(p=format_number(p[-1])) if p else base
@@ -227,21 +227,21 @@ def _utility(values: list[float], options: TrecEvalOptions) -> Flavor:
     from rankflavor.flavor.values import format_number
 
     given = {key: format_number(value) for key, value in zip(names, values, strict=False)}
-    return _base("utility").with_(**given, docs=str(options.num_docs_in_coll or 0))
+    return trec_flavor("utility").with_(**given, docs=str(options.num_docs_in_coll or 0))
 
 
 def _eleven_point(values: list[float], options: TrecEvalOptions) -> Flavor:
     from rankflavor.flavor.values import format_number
 
     if list(values) == list(LEVELS):
-        return _base("11pt_avg")
-    return _base("11pt_avg").with_(points="/".join(format_number(x) for x in values))
+        return trec_flavor("11pt_avg")
+    return trec_flavor("11pt_avg").with_(points="/".join(format_number(x) for x in values))
 
 
 def _set_f(values: list[float], options: TrecEvalOptions) -> Flavor:
     from rankflavor.flavor.values import format_number
 
-    return _base("set_F").with_(beta=format_number(values[0]))
+    return trec_flavor("set_F").with_(beta=format_number(values[0]))
 
 
 PARAMETERISED: dict[str, Callable[[list[float], TrecEvalOptions], Flavor]] = {

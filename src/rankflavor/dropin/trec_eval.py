@@ -19,6 +19,7 @@ import numpy as np
 from rankflavor.dropin.getopt import TrecEvalExit
 from rankflavor.dropin.measures import Slot, marked_measures, slots
 from rankflavor.dropin.options import TrecEvalOptions
+from rankflavor.errors import RankflavorError
 
 REL_INFO_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
 MIN_GEO_MEAN = 0.00001  # trec_eval.h
@@ -42,6 +43,9 @@ def run_trec_eval(options: TrecEvalOptions) -> Output:
     if options.rel_info_format != "qrels":
         return _other_format(options)
     lines: list[str] = []
+    if options.max_docs_per_topic is not None and options.max_docs_per_topic <= 0:
+        return Output(code=1, error=f"trec_eval: -M {options.max_docs_per_topic} would leave every ranking empty "
+                                    "(trec_eval then prints -nan); give -M N with N >= 1")
     try:
         marked_measures(options.measures)  # (an illegal measure is refused before any file is read)
         if options.results_format != "trec_results":
@@ -57,6 +61,8 @@ def run_trec_eval(options: TrecEvalOptions) -> Output:
         _print(report, wanted, options, zscores, lines)
     except TrecEvalExit as stop:
         return Output("".join(lines), stop.code, stop.message)
+    except RankflavorError as exc:  # (a flavor the options make and the engine refuses)
+        return Output("".join(lines), 2, f"trec_eval: {' '.join(str(exc).split())}")
     return Output("".join(lines), 0, "", wanted)
 
 
@@ -97,14 +103,14 @@ def _evaluate(options: TrecEvalOptions, wanted: list[Slot]):
 
 
 def _counts(options: TrecEvalOptions, wanted: list[Slot]) -> dict[str, object]:
-    """num_ret and num_rel under the options, when a query's list can be left empty (-J, -M 0) and an interpolated
+    """num_ret and num_rel under the options, when a query's list can be left empty (-J) and an interpolated
     precision is asked for: trec_eval then divides 0 by 0 (m_iprec_at_recall.c, m_11pt_avg.c: -nan)."""
-    emptied = options.judged_docs_only or (options.max_docs_per_topic is not None and options.max_docs_per_topic <= 0)
-    if not emptied or not any(s.flavor is not None and s.flavor.metric in ("iprec", "iprec_avg") for s in wanted):
+    interpolated = any(s.flavor is not None and s.flavor.metric in ("iprec", "iprec_avg") for s in wanted)
+    if not options.judged_docs_only or not interpolated:
         return {}
-    from rankflavor.dropin.measures import _axes, _base
+    from rankflavor.dropin.measures import trec_flavor, with_options
 
-    return {name: _axes(_base(name), options) for name in ("num_ret", "num_rel")}
+    return {name: with_options(trec_flavor(name), options) for name in ("num_ret", "num_rel")}
 
 
 def _c_nan(slot: Slot, num_ret: float, num_rel: float) -> bool:
@@ -178,8 +184,9 @@ def _print(report, wanted: list[Slot], options: TrecEvalOptions, zscores, lines:
                 lines.append(_query_line(slot, qid, row[slot], strings.get(code, "") if strings else "", z))
         evaluated += 1
     if evaluated == 0:
-        raise TrecEvalExit(7, "trec_eval: no queries with both results and relevance info: are the files the "
-                              "qrels and the run of the same topics?")
+        hint = (f"-D names query '{options.debug_query}', which the qrels lack" if options.debug_query is not None
+                else "are the files the qrels and the run of the same topics?")
+        raise TrecEvalExit(7, f"trec_eval: no queries with both results and relevance info: {hint}")
     if options.summary_wanted:
         n = len(codes) if options.complete_rel_info else evaluated
         for slot in wanted:

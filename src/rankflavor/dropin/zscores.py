@@ -17,7 +17,7 @@ MISSING_ZSCORE = -1000000.0
 def read_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
     """{(qid, measure): (mean, stddev)} from a z-score file; a file that cannot be read, or a line without its
     four fields, stops trec_eval (it returns UNDEF from main: exit code 255)."""
-    from rankflavor.dropin.measures import _c_doubles
+    from rankflavor.dropin.measures import c_doubles
 
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as handle:
@@ -32,7 +32,7 @@ def read_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
         if len(fields) != 4:
             raise TrecEvalExit(255, f"trec_eval: {path}:{number}: a z-score line has 4 fields (qid measure mean "
                                     f"stddev), this one has {len(fields)}")
-        table[(fields[0], fields[1])] = (_c_doubles(fields[2])[0], _c_doubles(fields[3])[0])
+        table[(fields[0], fields[1])] = (c_doubles(fields[2])[0], c_doubles(fields[3])[0])
     return table
 
 
