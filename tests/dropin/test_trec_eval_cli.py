@@ -16,7 +16,8 @@ from trec_cases import HERE, OUTPUTS
 
 from rankflavor import evaluate
 from rankflavor.cli.main import main
-from rankflavor.dropin.getopt import TrecEvalExit, atol, parse_command_line
+from rankflavor.dropin.c_reading import TrecEvalExit, atol
+from rankflavor.dropin.getopt import parse_command_line
 from rankflavor.flavor import parse_spec
 
 Q, RUN = str(HERE / "inputs" / "graded.qrels"), str(HERE / "inputs" / "full.run")

@@ -22,7 +22,8 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str]) -> int:
     """trec_eval's run: its stdout, its exit code, one stderr line on failure."""
-    from rankflavor.dropin.getopt import TrecEvalExit, parse_command_line
+    from rankflavor.dropin.c_reading import TrecEvalExit
+    from rankflavor.dropin.getopt import parse_command_line
 
     try:
         command = parse_command_line(list(argv))
@@ -35,9 +36,10 @@ def main(argv: Sequence[str]) -> int:
         sys.stderr.write(f"trec_eval version 10.0 (rankflavor {__version__} trec_eval)\n")
         return 0
     if command.help_wanted:
+        from rankflavor.cli.help import examples_epilog
         from rankflavor.dropin.help import help_text
 
-        sys.stdout.write(help_text(command.help_measures))
+        sys.stdout.write(f"{help_text(command.help_measures)}\n{examples_epilog('trec_eval')}\n")
         return 0
     options = command.options
     assert options is not None

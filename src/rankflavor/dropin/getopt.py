@@ -11,9 +11,9 @@ them (leading digits, else 0). rankflavor adds `-a` (older trec_eval's "all meas
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
+from rankflavor.dropin.c_reading import TrecEvalExit, atol
 from rankflavor.dropin.options import RequestedMeasure, TrecEvalOptions
 
 TAKES_ARGUMENT = frozenset("mlDNMRTZ")
@@ -26,16 +26,6 @@ LONG_OPTIONS = {  # trec_eval.c long_options: name -> (letter, takes an argument
     "Output_old_results_format": ("o", True), "Zscore": ("Z", True),
     "flavors": ("flavors", False),  # rankflavor's addition
 }
-_LEADING_INT = re.compile(r"\s*([+-]?\d+)")
-
-
-class TrecEvalExit(Exception):
-    """trec_eval stops: its exit code and one line for stderr (empty: nothing to say)."""
-
-    def __init__(self, code: int, message: str = "") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -46,12 +36,6 @@ class CommandLine:
     help_wanted: bool = False
     version_wanted: bool = False
     help_measures: tuple[RequestedMeasure, ...] = ()
-
-
-def atol(text: str) -> int:
-    """C's atol: the leading integer of a string, 0 when there is none."""
-    match = _LEADING_INT.match(text)
-    return int(match.group(1)) if match else 0
 
 
 def requested_measure(text: str) -> RequestedMeasure:

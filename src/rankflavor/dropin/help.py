@@ -52,9 +52,7 @@ def help_text(measures: tuple[RequestedMeasure, ...]) -> str:
         lines += ["", "Measures asked for:"]
     for name in names:
         lines.append(f"  {name}: {describe(name) if name in ORDER else 'not a trec_eval measure'}")
-    from rankflavor.cli.help import examples_epilog
-
-    return "\n".join([*lines, "", examples_epilog("trec_eval")]) + "\n"
+    return "\n".join(lines) + "\n"
 
 
 SPECIAL = {

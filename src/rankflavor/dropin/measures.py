@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rankflavor.dropin.getopt import TrecEvalExit
+from rankflavor.dropin.c_reading import TrecEvalExit, c_doubles, c_longs
 from rankflavor.dropin.options import RequestedMeasure, TrecEvalOptions
 from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, parse_spec
@@ -166,23 +166,6 @@ def with_options(flavor: Flavor, options: TrecEvalOptions) -> Flavor:
     except SpecError:  # (a flavor that refuses rel_level reads grades: trec_eval's rbp ignores -l too)
         changes.pop("rel_level", None)
         return flavor.with_(**changes)
-
-
-def c_longs(text: str) -> list[int]:
-    from rankflavor.dropin.getopt import atol
-
-    return [atol(part) for part in text.split(",")]
-
-
-def c_doubles(text: str) -> list[float]:
-    """C's atof of each comma-separated part (its leading number, else 0)."""
-    import re
-
-    out = []
-    for part in text.split(","):
-        match = re.match(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", part)
-        out.append(float(match.group(0)) if match else 0.0)
-    return out
 
 
 def _check_cuts(name: str, values: list, positive: bool) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rankflavor.dropin.getopt import TrecEvalExit
+from rankflavor.dropin.c_reading import TrecEvalExit
 from rankflavor.dropin.measures import Slot, marked_measures, slots
 from rankflavor.dropin.options import TrecEvalOptions
 from rankflavor.errors import RankflavorError

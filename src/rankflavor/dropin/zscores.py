@@ -9,7 +9,7 @@ accumulated: the summary is the mean (or sum, or geometric mean) of the z-scores
 
 from __future__ import annotations
 
-from rankflavor.dropin.getopt import TrecEvalExit
+from rankflavor.dropin.c_reading import TrecEvalExit
 
 MISSING_ZSCORE = -1000000.0
 
@@ -17,7 +17,7 @@ MISSING_ZSCORE = -1000000.0
 def read_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
     """{(qid, measure): (mean, stddev)} from a z-score file; a file that cannot be read, or a line without its
     four fields, stops trec_eval (it returns UNDEF from main: exit code 255)."""
-    from rankflavor.dropin.measures import c_doubles
+    from rankflavor.dropin.c_reading import c_doubles
 
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as handle:
