@@ -37,6 +37,7 @@ CASES: dict[str, list[str]] = {
     "nosummary_only": ["-n", Q, RUN],
     "collection_N": ["-q", "-N", "1000", "-m", "utility.1,-1,0,0.01", "-m", "utility", Q, RUN],
     "debug_query": ["-D", "0.2", "-q", "-m", "official", Q, RUN],
+    "debug_query_c": ["-c", "-D", "0.5", "-q", "-m", "all_trec", Q, "inputs/missing.run"],  # (-c: all queries' mean)
     "formats_named": ["-R", "qrels", "-T", "trec_results", "-o", Q, RUN],
     "zscores": ["-q", "-Z", "inputs/zscores.txt", Q, RUN],
     "zscores_c": ["-q", "-c", "--Zscore", "inputs/zscores.txt", Q, "inputs/missing.run"],

@@ -188,7 +188,7 @@ def _print(report, wanted: list[Slot], options: TrecEvalOptions, zscores, lines:
                 else "are the files the qrels and the run of the same topics?")
         raise TrecEvalExit(7, f"trec_eval: no queries with both results and relevance info: {hint}")
     if options.summary_wanted:
-        n = len(codes) if options.complete_rel_info else evaluated
+        n = int(dataset.judged.sum()) if options.complete_rel_info else evaluated  # (-c: all_rel_info's queries)
         for slot in wanted:
             lines.extend(_summary_line(report, slot, sums[slot], n, evaluated, options, z))
 
@@ -221,7 +221,7 @@ def _ideal_dcg(dataset, code: int, flavor) -> float:
     """A query's ideal DCG from its qrels (m_ndcg.c: the gains sorted down, discounted by log2(rank + 1))."""
     grades = dataset.qrels.grade[dataset.qrels.q == code]
     table = _gain_table(str(flavor.gain))
-    gains = np.sort([table.get(float(g), float(g)) for g in grades if g > 0])[::-1]
+    gains = np.sort([table.get(float(g), float(g)) for g in grades if g >= 0])[::-1]
     return float(sum(g / math.log2(i + 2) for i, g in enumerate(gains) if g > 0))
 
 
