@@ -36,6 +36,8 @@ COMMAND_EXAMPLES: dict[str, tuple[str, ...]] = {
              "rankflavor diff $EX/seed000.qrels $EX/X.run $EX/Y.run -m trec_eval@3 -m sklearn@3 --shapley"),
     "report": ("rankflavor report $EX/seed000.qrels $EX/X.run $EX/Y.run --grid gain -k 3 -o report.html",
                "rankflavor report $EX/seed000.qrels $EX/X.run $EX/Y.run -m ndcg@3 -m map --baseline Y.run"),
+    "trec_eval": ("rankflavor trec_eval $EX/seed000.qrels $EX/X.run",
+                  "rankflavor trec_eval -q -m ndcg_cut.3,5 -m P.3 --flavors $EX/seed000.qrels $EX/Y.run"),
 }
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RankflavorError
 
-COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "diff", "report")
+COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "diff", "report", "trec_eval")
 
 
 class Parser(argparse.ArgumentParser):
@@ -97,6 +97,8 @@ def _tell_readings(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["trec_eval"]:  # (trec_eval's own flags: read by its getopt rules, not argparse)
+        return _module("trec_eval").main(argv[1:])
     parser = build_parser(named_command(argv))
     args = parser.parse_args(argv)
     try:

@@ -4,7 +4,8 @@ m_11pt_avg.c; the standard recall-precision graph of Buckley & Voorhees 2005).
     Int_Prec(rank X) = max P@Y over the ranks Y >= X
     iprec(level)     = Int_Prec at the rank of the c-th relevant doc, c = count(level·R)
                        (c = 0: the max over the whole list; 0 when fewer than c relevant docs are retrieved)
-    iprec_avg        = the mean of iprec over the levels 0, 0.1, ..., 1 (points=11) or 0.2, 0.5, 0.8 (points=3)
+    iprec_avg        = the mean of iprec over the levels 0, 0.1, ..., 1 (points=11) or 0.2, 0.5, 0.8 (points=3), or
+                       the levels listed (points=0.25/0.5/0.75: trec_eval's `-m 11pt_avg..25,.5,.75`)
 
 count(x) is lround(x) in trec_eval 10.0 (count=round) and (long)(x + 0.9) in trec_eval 9 and before, which
 pytrec_eval bundles (count=add0.9): with R = 3, level 0.1 stands for 0 relevant docs in one and 1 in the other.
@@ -19,7 +20,7 @@ import numpy as np
 
 from rankflavor.engine.lists import group_starts
 from rankflavor.engine.metric import MetricValues
-from rankflavor.flavor.values import Param, number_parser, word_parser
+from rankflavor.flavor.values import AxisValue, Param, format_number, number_parser, word_parser
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
@@ -119,17 +120,27 @@ class InterpolatedPrecision(BinaryMetric):
                             {"relevant": relevant.astype(np.float64)} if detail else {})
 
 
+def points_parser(raw: str) -> AxisValue:
+    """iprec_avg's `points`: 11, 3, or recall levels in [0, 1] joined by `/` (kept in the order given, as
+    m_11pt_avg.c keeps its parameters)."""
+    if raw in reference.AVERAGE_LEVELS:
+        return word_parser("points", tuple(reference.AVERAGE_LEVELS))(raw)
+    level = number_parser("points", 0.0, 1.0)
+    levels = [level(part).number for part in raw.split("/")]
+    return AxisValue("/".join(format_number(x) for x in levels), axis="points", kind="levels")
+
+
 class InterpolatedPrecisionAverage(InterpolatedPrecision):
     """iprec_avg = the mean of iprec over the recall levels"""
 
     name = "iprec_avg"
-    parameters = (Param("points", "11", word_parser("points", ("11", "3")),
-                        "the recall levels: 11 (0, 0.1, ..., 1: trec_eval 11pt_avg) or 3 (0.2, 0.5, 0.8)",
-                        ("11", "3")), COUNT)
+    parameters = (Param("points", "11", points_parser,
+                        "the recall levels: 11 (0, 0.1, ..., 1: trec_eval 11pt_avg), 3 (0.2, 0.5, 0.8) or levels "
+                        "joined by / (0.25/0.5/0.75)", ("11", "3", "0.25/0.5/0.75")), COUNT)
     measure = reference.iprec_avg
 
     def values(self, table: InterpolationTable, r: np.ndarray, flavor: Flavor) -> np.ndarray:
-        levels = reference.AVERAGE_LEVELS[flavor.param("points")]
+        levels = reference.average_levels(str(flavor.param("points")))
         total = np.zeros(len(r))
         for level in reversed(levels):  # trec_eval adds from the highest level down
             total += table.iprec(level, r, flavor.param("count"))

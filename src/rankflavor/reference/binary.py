@@ -135,13 +135,19 @@ def iprec(ranked: Ranked, flavor: Flavor) -> Outcome:
 AVERAGE_LEVELS = {"11": tuple(i / 10 for i in range(11)), "3": (0.2, 0.5, 0.8)}
 
 
+def average_levels(points: str) -> tuple[float, ...]:
+    """The recall levels of iprec_avg's `points`: 11, 3, or levels joined by `/` (`0.25/0.5/0.75`: trec_eval's
+    `-m 11pt_avg..25,.5,.75`, m_11pt_avg.c's parameters)."""
+    return AVERAGE_LEVELS.get(points) or tuple(float(level) for level in points.split("/"))
+
+
 def iprec_avg(ranked: Ranked, flavor: Flavor) -> Outcome:
-    """iprec_avg = the mean of Int_Prec over the recall levels (11: 0, 0.1, ..., 1; 3: 0.2, 0.5, 0.8)."""
+    """iprec_avg = the mean of Int_Prec over the recall levels (11: 0, 0.1, ..., 1; 3: 0.2, 0.5, 0.8; or listed)."""
     flags, relevant = ranked.flags, ranked.r
     parts = {"relevant_retrieved": float(sum(flags)), "relevant": float(relevant)}
     if relevant == 0:
         return None, parts, True
-    levels = AVERAGE_LEVELS[flavor.param("points")]
+    levels = average_levels(str(flavor.param("points")))
     values = [interpolated_precision(flags, relevant, level, flavor.param("count")) for level in levels]
     return sum(values) / len(values), parts, False
 

@@ -1,0 +1,40 @@
+"""What trec_eval's C does with text and how it stops: atol and atof as its parameter parsing reads numbers
+(meas_init.c, trec_eval.c), and TrecEvalExit, an exit with trec_eval's code and one line for stderr."""
+
+from __future__ import annotations
+
+import re
+
+_LEADING_INT = re.compile(r"\s*([+-]?\d+)")
+_LEADING_FLOAT = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+class TrecEvalExit(Exception):
+    """trec_eval stops: its exit code and one line for stderr (empty: nothing to say)."""
+
+    def __init__(self, code: int, message: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def atol(text: str) -> int:
+    """C's atol: the leading integer of a string, 0 when there is none."""
+    match = _LEADING_INT.match(text)
+    return int(match.group(1)) if match else 0
+
+
+def atof(text: str) -> float:
+    """C's atof: the leading number of a string, 0 when there is none."""
+    match = _LEADING_FLOAT.match(text)
+    return float(match.group(0)) if match else 0.0
+
+
+def c_longs(text: str) -> list[int]:
+    """A comma-separated parameter string as meas_init.c's get_long_cutoffs reads it."""
+    return [atol(part) for part in text.split(",")]
+
+
+def c_doubles(text: str) -> list[float]:
+    """A comma-separated parameter string as meas_init.c's get_double_cutoffs and get_double_params read it."""
+    return [atof(part) for part in text.split(",")]

@@ -1,0 +1,231 @@
+"""trec_eval's measures as `-m` marks them, each made the values it prints (its "slots"), each slot a flavor.
+
+trec_eval 10.0 measures.c lists its measures (`te_trec_measures`: the order every query's lines and the summary
+follow, whatever the order of the `-m` flags) and its nicknames (`official`, `set`, `all_trec`, ...). Each
+measure's init function (meas_init.c) decides its printed names: a cutoff measure (`P`, `recall`, `success`,
+...: te_init_meas_a_double_cut_long) prints one value per cutoff, sorted, as `P_5` (atol: `23.4` -> 23); a level
+measure (`iprec_at_recall`, `Rprec_mult`: ..._cut_double) prints `%3.2f` of each level, sorted; a measure with
+parameters (`utility`, `11pt_avg`, `relstring`, `set_F`: te_init_meas_s_double_p_double; `ndcg`, `G`, `rbp`, ...:
+te_init_meas_s_double_p_pair) prints its name, `_`, and the parameters as typed (`utility_2,-1,0,0`). Only the
+first `-m` with parameters of a measure counts (meas_init.c stops at the first match).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rankflavor.dropin.c_reading import TrecEvalExit, c_doubles, c_longs
+from rankflavor.dropin.options import RequestedMeasure, TrecEvalOptions
+from rankflavor.errors import SpecError
+from rankflavor.flavor import Flavor, parse_spec
+
+LONG_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+LEVELS = tuple(i / 10 for i in range(11))
+MULTS = tuple(i / 5 for i in range(1, 11))
+# name -> (kind, defaults): kind is how meas_init.c reads its parameters and meas_print_*.c prints it
+MEASURES: dict[str, tuple[str, tuple]] = {
+    "runid": ("runid", ()), "num_q": ("num_q", ()), "num_ret": ("long", ()), "num_rel": ("long", ()),
+    "num_rel_ret": ("long", ()), "map": ("double", ()), "gm_map": ("gm", ()), "Rprec": ("double", ()),
+    "bpref": ("double", ()), "recip_rank": ("double", ()), "iprec_at_recall": ("levels", LEVELS),
+    "P": ("cuts", LONG_CUTS), "relstring": ("params", (10,)), "recall": ("cuts", LONG_CUTS),
+    "infAP": ("double", ()), "gm_bpref": ("gm", ()), "Rprec_mult": ("levels", MULTS),
+    "utility": ("params", (1.0, -1.0, 0.0, 0.0)), "11pt_avg": ("params", LEVELS), "binG": ("double", ()),
+    "G": ("pairs", ()), "dcg": ("pairs", ()), "ideal_dcg": ("pairs", ()), "ndcg": ("pairs", ()),
+    "ndcg_rel": ("pairs", ()), "Rndcg": ("pairs", ()), "ndcg_cut": ("cuts", LONG_CUTS), "map_cut": ("cuts", LONG_CUTS),
+    "relative_P": ("cuts", LONG_CUTS), "success": ("cuts", (1, 5, 10)), "set_P": ("double", ()),
+    "set_relative_P": ("double", ()), "set_recall": ("double", ()), "set_map": ("double", ()),
+    "set_F": ("params", (1.0,)), "num_nonrel_judged_ret": ("long", ()),
+    "rbp": ("pairs", ()), "rbp_resid": ("pairs", ()), "unj": ("cuts", (5, 10, 20)),
+}
+OTHER_FORMAT = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
+                "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+                "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg",
+                "P_avgjg", "Rprec_mult_avgjg", "yaap")  # measured by dropin/other_formats.py (-R prefs, qrels_jg)
+ORDER = (*list(MEASURES)[:36], *OTHER_FORMAT, "rbp", "rbp_resid", "unj")  # measures.c te_trec_measures
+_OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+             "iprec_at_recall", "P")
+NICKNAMES = {
+    "official": _OFFICIAL,
+    "all_trec": (*_OFFICIAL, "relstring", "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref", "utility",
+                 "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel",
+                 "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
+                 "num_nonrel_judged_ret"),
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
+            "set_relative_P", "set_map", "set_F"),
+    "all_prefs": ("runid", "num_q", *OTHER_FORMAT[:14]),
+    "prefs": ("runid", "num_q", *OTHER_FORMAT[:8]),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
+}
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One value trec_eval prints per query and in the summary: its printed name, how it prints (`double`,
+    `long`, `gm`, `runid`, `num_q`, `relstring`), and the flavor that computes it (`part`: a part of the
+    flavor's per-query results instead of its value: trec_eval's dcg and ideal_dcg are ndcg's parts)."""
+
+    name: str
+    kind: str
+    flavor: Flavor | None = None
+    part: str | None = None
+    length: int = 0  # relstring's
+
+
+def marked_measures(requested: tuple[RequestedMeasure, ...]) -> list[str]:
+    """The measures the `-m` flags mark, in te_trec_measures order (`official` when none is given)."""
+    marked: set[str] = set()
+    for request in requested or (RequestedMeasure("official"),):
+        if request.params == "":
+            raise TrecEvalExit(1, f"trec_eval: illegal measure '{request.name}.': a '.' must be followed by "
+                                  f"parameters (e.g. -m {request.name}.5,10)")
+        names = NICKNAMES.get(request.name, (request.name,))
+        for name in names:
+            if name not in ORDER:
+                raise TrecEvalExit(1, f"trec_eval: illegal measure '{request.name}'{_suggestion(request.name)}")
+        marked.update(names)
+    return [name for name in ORDER if name in marked]
+
+
+def _suggestion(name: str) -> str:
+    from rankflavor.flavor.suggest import close, did_you_mean
+
+    hint = did_you_mean(close(name, [*ORDER, *NICKNAMES]))
+    return f"; {hint}" if hint else "; -h -m all_trec describes trec_eval's measures"
+
+
+def parameters(name: str, requested: tuple[RequestedMeasure, ...]) -> str | None:
+    """The parameter string of the first `-m NAME.PARAMS` of a measure (meas_init.c), else None."""
+    return next((r.params for r in requested if r.name == name and r.params), None)
+
+
+def slots(options: TrecEvalOptions) -> list[Slot]:
+    """Every value the options ask trec_eval to print, in its order, each with its flavor."""
+    out: list[Slot] = []
+    for name in marked_measures(options.measures):
+        if name in OTHER_FORMAT:
+            raise TrecEvalExit(4, f"trec_eval: {name} is measured on preference or judgment-group files: add "
+                                  "-R prefs, -R qrels_prefs or -R qrels_jg")
+        out.extend(measure_slots(name, parameters(name, options.measures), options))
+    return out
+
+
+def measure_slots(name: str, params: str | None, options: TrecEvalOptions) -> list[Slot]:
+    """The slots of one measure (its parameters as typed after the `.`, or None for its defaults)."""
+    kind, defaults = MEASURES[name]
+    if kind in ("runid", "num_q"):
+        return [Slot(name, kind)]
+    if kind in ("long", "double", "gm"):
+        return [Slot(name, kind, with_options(trec_flavor(name), options))]
+    if kind == "cuts":
+        cuts = sorted(c_longs(params)) if params else list(defaults)
+        _check_cuts(name, cuts, positive=True)
+        if name == "unj" and options.judged_docs_only:  # (-J drops every unjudged doc first: unj is 0)
+            return [Slot(f"{name}_{k}", "double") for k in cuts]
+        return [Slot(f"{name}_{k}", "double", with_options(trec_flavor(f"{name}_{k}"), options)) for k in cuts]
+    if kind == "levels":
+        levels = sorted(c_doubles(params)) if params else list(defaults)
+        _check_cuts(name, levels, positive=False)
+        param = "level" if name == "iprec_at_recall" else "factor"
+        base = trec_flavor(f"{name}_{defaults[0]:3.2f}")
+        return [Slot(f"{name}_{x:3.2f}", "double", with_options(base.with_(**{param: repr(x)}), options)) for x in levels]
+    printed = f"{name}_{params}" if params else name
+    if kind == "params":
+        values = c_doubles(params) if params else list(defaults)
+        if name == "relstring":
+            return [Slot(printed, "relstring", length=int(values[0]))]
+        return [Slot(printed, "double", with_options(PARAMETERISED[name](values, options), options))]
+    pairs = _pairs(params) if params else []
+    flavor = with_options(_pair_flavor(name, pairs), options)
+    part = {"dcg": "dcg", "ideal_dcg": "idcg"}.get(name)
+    return [Slot(printed, "double", flavor, part)]
+
+
+def trec_flavor(printed: str) -> Flavor:
+    """The flavor of a name as trec_eval prints it (dialects/trec_eval.py)."""
+    return parse_spec(f"trec_eval.{printed}")[0]
+
+
+def with_options(flavor: Flavor, options: TrecEvalOptions) -> Flavor:
+    """trec_eval's options as axes, each where the measure reads it (-l: the binary measures only)."""
+    from rankflavor import registry
+
+    reads = registry.get(flavor.metric).reads
+    changes: dict[str, str] = {}
+    if options.complete_rel_info:
+        changes["missing"] = "zero"
+    if options.max_docs_per_topic is not None:
+        changes["run_depth"] = str(max(options.max_docs_per_topic, 0))
+    if options.relevance_level != 1 and "rel_level" in reads:
+        changes["rel_level"] = str(options.relevance_level)
+    if options.judged_docs_only:
+        changes["unjudged"] = "skip"
+    changes = {axis: value for axis, value in changes.items() if axis in reads}
+    try:
+        return flavor.with_(**changes)
+    except SpecError:  # (a flavor that refuses rel_level reads grades: trec_eval's rbp ignores -l too)
+        changes.pop("rel_level", None)
+        return flavor.with_(**changes)
+
+
+def _check_cuts(name: str, values: list, positive: bool) -> None:
+    """meas_init.c's checks: cutoffs > 0 (long cutoffs) and no duplicates; trec_eval exits 2."""
+    if positive and values[0] <= 0:
+        raise TrecEvalExit(2, f"trec_eval: cannot initialize measure '{name}': cutoff {values[0]} is not positive")
+    if len(set(values)) != len(values):
+        raise TrecEvalExit(2, f"trec_eval: cannot initialize measure '{name}': duplicate cutoffs")
+
+
+def _pairs(text: str) -> list[tuple[str, float]]:
+    """`1=3,2=9` -> [("1", 3.0), ("2", 9.0)] (meas_init.c get_param_pairs: name=value, comma-separated)."""
+    pairs = []
+    for item in text.split(","):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise TrecEvalExit(2, f"trec_eval: malformed pair parameters in '{text}': write NAME=VALUE,... "
+                                  "(e.g. -m ndcg.1=3,2=9)")
+        pairs.append((key, c_doubles(value)[0]))
+    return pairs
+
+
+def _pair_flavor(name: str, pairs: list[tuple[str, float]]) -> Flavor:
+    """The flavor of a measure with name=value parameters: rbp's `p`, the gain measures' gain per grade (gain_init.c
+    setup_gains: a grade a pair does not name keeps its own value as gain; names that are not integers are
+    ignored)."""
+    from rankflavor.flavor.values import format_number
+
+    base = trec_flavor("ndcg" if name in ("dcg", "ideal_dcg") else name)
+    if name in ("rbp", "rbp_resid"):
+        p = [value for key, value in pairs if key == "p"]
+        return base.with_(p=format_number(p[-1])) if p else base
+    gains = {int(key): value for key, value in pairs if key.lstrip("+-").isdigit()}
+    if not gains:
+        return base
+    table = ",".join(f"{grade}:{format_number(gain)}" for grade, gain in sorted(gains.items()))
+    return base.with_(gain=f"{{{table},*:g}}")
+
+
+def _utility(values: list[float], options: TrecEvalOptions) -> Flavor:
+    names = ("rel_ret", "nonrel_ret", "rel_nonret", "nonrel_nonret")
+    from rankflavor.flavor.values import format_number
+
+    given = {key: format_number(value) for key, value in zip(names, values, strict=False)}
+    return trec_flavor("utility").with_(**given, docs=str(options.num_docs_in_coll or 0))
+
+
+def _eleven_point(values: list[float], options: TrecEvalOptions) -> Flavor:
+    from rankflavor.flavor.values import format_number
+
+    if list(values) == list(LEVELS):
+        return trec_flavor("11pt_avg")
+    return trec_flavor("11pt_avg").with_(points="/".join(format_number(x) for x in values))
+
+
+def _set_f(values: list[float], options: TrecEvalOptions) -> Flavor:
+    from rankflavor.flavor.values import format_number
+
+    return trec_flavor("set_F").with_(beta=format_number(values[0]))
+
+
+PARAMETERISED: dict[str, Callable[[list[float], TrecEvalOptions], Flavor]] = {
+    "utility": _utility, "11pt_avg": _eleven_point, "set_F": _set_f}
