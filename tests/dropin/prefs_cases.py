@@ -4,6 +4,10 @@ Every -R format, -q, -c, -n, -M, -l, -J, -N, measure sets, single measures, para
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from rankflavor.dropin.options import RequestedMeasure, TrecEvalOptions
+
 ALL_PREFS = ["-m", "all_prefs", "-R", "prefs"]
 QRELS_PREFS = ["-m", "all_prefs", "-R", "qrels_prefs"]
 JG = ["-m", "qrels_jg", "-R", "qrels_jg"]
@@ -52,3 +56,29 @@ CASES: dict[str, list[str]] = {
     "err_zero_cutoff": ["-m", "P_avgjg.0,5", "-R", "qrels_jg", "random.jg", "random.run"],
     "err_duplicate_cutoff": ["-m", "Rprec_mult_avgjg.1,1.0", "-R", "qrels_jg", "random.jg", "random.run"],
 }
+
+
+FLAGS = {"-q": "query_wanted", "-c": "complete_rel_info", "-J": "judged_docs_only"}
+VALUED = {"-M": "max_docs_per_topic", "-l": "relevance_level", "-N": "num_docs_in_coll"}
+
+
+def options_for(argv: list[str], folder: Path) -> TrecEvalOptions:
+    """A private stand-in for the command's getopt, for the flags the cases use (each value its own token)."""
+    fields: dict = {"measures": []}
+    tokens = iter(argv[:-2])
+    for token in tokens:
+        if token in FLAGS:
+            fields[FLAGS[token]] = True
+        elif token == "-n":
+            fields["summary_wanted"] = False
+        elif token in VALUED:
+            fields[VALUED[token]] = int(next(tokens))
+        elif token == "-R":
+            fields["rel_info_format"] = next(tokens)
+        elif token == "-m":
+            name, dot, params = next(tokens).partition(".")
+            fields["measures"].append(RequestedMeasure(name, params if dot else None))
+        else:
+            raise AssertionError(f"the harness does not read {token}")
+    fields["measures"] = tuple(fields["measures"])
+    return TrecEvalOptions(str(folder / argv[-2]), str(folder / argv[-1]), **fields)
