@@ -10,8 +10,9 @@ fixed seed, no clock. Run: `python tests/dropin/make_prefs_inputs.py` (rewrites 
 - random.qrels: a standard qrels (4 columns) for -R qrels_prefs, several iter values (judgment groups) on some
   queries; random.jg: `qid jg docno rel` for -R qrels_jg, rel -1..3, comments.
 - random.run (every query, and two extra), short.run (some queries missing), ties.run (all scores equal).
+- prefs.zscores, jg.zscores: -Z files for the measures of all_prefs and qrels_jg.
 - the error inputs: bad_fields.prefs, blank_line.prefs, two_comments.prefs (the second `#` line is read as data),
-  ec_conflict.prefs, zero_nonzero.prefs, cycle.prefs, dup.jg, dup.run.
+  ec_conflict.prefs, zero_nonzero.prefs, cycle.prefs, dup.jg, dup.run, bad.zscores.
 """
 
 from __future__ import annotations
@@ -141,6 +142,29 @@ def random_run(rng: random.Random, queries: list[str], tag: str, *, tied: bool =
     return "\n".join(lines) + "\n"
 
 
+PREFS_VALUES = ("num_q prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret prefs_simp prefs_pair "
+                "prefs_avgjg prefs_avgjg_Rnonrel prefs_simp_ret prefs_pair_ret prefs_avgjg_ret prefs_avgjg_Rnonrel_ret "
+                "prefs_simp_imp prefs_pair_imp prefs_avgjg_imp").split()
+JG_VALUES = ["num_q", "map_avgjg", *(f"P_avgjg_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
+             *(f"Rprec_mult_avgjg_{m / 10:3.2f}" for m in range(2, 21, 2))]
+
+
+def zscores(rng: random.Random, names: list[str]) -> str:
+    """`qid measure mean stddev` for every query but q05 (all its values become trec_eval's missing value) and
+    every value but a few; some stddev 0. Each query ends with a measure `zzz`, and the file with a query `zzz`,
+    above every name looked up: convert_zscores.c's binary search reads past its array for a key above them all."""
+    lines = []
+    for qid in [q for q in QUERIES if q != "q05"] + ["zzz"]:
+        for name in [*names, "zzz"]:
+            if rng.random() < 0.1:
+                continue
+            stddev = 0.0 if rng.random() < 0.15 else round(rng.uniform(0.05, 2.0), 4)
+            mean = 0.0 if stddev == 0.0 else round(rng.uniform(0, 1.0), 4)
+            lines.append(f"{qid} {name} {mean} {stddev}")
+    rng.shuffle(lines)
+    return "\n".join(lines) + "\n"
+
+
 ERROR_INPUTS = {
     "bad_fields.prefs": "q01 u1 s1 D01 1\nq01 u1 D02 0\n",
     "blank_line.prefs": "q01 u1 s1 D01 1\n\nq01 u1 s1 D02 0\n",
@@ -152,6 +176,7 @@ ERROR_INPUTS = {
     "cycle.prefs": "q01 u1 s1 D01 1\nq01 u1 s1 D02 0\nq02 u1 s1 D01 2\nq02 u1 s1 D02 1\n"
                    "q02 u1 s2 D02 2\nq02 u1 s2 D01 1\n",
     "dup.jg": "q01 a D01 1\nq01 a D02 0\nq01 b D01 1\nq01 a D01 0\n",
+    "bad.zscores": "q01 prefs_simp 0.5 0.1\nq01 prefs_pair 0.5\n",
     "dup.run": "q01 Q0 D01 1 2 dup\nq01 Q0 D02 2 1 dup\nq02 Q0 D01 1 2 dup\nq02 Q0 D01 2 1 dup\n",
 }
 
@@ -168,6 +193,8 @@ def main() -> None:
         "random.run": random_run(rng, [*QUERIES, "q13", "q00"], "rnd"),
         "short.run": random_run(rng, QUERIES[::3], "short"),
         "ties.run": random_run(rng, QUERIES, "tied", tied=True),
+        "prefs.zscores": zscores(rng, PREFS_VALUES),
+        "jg.zscores": zscores(rng, JG_VALUES),
         **ERROR_INPUTS,
     }
     for name, text in files.items():

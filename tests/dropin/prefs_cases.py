@@ -1,6 +1,6 @@
 """The trec_eval command lines whose C outputs are recorded (record_c_prefs.py) and compared
 (test_trec_eval_prefs_c.py): case name -> arguments after `trec_eval`, run in tests/dropin/inputs_prefs/.
-Every -R format, -q, -c, -n, -M, -l, -J, -N, measure sets, single measures, parameters, and each error."""
+Every -R format, -q, -c, -n, -M, -l, -J, -N, -Z, measure sets, single measures, parameters, and each error."""
 
 from __future__ import annotations
 
@@ -42,6 +42,9 @@ CASES: dict[str, list[str]] = {
     "jg_ties": ["-q", *JG, "random.jg", "ties.run"],
     "jg_n": ["-q", "-n", *JG, "random.jg", "random.run"],
     "jg_missing_query": ["-q", *JG, "random.jg", "short.run"],
+    "prefs_Z_q": ["-q", "-Z", "prefs.zscores", *ALL_PREFS, "random.prefs", "random.run"],
+    "jg_Z_c_q": ["-q", "-c", "-Z", "jg.zscores", *JG, "random.jg", "short.run"],
+    "err_bad_zscores": ["-Z", "bad.zscores", *ALL_PREFS, "random.prefs", "random.run"],
     "err_bad_fields": [*ALL_PREFS, "bad_fields.prefs", "random.run"],
     "err_blank_line": [*ALL_PREFS, "blank_line.prefs", "random.run"],
     "err_two_comments": [*ALL_PREFS, "two_comments_bad.prefs", "random.run"],
@@ -59,7 +62,7 @@ CASES: dict[str, list[str]] = {
 
 
 FLAGS = {"-q": "query_wanted", "-c": "complete_rel_info", "-J": "judged_docs_only"}
-VALUED = {"-M": "max_docs_per_topic", "-l": "relevance_level", "-N": "num_docs_in_coll"}
+VALUED = {"-M": "max_docs_per_topic", "-l": "relevance_level", "-N": "num_docs_in_coll", "-Z": "zscore_file"}
 
 
 def options_for(argv: list[str], folder: Path) -> TrecEvalOptions:
@@ -72,7 +75,8 @@ def options_for(argv: list[str], folder: Path) -> TrecEvalOptions:
         elif token == "-n":
             fields["summary_wanted"] = False
         elif token in VALUED:
-            fields[VALUED[token]] = int(next(tokens))
+            value = next(tokens)
+            fields[VALUED[token]] = str(folder / value) if token == "-Z" else int(value)
         elif token == "-R":
             fields["rel_info_format"] = next(tokens)
         elif token == "-m":

@@ -20,6 +20,7 @@ from rankflavor.dropin.prefs_measures import PREFS_COUNT, PREFS_DOUBLE
 from rankflavor.dropin.prefs_read import read_prefs, read_qrels_prefs
 from rankflavor.dropin.results_read import DuplicateDoc, read_trec_results
 from rankflavor.dropin.te_text import EXIT_ABORT, EXIT_CANNOT_COMPUTE, fail, usage
+from rankflavor.dropin.zscores import read_zscores, to_zscores
 from rankflavor.errors import EvaluationError, InputError
 
 READERS = {"prefs": read_prefs, "qrels_prefs": read_qrels_prefs, "qrels_jg": read_qrels_jg}
@@ -35,11 +36,11 @@ def evaluate_other_format(options: TrecEvalOptions) -> str:
                     "qrels_jg", 2)
     if options.results_format != "trec_results":
         raise usage(f"illegal retrieval results format '{options.results_format}': trec_eval reads trec_results", 2)
-    if options.zscore_file is not None:
-        raise usage("-Z is not supported with -R prefs, qrels_prefs or qrels_jg by rankflavor trec_eval", 2)
     selected = select(options.measures)
     rel_info = reader(options.rel_info_file)
     results = read_trec_results(options.results_file)
+    zscores = read_zscores(options.zscore_file) if options.zscore_file is not None else None
+    z = "Z" if zscores is not None else ""
     family = "qrels_jg" if options.rel_info_format == "qrels_jg" else "prefs"
     out: list[str] = []
     sums = {name: 0.0 for measure in selected for name in measure.value_names}
@@ -53,16 +54,19 @@ def evaluate_other_format(options: TrecEvalOptions) -> str:
                        f"'{_text(qid)}' not found in qrels\"); give -c to score it against an empty ranking",
                        exit_code=EXIT_CANNOT_COMPUTE, partial="".join(out))
         values = _query_values(options, family, selected, judgments, ranking or STAND_IN, qid, "".join(out))
+        if zscores is not None:
+            values = to_zscores(zscores, qid, values)
         for name, value in values.items():
             sums[name] += value
         if options.query_wanted:
-            out.extend(_line(measure, name, _text(qid), values[name])
+            out.extend(_line(measure, name, _text(qid), values[name], z)
                        for measure in selected for name in measure.value_names if measure.name != "num_q")
         evaluated += 1
     if evaluated == 0:
         raise fail(EvaluationError, "no queries with both results and relevance info", exit_code=EXIT_NO_QUERIES)
     if options.summary_wanted:
-        out.extend(_summary(selected, sums, len(rel_info) if options.complete_rel_info else evaluated, results.run_id))
+        num_queries = len(rel_info) if options.complete_rel_info else evaluated
+        out.extend(_summary(selected, sums, num_queries, results.run_id, z))
     return "".join(out)
 
 
@@ -125,22 +129,26 @@ def _jg_values(options: TrecEvalOptions, selected: list[Selected], judgments, ra
     return values
 
 
-def _summary(selected: list[Selected], sums: dict[str, float], num_queries: int, run_id: bytes) -> list[str]:
-    """meas_print_final.c: runid, num_q (the number averaged over), the counts summed, the rest averaged."""
+def _summary(selected: list[Selected], sums: dict[str, float], num_queries: int, run_id: bytes, z: str) -> list[str]:
+    """meas_print_final.c: runid, num_q (the number averaged over), the counts summed, the rest averaged; under
+    -Z (`z` = "Z") every line but runid's is prefixed with Z."""
     lines = []
     for measure in selected:
         if measure.name == "runid":
             lines.append(f"{'runid':<22}\tall\t{_text(run_id)}\n")
         elif measure.name == "num_q":
-            lines.append(_line(measure, "num_q", "all", float(num_queries)))
+            lines.append(_line(measure, "num_q", "all", float(num_queries), z))
         for name in measure.value_names if measure.name != "num_q" else ():
             total = sums[name] if measure.name in PREFS_COUNT else sums[name] / num_queries
-            lines.append(_line(measure, name, "all", total))
+            lines.append(_line(measure, name, "all", total, z))
     return lines
 
 
-def _line(measure: Selected, name: str, qid: str, value: float) -> str:
-    """One printed line: `%-22s\\t%s\\t%6.4f`, or `%ld` for the counts (num_q, prefs_num_prefs_*)."""
+def _line(measure: Selected, name: str, qid: str, value: float, z: str) -> str:
+    """One printed line: `%-22s\\t%s\\t%6.4f`, or `%ld` for the counts (num_q, prefs_num_prefs_*); under -Z
+    (`z` = "Z") `Z%-22s\\t%s\\t%6.4f` for every value, counts too (meas_print_single.c, meas_print_final.c)."""
+    if z:
+        return f"Z{name:<22}\t{qid}\t{_fixed4(value)}\n"
     if measure.name == "num_q" or measure.name in PREFS_COUNT:
         return f"{name:<22}\t{qid}\t{int(value)}\n"
     return f"{name:<22}\t{qid}\t{_fixed4(value)}\n"
