@@ -1,6 +1,6 @@
 """The trec_eval command lines whose C outputs are recorded (record_c_prefs.py) and compared
 (test_trec_eval_prefs_c.py): case name -> arguments after `trec_eval`, run in tests/dropin/inputs_prefs/.
-Every -R format, -q, -c, -n, -M, -l, -J, -N, -Z, measure sets, single measures, parameters, and each error."""
+Every -R format, -q, -c, -n, -M, -l, -J, -N, -Z, -D N.QID, measure sets, single measures, parameters, and each error."""
 
 from __future__ import annotations
 
@@ -42,6 +42,9 @@ CASES: dict[str, list[str]] = {
     "jg_ties": ["-q", *JG, "random.jg", "ties.run"],
     "jg_n": ["-q", "-n", *JG, "random.jg", "random.run"],
     "jg_missing_query": ["-q", *JG, "random.jg", "short.run"],
+    "prefs_D1_one_query": ["-q", "-D", "1.q03", *ALL_PREFS, "random.prefs", "random.run"],
+    "jg_D2_one_query_c": ["-q", "-c", "-D", "2.q04", *JG, "random.jg", "short.run"],
+    "err_D1_no_such_query": ["-D", "1.nosuch", *JG, "random.jg", "random.run"],
     "prefs_Z_q": ["-q", "-Z", "prefs.zscores", *ALL_PREFS, "random.prefs", "random.run"],
     "jg_Z_c_q": ["-q", "-c", "-Z", "jg.zscores", *JG, "random.jg", "short.run"],
     "err_bad_zscores": ["-Z", "bad.zscores", *ALL_PREFS, "random.prefs", "random.run"],
@@ -77,6 +80,9 @@ def options_for(argv: list[str], folder: Path) -> TrecEvalOptions:
         elif token in VALUED:
             value = next(tokens)
             fields[VALUED[token]] = str(folder / value) if token == "-Z" else int(value)
+        elif token == "-D":
+            level, _, query = next(tokens).partition(".")
+            fields["debug_level"], fields["debug_query"] = int(level), query or None
         elif token == "-R":
             fields["rel_info_format"] = next(tokens)
         elif token == "-m":

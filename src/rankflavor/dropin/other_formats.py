@@ -36,6 +36,9 @@ def evaluate_other_format(options: TrecEvalOptions) -> str:
                     "qrels_jg", 2)
     if options.results_format != "trec_results":
         raise usage(f"illegal retrieval results format '{options.results_format}': trec_eval reads trec_results", 2)
+    if options.debug_level >= 3 and options.rel_info_format != "qrels_jg":
+        raise usage("-D 3 and above print form_prefs_counts.c's debug dumps, which rankflavor does not reproduce: "
+                    "use -D 1.QID to evaluate one query", 2)
     selected = select(options.measures)
     rel_info = reader(options.rel_info_file)
     results = read_trec_results(options.results_file)
