@@ -59,6 +59,8 @@ CASES: dict[str, list[str]] = {
     "err_jg_measure_on_prefs": ["-m", "map_avgjg", "-R", "prefs", "random.prefs", "random.run"],
     "err_prefs_measure_on_jg": ["-m", "all_prefs", "-R", "qrels_jg", "random.jg", "random.run"],
     "err_default_measures": ["-R", "prefs", "random.prefs", "random.run"],
+    "err_unknown_measure": ["-m", "prefs_nosuch", "-R", "prefs", "random.prefs", "random.run"],
+    "err_empty_parameter": ["-m", "P_avgjg.", "-R", "qrels_jg", "random.jg", "random.run"],
     "err_zero_cutoff": ["-m", "P_avgjg.0,5", "-R", "qrels_jg", "random.jg", "random.run"],
     "err_duplicate_cutoff": ["-m", "Rprec_mult_avgjg.1,1.0", "-R", "qrels_jg", "random.jg", "random.run"],
 }
