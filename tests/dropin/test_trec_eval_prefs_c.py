@@ -46,3 +46,15 @@ def test_error_message_names_file_line_and_fix():
     message = str(caught.value)
     assert "bad_fields.prefs:2:" in message and "exactly 5" in message and "fix:" in message
     assert os.path.basename(str(caught.value.source)) == "bad_fields.prefs"
+
+
+@pytest.mark.parametrize(("case", "words"), [
+    ("err_cycle", ["query q02", "judgment group u1", "D01 and D02", "each preferred to the other"]),
+    ("err_ec_conflict", ["query q02", "doc D01", "two rel_levels"]),
+    ("err_dup_run", ["D01", "retrieved twice", "query q02"]),
+    ("prefs_hand_missing_query", ["query 8", "-c"]),
+])
+def test_data_errors_name_the_query_and_docs(case, words):
+    with pytest.raises(RankflavorError) as caught:
+        evaluate_other_format(options_for(CASES[case], HERE / "inputs_prefs"))
+    assert all(word in str(caught.value) for word in words), str(caught.value)

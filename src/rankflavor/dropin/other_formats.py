@@ -17,7 +17,7 @@ from rankflavor.dropin.options import TrecEvalOptions
 from rankflavor.dropin.other_measures import COMPUTABLE, Selected, select
 from rankflavor.dropin.prefs_counts import PrefsInconsistent, form_prefs_counts
 from rankflavor.dropin.prefs_measures import PREFS_COUNT, PREFS_DOUBLE
-from rankflavor.dropin.prefs_read import read_prefs, read_qrels_prefs
+from rankflavor.dropin.prefs_read import PrefJudgment, read_prefs, read_qrels_prefs
 from rankflavor.dropin.results_read import DuplicateDoc, read_trec_results
 from rankflavor.dropin.te_text import EXIT_ABORT, EXIT_CANNOT_COMPUTE, fail, usage
 from rankflavor.dropin.zscores import read_zscores, to_zscores
@@ -26,6 +26,7 @@ from rankflavor.errors import EvaluationError, InputError
 READERS = {"prefs": read_prefs, "qrels_prefs": read_qrels_prefs, "qrels_jg": read_qrels_jg}
 STAND_IN = [(b"ceci_nest_pas_un_docno", 1.0)]  # trec_eval.c's bogus ranking of a query missing under -c
 EXIT_NO_QUERIES = 7  # trec_eval.c: no query with both results and rel_info
+Judgments = list[PrefJudgment] | dict[bytes, dict[bytes, int]]  # one query's prefs lines, or its qrels_jg JGs
 
 
 def evaluate_other_format(options: TrecEvalOptions) -> str:
@@ -54,7 +55,8 @@ def evaluate_other_format(options: TrecEvalOptions) -> str:
         ranking = results.by_query.get(qid)
         if ranking is None and not options.complete_rel_info:
             raise fail(EvaluationError, f"query {_text(qid)} has rel_info but no results (trec_eval: \"result qid "
-                       f"'{_text(qid)}' not found in qrels\"); give -c to score it against an empty ranking",
+                       f"'{_text(qid)}' not found in qrels\"); give -c to score it against trec_eval's stand-in "
+                       "ranking (one unjudged doc)",
                        exit_code=EXIT_CANNOT_COMPUTE, partial="".join(out))
         values = _query_values(options, family, selected, judgments, ranking or STAND_IN, qid, "".join(out))
         if zscores is not None:
@@ -73,13 +75,14 @@ def evaluate_other_format(options: TrecEvalOptions) -> str:
     return "".join(out)
 
 
-def _query_values(options: TrecEvalOptions, family: str, selected: list[Selected], judgments, ranking, qid: bytes,
-                  partial: str) -> dict[str, float]:
+def _query_values(options: TrecEvalOptions, family: str, selected: list[Selected], judgments: Judgments,
+                  ranking: list[tuple[bytes, float]], qid: bytes, partial: str) -> dict[str, float]:
     """One query's values (value name -> float), as the measures' calc functions leave them in q_eval."""
     for measure in selected:
         if measure.name not in COMPUTABLE[family]:
+            default = "" if options.measures else " (no -m given: trec_eval's default set, official, reads qrels)"
             raise fail(EvaluationError, f"cannot calculate measure '{measure.name}' with -R "
-                       f"{options.rel_info_format}: it reads -R {_format_of(measure.name)}",
+                       f"{options.rel_info_format}: it reads -R {_format_of(measure.name)}{default}",
                        exit_code=EXIT_CANNOT_COMPUTE, partial=partial)
     values: dict[str, float] = {}
     try:
@@ -87,7 +90,8 @@ def _query_values(options: TrecEvalOptions, family: str, selected: list[Selected
             counts = None
             for measure in selected:
                 if measure.name in PREFS_DOUBLE or measure.name in PREFS_COUNT:
-                    counts = counts or form_prefs_counts(judgments, ranking, options.max_docs_per_topic)
+                    if counts is None:
+                        counts = form_prefs_counts(judgments, ranking, options.max_docs_per_topic)
                     compute = PREFS_DOUBLE.get(measure.name) or PREFS_COUNT[measure.name]
                     values[measure.name] = float(compute(counts))
         elif any(measure.name in ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg") for measure in selected):
@@ -114,7 +118,8 @@ def _format_of(name: str) -> str:
     return "prefs or qrels_prefs" if name in COMPUTABLE["prefs"] else "qrels (the standard format)"
 
 
-def _jg_values(options: TrecEvalOptions, selected: list[Selected], judgments, ranking) -> dict[str, float]:
+def _jg_values(options: TrecEvalOptions, selected: list[Selected], judgments: dict[bytes, dict[bytes, int]],
+               ranking: list[tuple[bytes, float]]) -> dict[str, float]:
     """The judgment-group measures of one query (jg.py)."""
     level = options.relevance_level
     rankings = jg_measures.form_res_rels_jg(judgments, ranking, options.max_docs_per_topic, level,

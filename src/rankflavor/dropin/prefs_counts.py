@@ -25,10 +25,12 @@ from rankflavor.dropin.results_read import ranked_docnos
 
 
 class PrefsInconsistent(Exception):
-    """A JG that contradicts itself; `aborts` when trec_eval calls abort() (a preference cycle)."""
+    """A JG that contradicts itself, about the docs of docid `ranks`; `aborts` when trec_eval calls abort()
+    (a preference cycle)."""
 
-    def __init__(self, message: str, *, aborts: bool = False) -> None:
+    def __init__(self, message: str, *, ranks: tuple[int, ...] = (), aborts: bool = False) -> None:
         super().__init__(message)
+        self.ranks = ranks
         self.aborts = aborts
 
 
@@ -70,20 +72,24 @@ def form_prefs_counts(judgments: list[PrefJudgment], results: list[tuple[bytes, 
     order = retrieved + sorted(judged.difference(retrieved))
     rank_of = {docno: rank for rank, docno in enumerate(order)}
     num_judged, num_judged_ret = len(order), len(retrieved)
-    rows = sorted(((j.jg, j.jsg, -j.rel_level, rank_of[j.docno], j) for j in judgments), key=lambda r: r[:4])
+    rows = sorted((j.jg, j.jsg, -j.rel_level, rank_of[j.docno]) for j in judgments)
     pref_counts = np.zeros((num_judged, num_judged), dtype=np.int64)
     jgs = []
-    for _jg, group_rows in groupby(rows, key=lambda r: r[0]):
-        lines = [(r[1], -r[2], r[3], r[4].docno) for r in group_rows]
-        if len({jsg for jsg, *_ in lines}) > 1:
-            jg = _matrix_jg(lines, num_judged, num_judged_ret, pref_counts)
-        else:
-            jg = _ec_jg(lines, num_judged_ret, pref_counts)
-        jgs.append(jg)
+    for group, group_rows in groupby(rows, key=lambda r: r[0]):
+        lines = [(r[1], -r[2], r[3]) for r in group_rows]
+        try:
+            if len({jsg for jsg, *_ in lines}) > 1:
+                jgs.append(_matrix_jg(lines, num_judged, num_judged_ret, pref_counts))
+            else:
+                jgs.append(_ec_jg(lines, num_judged_ret, pref_counts))
+        except PrefsInconsistent as exc:
+            docs = " and ".join(order[rank].decode("utf-8", "replace") for rank in exc.ranks)
+            raise PrefsInconsistent(f"judgment group {group.decode('utf-8', 'replace')}: doc{'s' * (len(exc.ranks) > 1)} "
+                                    f"{docs} {exc}", aborts=exc.aborts) from None
     return PrefsCounts(jgs, num_judged, num_judged_ret, pref_counts)
 
 
-def _ec_jg(lines: list[tuple[bytes, float, int, bytes]], njr: int, pref_counts: np.ndarray) -> JudgmentGroup:
+def _ec_jg(lines: list[tuple[bytes, float, int]], njr: int, pref_counts: np.ndarray) -> JudgmentGroup:
     """form_jg_ec + add_ec_pref_to_jg: ECs by rel_level (descending); a doc is relevant when rel_level > 0.
     For each pair (r1 in a higher EC, r2 in a lower one): fulfilled when r1 < r2 (retrieved both when r2 < NJR,
     implied when only r1 < NJR, else not occurring), not fulfilled when r1 > r2 (both retrieved when r1 < NJR,
@@ -101,7 +107,7 @@ def _ec_jg(lines: list[tuple[bytes, float, int, bytes]], njr: int, pref_counts: 
             r1, r2 = ranks[:, None], lower[None, :]
             if np.any(r1 == r2):
                 doc = int(ranks[np.any(r1 == r2, axis=1)][0])
-                raise PrefsInconsistent(f"internal docid {doc} occurs with different rel_level in same jsg")
+                raise PrefsInconsistent("has two rel_levels in one sub-group", ranks=(doc,))
             np.add.at(pref_counts, (np.broadcast_to(r1, (len(ranks), len(lower))),
                                     np.broadcast_to(r2, (len(ranks), len(lower)))), 1)
             kept, inverted = r1 < r2, r1 > r2
@@ -115,18 +121,18 @@ def _ec_jg(lines: list[tuple[bytes, float, int, bytes]], njr: int, pref_counts: 
     return jg
 
 
-def _matrix_jg(lines: list[tuple[bytes, float, int, bytes]], nj: int, njr: int,
+def _matrix_jg(lines: list[tuple[bytes, float, int]], nj: int, njr: int,
                pref_counts: np.ndarray) -> JudgmentGroup:
     """form_jg_pa: within each JSG (lines sorted by JSG, rel_level descending, rank) every doc is preferred to
     the docs of strictly lower rel_level; rel_array keeps each doc's last rel_level, and a doc given 0 and a
     non-0 rel_level is an error."""
     matrix = np.zeros((nj, nj), dtype=bool)
     rel_array = np.full(nj, -1.0)
-    for index, (jsg, level, rank, docno) in enumerate(lines):
+    for index, (jsg, level, rank) in enumerate(lines):
         if (rel_array[rank] > 0.0 and level == 0.0) or (rel_array[rank] == 0.0 and level > 0.0):
-            raise PrefsInconsistent(f"doc '{docno.decode('utf-8', 'replace')}' has both 0 and non-0 rel_level")
+            raise PrefsInconsistent("is given rel_level 0 and a non-0 rel_level", ranks=(rank,))
         rel_array[rank] = level
-        for other_jsg, other_level, other_rank, _doc in lines[index + 1:]:
+        for other_jsg, other_level, other_rank in lines[index + 1:]:
             if other_jsg != jsg:
                 break
             if other_level != level:
@@ -148,7 +154,7 @@ def _close_transitively(matrix: np.ndarray) -> None:
     both = matrix & matrix.T
     if both.any():
         i, j = (int(x) for x in np.argwhere(both)[0])
-        raise PrefsInconsistent(f"preference inconsistency: internal ranks {i} and {j} are preferred both ways",
+        raise PrefsInconsistent("are each preferred to the other (through its sub-groups)", ranks=(i, j),
                                 aborts=True)
 
 
