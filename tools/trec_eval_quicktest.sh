@@ -1,6 +1,6 @@
 #!/bin/sh
-# trec_eval's `make quicktest` (its Makefile) with `rankflavor trec_eval` in place of ./trec_eval, for the
-# trec_results commands; run in trec_eval's source folder, given as the argument:
+# trec_eval's `make quicktest` (its Makefile) with `rankflavor trec_eval` in place of ./trec_eval, every one of
+# its commands; run in trec_eval's source folder, given as the argument:
 #   tools/trec_eval_quicktest.sh /path/to/trec_eval        (RANKFLAVOR overrides the command: default rankflavor)
 # Each command's output is diffed with the expected file of trec_eval's test/ folder; exits 1 on any diff.
 set -u
@@ -28,6 +28,10 @@ check test/out.test.meas_params -q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,
   -m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 -mndcg.1=3,2=9,4=4.5 \
   -mndcg_cut.10,20,23.4 -msuccess.2,5,20 test/qrels.test test/results.test
 check test/out.test.aqZ -q -m all_trec -Z test/zscores_file test/qrels.test test/results.test
-# (the -R prefs, qrels_prefs and qrels_jg commands are added with dropin/other_formats.py)
+check test/out.test.prefs -m all_prefs -q -R prefs test/prefs.test test/prefs.results.test
+check test/out.test.prefs -m all_prefs -q -R prefs test/prefs.comment.test test/prefs.results.test
+check test/out.test.qrels_prefs -m all_prefs -q -R qrels_prefs test/qrels.test test/results.test
+check test/out.test.qrels_jg -m qrels_jg -q -R qrels_jg test/qrels.123 test/results.test
+check test/out.test.qrels_jg -m qrels_jg -q -R qrels_jg test/qrels.comments.123 test/results.test
 [ $failed = 0 ] && echo "quicktest: no diff" || echo "quicktest: some commands differ"
 exit $failed

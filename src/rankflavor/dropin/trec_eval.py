@@ -67,16 +67,17 @@ def run_trec_eval(options: TrecEvalOptions) -> Output:
 
 
 def _other_format(options: TrecEvalOptions) -> Output:
-    """`-R prefs`, `qrels_prefs`, `qrels_jg`: dropin/other_formats.py (its own branch until merged)."""
-    try:
-        from rankflavor.dropin.other_formats import evaluate_other_format  # type: ignore[import-not-found]
-    except ImportError:
-        return Output(code=2, error=f"trec_eval: -R {options.rel_info_format} is not available in this rankflavor "
-                                    "(only -R qrels is)")
+    """`-R prefs`, `qrels_prefs`, `qrels_jg`: dropin/other_formats.py. Its errors carry trec_eval's exit code
+    (`trec_eval_exit`) and what trec_eval had printed before failing (`stdout_before_error`)."""
+    from rankflavor.dropin.other_formats import evaluate_other_format
+
     try:
         return Output(evaluate_other_format(options))
     except TrecEvalExit as stop:
         return Output("", stop.code, stop.message)
+    except RankflavorError as exc:
+        return Output(getattr(exc, "stdout_before_error", ""), getattr(exc, "trec_eval_exit", 2),
+                      f"trec_eval: {' '.join(str(exc).split())}")
 
 
 def _evaluate(options: TrecEvalOptions, wanted: list[Slot]):

@@ -44,3 +44,11 @@ def zscore(value: float, stats: tuple[float, float] | None) -> float:
     if stddev:
         return (value - mean) / stddev
     return 0.0 if value == mean else MISSING_ZSCORE
+
+
+def zscores_of(table: dict[tuple[str, str], tuple[float, float]], qid: bytes, values: dict[str, float],
+               ) -> dict[str, float]:
+    """A query's values (by printed name) as z-scores: the non-standard rel_info formats' loop
+    (dropin/other_formats.py) reads query ids as bytes."""
+    query = qid.decode("utf-8", "surrogateescape")
+    return {name: zscore(value, table.get((query, name))) for name, value in values.items()}
