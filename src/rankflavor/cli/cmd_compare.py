@@ -9,6 +9,7 @@ import csv
 import sys
 from typing import Any
 
+from rankflavor import registry
 from rankflavor.cli import render
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.render import fmt, text_columns
@@ -125,16 +126,20 @@ def _signed(x: float) -> str:
 
 
 def _print_table(cmp) -> None:
-    rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "p", "p_holm", "n", "excl", "winner",
-             "flavor"]]
+    rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "p", "p_holm", "n", "excl", "winner"]]
     floor = 1.0 / (cmp.settings["n_resamples"] + 1)
     for r in cmp.pairs.itertuples():
         floored = cmp.settings["test"] == "randomization" and not r.exact and r.p <= floor * (1 + 1e-9)
         rows.append([r.label, r.run_a, r.run_b, fmt(r.mean_a), fmt(r.mean_b), _signed(r.diff),
                      f"[{_signed(r.ci_low)}, {_signed(r.ci_high)}]", _p(r.p, floored),
-                     _p(r.p_holm, floored) + ("*" if r.significant else ""), str(r.n), str(r.excluded), r.winner,
-                     r.flavor])
-    print("\n".join(text_columns(rows)))
+                     _p(r.p_holm, floored) + ("*" if r.significant else ""), str(r.n), str(r.excluded), r.winner])
+    print("\n".join(render.aligned(rows)))
+    print("\n".join(render.flavor_key(list(zip(cmp.pairs.label, cmp.pairs.flavor, strict=True)))))
+    sums = [label for label, flavor in dict.fromkeys(zip(cmp.pairs.label, cmp.pairs.flavor, strict=True))
+            if registry.get(cmp.flavor(flavor).metric).aggregate == "sum"]
+    if sums:
+        print(f"note: {', '.join(sums)}: mean_a and mean_b are sums over each run's queries (trec_eval's summary of "
+              "a count); diff is the mean of the paired per-query differences")
     if cmp.skipped:
         print(f"\nskipped {len(cmp.skipped)} flavors (invalid, or refused by the data):")
         for combination, reason in cmp.skipped[:5]:

@@ -39,26 +39,58 @@ def text_columns(rows: list[list[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1] for r in rows]
 
 
+SUMMARY_KIND = {"mean": "mean", "sum": "sum", "gm": "geomean"}  # a metric's `aggregate`, as the table says it
+
+
+def summary_cell(value: float | None, aggregate: str) -> str:
+    """A summary for a text table: a sum of whole counts without decimals (as trec_eval prints num_ret), else
+    fmt's six decimals."""
+    if aggregate == "sum" and value is not None and value == value and float(value).is_integer():
+        return str(int(value))
+    return fmt(value)
+
+
+def flavor_key(pairs: list[tuple[str, Any]], title: str = "flavors") -> list[str]:
+    """The lines under a table that name each distinct flavor once, keyed by its label (`label: flavor`): the
+    table's rows carry the label, JSON and CSV the whole flavor per row."""
+    seen: dict[tuple[str, str], None] = dict.fromkeys((label, str(flavor)) for label, flavor in pairs)
+    return [f"\n{title}:", *(f"  {label}: {flavor}" for label, flavor in seen)] if seen else []
+
+
 def print_report(report: ReportView, per_query: bool = False) -> None:
     """One line per run x flavor: run, label (the name the user gave the flavor), mean, n (the queries it
-    averages), counts, then the full canonical flavor (never abbreviated); either engine's report."""
-    rows = [["run", "label", "mean", "n", "scored", "zero_ideal", "missing", "flavor"]]
-    for result in report.results:
+    averages), counts; then each label's full canonical flavor once (never abbreviated); either engine's report.
+    A metric whose summary is not the mean (trec_eval's counts: the sum over queries; gm_map: the geometric
+    mean) turns the `mean` column into `summary` with a `kind` column beside it."""
+    kinds = [result.metric.aggregate for result in report.results]
+    plain_means = all(kind == "mean" for kind in kinds)
+    rows = [["run", "label", *(["mean"] if plain_means else ["summary", "kind"]), "n", "scored", "zero_ideal",
+             "missing"]]
+    for result, kind in zip(report.results, kinds, strict=True):
         c = result.counts
         n = result.denominator()["queries"]
-        rows.append([result.run, result.label, fmt(result.mean), str(n), str(c["scored"]),
-                     str(c[result.metric.undefined_status]), str(c["missing"]), str(result.flavor)])
-    for line in text_columns(rows):
+        summary = [fmt(result.mean)] if plain_means else [summary_cell(result.mean, kind), SUMMARY_KIND[kind]]
+        rows.append([result.run, result.label, *summary, str(n), str(c["scored"]),
+                     str(c[result.metric.undefined_status]), str(c["missing"])])
+    for line in aligned(rows):
+        print(line)
+    for line in flavor_key([(result.label, result.flavor) for result in report.results]):
         print(line)
     if per_query:
         for result in report.results:
-            print(f"\n{result.run} | {result.label} | {result.flavor}")
+            print(f"\n{result.run} | {result.label}")
             parts = result.parts
             rows = [["query", "value", *parts, "status"]]
             rows += [[r["query"], fmt(r["value"]), *(fmt(r[p]) for p in parts), r["status"]]
                      for r in result.per_query()]
             for line in text_columns(rows):
                 print(line)
+
+
+def aligned(rows: list[list[str]]) -> list[str]:
+    """Left-aligned plain-text columns, trailing spaces stripped."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
 def print_warnings(report: ReportView, stream: IO[str]) -> None:
