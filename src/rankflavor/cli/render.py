@@ -100,6 +100,14 @@ def print_warnings(report: ReportView, stream: IO[str]) -> None:
             stream.write(f"warning: {result.run} {result.label}: {warning}\n")
 
 
+def count_left_out(text: str, stream: IO[str]) -> None:
+    """--quiet: one line counting the warnings left out of `text` (what stderr would have held), if any."""
+    n = sum(line.startswith("warning") for line in text.splitlines())
+    if n:
+        stream.write(f"rankflavor: {n} warning{'s' if n > 1 else ''} not shown (--quiet); run without -q to read "
+                     f"{'them' if n > 1 else 'it'}\n")
+
+
 def _table(title: str, header: list[str], rows: list[list[str]]) -> None:
     """A titled plain-text table, columns aligned (fast for a ranked list of thousands of rows)."""
     print(f"\n{title}")

@@ -16,6 +16,7 @@ from rankflavor.inputs.intern import Dataset, intern
 from rankflavor.inputs.load import load_qrels, load_run
 from rankflavor.inputs.namedtuples import is_rows
 from rankflavor.inputs.prefetch import Prefetched
+from rankflavor.inputs.run_names import default_names
 from rankflavor.inputs.stdin import check_one_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable
 from rankflavor.inputs.trec import settle
@@ -40,14 +41,7 @@ def _is_single_run(runs: Any) -> bool:
 
 def _run_names(tables: list[RunTable]) -> list[str]:
     """A run's name is its file name; its path when two names collide; numbered when still equal."""
-    names = [t.source.name for t in tables]
-    names = [t.source.path if names.count(n) > 1 and t.source.path else n for t, n in zip(tables, names, strict=True)]
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
-    return out
+    return default_names([(t.source.name, t.source.path) for t in tables])
 
 
 def load_runs(runs: Any, defer_scan: bool = False, read: list[RunTable] | None = None) -> list[RunTable]:
