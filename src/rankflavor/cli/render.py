@@ -108,12 +108,11 @@ def count_left_out(text: str, stream: IO[str]) -> None:
                      f"{'them' if n > 1 else 'it'}\n")
 
 
-def _table(title: str, header: list[str], rows: list[list[str]]) -> None:
+def _table(title: str, header: list[str], rows: list[list[str]]) -> list[str]:
     """A titled plain-text table, columns aligned (fast for a ranked list of thousands of rows)."""
-    print(f"\n{title}")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    for row in [header, ["-" * w for w in widths], *rows]:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    return ["", title, *("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+                         for row in [header, ["-" * w for w in widths], *rows])]
 
 
 DIGITS = {"grade": 3, "gain": 4}  # decimals a record's column is printed with (others: 6)
@@ -134,33 +133,42 @@ def _universe_example(record) -> dict[str, Any]:
     return registry.get(flavor.metric).universe_columns(flavor, 0.0, False, 0.0)
 
 
-def print_record(record, hidden: str = "") -> None:
-    """The record behind one score: the judged universe, the ranked list (then `hidden`, the line counting the rows
-    left out of it), what was removed, the metric's lists (ndcg: the ideal list)."""
-    print(f"run {record.run}  query {record.query}")
-    print(f"flavor {record.flavor}")
+def print_record(record, hidden: str = "", universe: bool = True) -> None:
+    """Print the record behind one score (record_lines)."""
+    print("\n".join(record_lines(record, hidden, universe)))
+
+
+def record_lines(record, hidden: str = "", universe: bool = True, list_hidden: dict[str, str] | None = None,
+                 ) -> list[str]:
+    """The record behind one score: the ranked list (then `hidden`, the line counting the rows left out of it),
+    what was removed, the metric's lists (ndcg: the ideal list; then `list_hidden[name]`), and with `universe`
+    the judged universe."""
     parts = "".join(f"  {name.upper()} {fmt(value, 9)}" for name, value in record.parts.items())
-    print(f"status {record.status}  value {fmt(record.value, 9)}{parts}")
-    print(f"why: {record.reason}")
-    extra = [k for k in _universe_example(record) if k not in ("doc", "grade", "judged")]
-    _table("judged universe", ["doc", "grade", "judged", *extra],
-           [[u["doc"], fmt(u["grade"], 3), str(u["judged"]), *(_cell(k, u[k]) for k in extra)]
-            for u in record.universe])
+    out = [f"run {record.run}  query {record.query}", f"flavor {record.flavor}",
+           f"status {record.status}  value {fmt(record.value, 9)}{parts}", f"why: {record.reason}"]
     if record.ranked:
         columns = [k for k in record.ranked[0] if k not in ("rank", "doc", "score", "grade", "judged", "tie_group")]
-        _table("ranked list", ["rank", "doc", "score", "grade", *columns, "tie group"],
-               [[str(r["rank"]), r["doc"], repr(r["score"]), fmt(r["grade"], 3) if r["judged"] else "unjudged",
-                 *(_cell(k, r[k]) for k in columns), str(r["tie_group"])]
-                for r in record.ranked])
+        out += _table("ranked list", ["rank", "doc", "score", "grade", *columns, "tie group"],
+                      [[str(r["rank"]), r["doc"], repr(r["score"]), fmt(r["grade"], 3) if r["judged"] else "unjudged",
+                        *(_cell(k, r[k]) for k in columns), str(r["tie_group"])]
+                       for r in record.ranked])
     if hidden:
-        print(hidden)
+        out.append(hidden)
     if record.dropped:
-        _table("removed before scoring", ["doc", "reason"], [[r["doc"], r["reason"]] for r in record.dropped])
+        out += _table("removed before scoring", ["doc", "reason"], [[r["doc"], r["reason"]] for r in record.dropped])
     for name, rows in record.lists.items():
         if rows:
             columns = [k for k in rows[0] if k not in ("rank", "doc")]
-            _table(f"{name} list", ["rank", "doc", *columns],
-                   [[str(r["rank"]), r["doc"], *(_cell(k, r[k]) for k in columns)] for r in rows])
+            out += _table(f"{name} list", ["rank", "doc", *columns],
+                          [[str(r["rank"]), r["doc"], *(_cell(k, r[k]) for k in columns)] for r in rows])
+        if (list_hidden or {}).get(name):
+            out.append(list_hidden[name])
+    if universe:
+        extra = [k for k in _universe_example(record) if k not in ("doc", "grade", "judged")]
+        out += _table("judged universe", ["doc", "grade", "judged", *extra],
+                      [[u["doc"], fmt(u["grade"], 3), str(u["judged"]), *(_cell(k, u[k]) for k in extra)]
+                       for u in record.universe])
+    return out
 
 
 def print_against(compared, path: str, stream: IO[str]) -> None:
