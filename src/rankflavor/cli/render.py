@@ -1,4 +1,4 @@
-"""Text renderings for the terminal (plain aligned columns; rich for the presets table) and CSV."""
+"""Text renderings for the terminal (plain aligned columns) and CSV."""
 
 from __future__ import annotations
 
@@ -177,18 +177,6 @@ def print_against(compared, path: str, stream: IO[str]) -> None:
     rows += [[r["run"], fmt(r["saved"]), fmt(r["mean"]), "null" if r["change"] is None else f"{r['change']:+.6f}",
               r["label"]] for r in compared.rows]
     stream.write(f"\nagainst {path}\n" + "\n".join(text_columns(rows)) + "\n")
-
-
-def print_presets(rows: list[dict[str, str]]) -> None:
-    from rich.table import Table
-
-    table = Table(title="presets", show_lines=True)
-    for col in ("preset", "peer", "default_cutoffs", "flavor", "source"):
-        table.add_column(col, overflow="fold")
-    for row in rows:
-        table.add_row(row["preset"], row["peer"], row["default_cutoffs"], row["flavor"],
-                      row["source"] + (f" ({row['note']})" if row["note"] else ""))
-    console().print(table)
 
 
 def write_csv(report: ReportView, stream: IO[str], per_query: bool = False) -> None:
