@@ -71,13 +71,13 @@ def differs_from_default(flavor: Any) -> str:
 WIDTH = 100  # the list's lines never pass it: the cells are cut at a word, never wrapped
 
 
-def clip(text: str, width: int) -> str:
-    """`text` within `width` characters: cut before a space or an opening parenthesis (never inside a word) and
-    marked `...` when it is longer."""
+def clip(text: str, width: int, breaks: str = " ") -> str:
+    """`text` within `width` characters: cut before one of `breaks` (a space; for a tool's name also an opening
+    parenthesis), never inside a word, and marked `...` when it is longer."""
     if len(text) <= width:
         return text
     head = text[:width - 2]
-    cut = max(head.rfind(" "), head.rfind("("))
+    cut = max(head.rfind(char) for char in breaks)
     return (head[:cut] if cut > 0 else head[:width - 3]).rstrip(" ,;/") + "..."
 
 
@@ -101,7 +101,7 @@ def print_list(rows: list[dict[str, str]]) -> None:
     tool_width = 40
     rest = WIDTH - name_width - tool_width - 4
     lines = [("preset", "tool", "differs from rankflavor's default")]
-    lines += [(row["preset"], clip(tool_name(row["peer"]), tool_width), clip(row["differs"], rest)) for row in rows]
+    lines += [(row["preset"], clip(tool_name(row["peer"]), tool_width, " ("), clip(row["differs"], rest)) for row in rows]
     for name, tool, differs in lines:
         print(f"{name:<{name_width}}  {tool:<{tool_width}}  {differs}".rstrip())
     print("\nrankflavor presets NAME: one preset in full (flavor, cutoffs, source, note, how it is checked)")
