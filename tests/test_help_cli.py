@@ -201,7 +201,7 @@ def test_explain_shows_the_lists_to_the_cutoff_then_counts_what_all_adds(capsys,
     docs = _ranked_docs(out)
     # ranks 1-10; d9, d11, d10 tie at 990 (ranks 10-12 in descending doc id): d11 and d10 are tied with d9
     assert docs == [*(f"d{d}" for d in range(10)), "d11", "d10"]
-    assert "... 988 more ranked documents below rank 10, 2 of them judged" in out  # (d50, d400)
+    assert "... 988 more ranked documents below rank 10 (2 judged)" in out  # (d50, d400)
     assert "\njudged universe\n" not in out and out.index("ranked list") < out.index("ideal list")
     assert "d50" in out.split("ideal list")[1]  # (the ideal's 5 judged docs, all within @10)
     code, whole, _ = run_cli(capsys, "explain", *deep, "-q", "q1", "-m", "ndcg@10", "--all")

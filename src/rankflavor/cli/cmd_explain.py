@@ -96,16 +96,20 @@ def print_short(record, cutoff: int | None) -> None:
     ranked = [row for row in record.ranked if row["tie_group"] in kept_groups]
     left = [row for row in record.ranked if row["tie_group"] not in kept_groups]
     judged = sum(row["judged"] for row in left)
-    hidden = (f"... {len(left)} more ranked document{'s' if len(left) != 1 else ''} below rank {cutoff}"
-              f"{f', {judged} of them judged' if judged else ''}" if left else "")
+    hidden = (f"... {_count(len(left), 'more ranked document')} below rank {cutoff}"
+              f"{f' ({judged} judged)' if judged else ''}" if left else "")
     lists, list_hidden = dict(record.lists), {}
     for name, rows in record.lists.items():
         if cutoff is not None and len(rows) > cutoff:
             lists[name] = rows[:cutoff]
-            list_hidden[name] = f"... {len(rows) - cutoff} more rows of the {name} list below rank {cutoff}"
+            list_hidden[name] = f"... {_count(len(rows) - cutoff, 'more row')} of the {name} list below rank {cutoff}"
     short = record_lines(replace(record, ranked=ranked, lists=lists), hidden, universe=False, list_hidden=list_hidden)
     print("\n".join(short))
     added = len(record_lines(record)) - len(short) - 2  # (--all prints neither of the two lines below)
-    print(f"\n--all adds {added} lines: the judged universe ({len(record.universe)} documents)"
-          + (f", {len(left)} ranked documents" if left else "")
-          + "".join(f", {len(record.lists[n]) - cutoff} {n}-list rows" for n in list_hidden))
+    print(f"\n--all adds {_count(added, 'line')}: the judged universe ({_count(len(record.universe), 'document')})"
+          + (f", {_count(len(left), 'ranked document')}" if left else "")
+          + "".join(f", {_count(len(record.lists[n]) - cutoff, f'{n}-list row')}" for n in list_hidden))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
