@@ -32,7 +32,8 @@ from rankflavor.compare.scores import Scores
 from rankflavor.compare.stats import PairedTest, TestSettings, holm, paired_tests
 from rankflavor.errors import EXIT_USAGE, RankflavorError
 from rankflavor.flavor import Flavor
-from rankflavor.inputs.run_names import apply_names, find_run
+from rankflavor.inputs.pipeline import apply_names
+from rankflavor.inputs.run_names import find_run
 from rankflavor.report.numbers import TOLERANCE
 
 TIE = "tie"

@@ -1,6 +1,6 @@
 """Runs' names: the default (a run's file name; its path when two file names collide; numbered when still equal),
-the names a user gives (`--name FILE=NAME`, `names=`), and a run found by its name, its path as typed or its
-file name (`--baseline`)."""
+the names a user gives (`--name FILE=NAME`, `names=`; `pipeline.apply_names` applies them), and a run found by
+its name, its path as typed or its file name (`--baseline`)."""
 
 from __future__ import annotations
 
@@ -106,15 +106,3 @@ def find_run(wanted: str, runs: Sequence[str], paths: Mapping[str, str | None]) 
     by_file = [run for run in runs if paths.get(run) is not None and Path(str(paths[run])).name == wanted]
     return by_file[0] if len(by_file) == 1 else None
 
-
-def apply_names(runs: Any, names: Sequence[str] | Mapping[str, str] | str | None) -> Any:
-    """`runs` (one run or a list, as `rankflavor.evaluate` takes them) as {name: run} with `names` given
-    (see given_names); `runs` unchanged without names."""
-    if names is None:
-        return runs
-    from rankflavor.inputs.pipeline import _is_single_run
-
-    if isinstance(runs, Mapping) and not _is_single_run(runs):
-        raise UsageError("the runs are given as {name: run}, named already: drop names=")
-    items = list(runs) if isinstance(runs, (list, tuple)) else [runs]
-    return dict(zip(given_names([typed_path(run) for run in items], names), items, strict=True))

@@ -11,8 +11,7 @@ import numpy as np
 from rankflavor.engine import Engine, QueryResults, RecordRows
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.intern import Dataset
-from rankflavor.inputs.pipeline import bind_weights, speculatively
-from rankflavor.inputs.run_names import apply_names
+from rankflavor.inputs.pipeline import apply_names, bind_weights, speculatively
 from rankflavor.report.averages import averaging_for, refuse_unbound_weights
 from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record, build_record
