@@ -66,9 +66,12 @@ def test_eval_names_each_row_by_its_label_and_warns_on_stderr(capsys, tmp_path):
     run.write_text("q1 Q0 a 1 1.0 t\nq1 Q0 b 2 1.0 t\nq1 Q0 u 3 1.0 t\n")  # a 3-way tie across @1; q2 missing
     code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "-m", "sklearn@1", "-m", "ndcg@1 gain=exp2")
     assert code == 0 and "warning" not in out
-    header, *lines = out.splitlines()
-    assert header.split()[:3] == ["run", "label", "mean"]
+    table, key = out.split("\n\nflavors:\n")
+    header, *lines = table.splitlines()
+    assert header.split() == ["run", "label", "mean", "n", "scored", "zero_ideal", "missing"]
     assert [line.split()[1] for line in lines] == ["sklearn@1", "ndcg@1"]  # (then gain=exp2 in the label column)
+    assert [line.split(": ")[0] for line in key.splitlines()] == ["  sklearn@1", "  ndcg@1 gain=exp2"]
+    assert key.count("ties=") == 2 and "ndcg@1 gain=exp2: ndcg@1 gain=exp2 discount=log2" in key
     assert "r.txt sklearn@1: 1 queries have tied scores across the cutoff @1" in err
     assert "r.txt ndcg@1 gain=exp2: 1 judged queries are absent from the run" in err
     code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "-m", "sklearn@1", "-m", "ndcg@1 gain=exp2",

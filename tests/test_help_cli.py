@@ -195,15 +195,27 @@ def _ranked_docs(out: str) -> list[str]:
     return [line.split()[1] for line in lines if not line.startswith("...")]
 
 
-def test_explain_shows_the_cutoff_the_judged_below_and_counts_the_hidden(capsys, deep):
+def test_explain_shows_the_lists_to_the_cutoff_then_counts_what_all_adds(capsys, deep):
     code, out, _ = run_cli(capsys, "explain", *deep, "-q", "q1", "-m", "ndcg@10")
     assert code == 0
     docs = _ranked_docs(out)
-    # ranks 1-10; d9, d11, d10 tie at 990 (ranks 10-12 in descending doc id): d11 and d10 are tied with d9,
-    # then the judged d50 and d400
-    assert docs == [*(f"d{d}" for d in range(10)), "d11", "d10", "d50", "d400"]
-    assert "... 986 unjudged documents below rank 10 hidden; --all shows them" in out
-    assert "ideal list" in out and "d50" in out.split("ideal list")[1]
+    # ranks 1-10; d9, d11, d10 tie at 990 (ranks 10-12 in descending doc id): d11 and d10 are tied with d9
+    assert docs == [*(f"d{d}" for d in range(10)), "d11", "d10"]
+    assert "... 988 more ranked documents below rank 10 (2 judged)" in out  # (d50, d400)
+    assert "\njudged universe\n" not in out and out.index("ranked list") < out.index("ideal list")
+    assert "d50" in out.split("ideal list")[1]  # (the ideal's 5 judged docs, all within @10)
+    code, whole, _ = run_cli(capsys, "explain", *deep, "-q", "q1", "-m", "ndcg@10", "--all")
+    assert f"--all adds {len(whole.splitlines()) - len(out.splitlines())} lines: the judged universe (5 documents), " \
+           "988 ranked documents\n" in out
+    assert "\njudged universe\n" in whole and whole.index("ideal list") < whole.index("judged universe")
+
+
+def test_explain_cuts_a_long_ideal_list_at_the_cutoff(capsys, deep):
+    code, out, _ = run_cli(capsys, "explain", *deep, "-q", "q1", "-m", "ndcg@2")
+    assert code == 0
+    ideal = out.split("ideal list\n")[1].split("\n\n")[0].splitlines()
+    assert [line.split()[1] for line in ideal[2:4]] == ["d50", "d0"]  # (grades 3, 2)
+    assert ideal[4:] == ["... 3 more rows of the ideal list below rank 2"]
 
 
 def test_explain_all_and_json_hold_every_row(capsys, deep):
@@ -216,7 +228,7 @@ def test_explain_all_and_json_hold_every_row(capsys, deep):
 
 def test_explain_without_a_cutoff_shows_every_rank(capsys, deep):
     code, out, _ = run_cli(capsys, "explain", *deep, "-q", "q1", "-m", "map")
-    assert code == 0 and len(_ranked_docs(out)) == 1000 and "hidden" not in out
+    assert code == 0 and len(_ranked_docs(out)) == 1000 and "more ranked" not in out
 
 
 def test_the_trimming_keeps_ties_that_straddle_the_cutoff(deep):

@@ -65,8 +65,9 @@ def test_eval_shows_two_presets_side_by_side(capsys):
     report = rf.evaluate(Q, X, ["sklearn@3", "trec_eval@3"])
     for spec in ("sklearn@3", "trec_eval@3"):
         flavor = rf.Flavor.parse(spec)
-        line = next(line for line in out.splitlines() if line.endswith(str(flavor)))
+        line = next(line for line in out.splitlines() if line.split()[1:2] == [spec])
         assert f"{report.mean(None, flavor):.6f}" in line
+        assert f"  {spec}: {flavor}\n" in out  # (each label's flavor, once, under the table)
 
 
 def test_format_trec_prints_trec_eval_lines(capsys):

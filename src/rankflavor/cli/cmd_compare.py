@@ -9,8 +9,10 @@ import csv
 import sys
 from typing import Any
 
+from rankflavor import registry
 from rankflavor.cli import render
 from rankflavor.cli.cmd_check import add_on_duplicate
+from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option
 from rankflavor.cli.render import fmt, text_columns
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
@@ -29,7 +31,9 @@ def add_parser(sub) -> None:
     p.add_argument("-k", "--cutoff", action="append", type=int, dest="cutoffs", metavar="K",
                    help="cutoff crossed into the grid (repeatable; default 10)")
     p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
-    p.add_argument("--baseline", metavar="RUN", help="compare each run against this one instead of all pairs")
+    p.add_argument("--baseline", metavar="RUN", help="compare each run against this one instead of all pairs (its "
+                                                     "name, its path as typed, or its file name)")
+    add_name_option(p)
     p.add_argument("--test", choices=("randomization", "t"), default="randomization",
                    help="paired randomization (sign-flip) test with a bootstrap CI, or scipy's paired t-test")
     p.add_argument("--resamples", type=int, default=10_000, help="resamples for the randomization test and bootstrap")
@@ -42,6 +46,7 @@ def add_parser(sub) -> None:
                    help="print the systems x measures table of a paper instead: each run's mean per measure, marked "
                         "where significantly better (letters; with --baseline: ▲/▼ against it); STYLE text "
                         "(default), markdown or latex; with --format json or csv, that table's cells")
+    add_quiet_option(p)
     add_on_duplicate(p)
     p.add_argument("--grids", action="store_true", help="list the named grids and exit")
     p.add_argument("--example", action="store_true", help="the built-in example (seed 000): gain and cutoff effects")
@@ -69,8 +74,13 @@ def print_grids() -> None:
           "--grid FILE with lines 'axis: v1 v2 ...' (crossed) and flavor specs (listed), or repeated -m SPEC.")
 
 
-def print_comparison(cmp, queries: int = 5, example: bool = False) -> None:
-    """Verdicts first, then how the numbers were made, the table, and the per-query views and warnings."""
+def print_comparison(cmp, queries: int = 5, example: bool = False, quiet: bool = False) -> None:
+    """Verdicts first, then how the numbers were made, the table, and the per-query views and warnings; `quiet`:
+    the table alone (and one stderr line counting the warnings left out)."""
+    if quiet:
+        _print_table(cmp)
+        render.count_left_out("warning\n" * len(cmp.warnings), sys.stderr)
+        return
     _print_verdicts(cmp)
     if example:
         _print_example_story(cmp)
@@ -125,16 +135,20 @@ def _signed(x: float) -> str:
 
 
 def _print_table(cmp) -> None:
-    rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "p", "p_holm", "n", "excl", "winner",
-             "flavor"]]
+    rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "p", "p_holm", "n", "excl", "winner"]]
     floor = 1.0 / (cmp.settings["n_resamples"] + 1)
     for r in cmp.pairs.itertuples():
         floored = cmp.settings["test"] == "randomization" and not r.exact and r.p <= floor * (1 + 1e-9)
         rows.append([r.label, r.run_a, r.run_b, fmt(r.mean_a), fmt(r.mean_b), _signed(r.diff),
                      f"[{_signed(r.ci_low)}, {_signed(r.ci_high)}]", _p(r.p, floored),
-                     _p(r.p_holm, floored) + ("*" if r.significant else ""), str(r.n), str(r.excluded), r.winner,
-                     r.flavor])
-    print("\n".join(text_columns(rows)))
+                     _p(r.p_holm, floored) + ("*" if r.significant else ""), str(r.n), str(r.excluded), r.winner])
+    print("\n".join(render.aligned(rows)))
+    print("\n".join(render.flavor_key(list(zip(cmp.pairs.label, cmp.pairs.flavor, strict=True)))))
+    sums = [label for label, flavor in dict.fromkeys(zip(cmp.pairs.label, cmp.pairs.flavor, strict=True))
+            if registry.get(cmp.flavor(flavor).metric).aggregate == "sum"]
+    if sums:
+        print(f"note: {', '.join(sums)}: mean_a and mean_b are sums over each run's queries (trec_eval's summary of "
+              "a count); diff is the mean of the paired per-query differences")
     if cmp.skipped:
         print(f"\nskipped {len(cmp.skipped)} flavors (invalid, or refused by the data):")
         for combination, reason in cmp.skipped[:5]:
@@ -231,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     from rankflavor.compare import compare
     from rankflavor.compare.views import query_differences, winner_changes
+    from rankflavor.inputs.run_names import parse_name_options
 
     if args.example:
         from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
@@ -247,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
         qrels, runs = args.qrels, list(args.runs)
         grid, cutoffs = (args.specs or args.grid), args.cutoffs
     cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=args.test,
-                  on_duplicate=args.on_duplicate,
+                  on_duplicate=args.on_duplicate, names=parse_name_options(args.names) or None,
                   n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
     if args.table is not None:
         table = cmp.paper_table()
@@ -281,5 +296,5 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         write_csv(cmp, sys.stdout)
     else:
-        print_comparison(cmp, args.queries, example=args.example)
+        print_comparison(cmp, args.queries, example=args.example, quiet=args.quiet)
     return EXIT_OK

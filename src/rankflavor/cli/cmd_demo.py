@@ -20,6 +20,7 @@ def run_demo() -> None:
     console = make_console()
     console.print("Seed 000: universe A=3 B=2 C=2 D=0; X = (B, C, A, D), Y = (A, D, B, C)\n", highlight=False)
     print_report(report)
+    console.print()  # (the flavors listed under the table, then the leaders)
     x, y = "X.run", "Y.run"
     for spec in SPECS:
         vx, vy = report.mean(x, spec), report.mean(y, spec)

@@ -29,7 +29,7 @@ def add_parser(sub) -> None:
 
 
 def print_attribution(att, start, end) -> None:
-    from rankflavor.cli.render import fmt, text_columns
+    from rankflavor.cli.render import aligned, flavor_key, fmt
 
     runs = att.runs
     print(f"A: {start}")
@@ -40,7 +40,8 @@ def print_attribution(att, start, end) -> None:
         head += [f"{r} mean", "delta"]
     if len(runs) == 2:
         head += [f"{runs[0]} - {runs[1]}"]
-    rows = [[*head, "flavor"]]
+    rows = [head]
+    flavors = []
     for step, block in att.steps.groupby("step", sort=True):
         first = block.iloc[0]
         row = [str(step), first.change]
@@ -52,8 +53,11 @@ def print_attribution(att, start, end) -> None:
         if len(runs) == 2:
             a, b = means[runs[0]], means[runs[1]]
             row.append("null" if a is None or b is None else f"{a - b:+.6f}")
-        rows.append([*row, first.flavor])
-    print("\n".join(text_columns(rows)))
+        rows.append(row)
+        if str(first.flavor) not in (str(start), str(end)):  # (A and B are printed above the table)
+            flavors.append((f"step {step}", first.flavor))
+    print("\n".join(aligned(rows)))
+    print("\n".join(flavor_key(flavors, "flavor of each step between A and B")))
     for note in att.notes:
         print(f"note: {note}")
     print()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 
 from rankflavor.cli.cmd_check import add_on_duplicate
@@ -29,12 +30,41 @@ def add_parser(sub) -> None:
                    help="with --against: compare a label whose flavor changed anyway (with a warning)")
     p.add_argument("--weights", action="append", metavar="NAME=FILE", default=[],
                    help="per-query weights for flavors with weights=NAME: a file of 'qid weight' lines (repeatable)")
+    add_name_option(p)
+    add_quiet_option(p)
     add_on_duplicate(p)
     p.add_argument("--engine", choices=("local", "spark"), default="local",
                    help="spark: evaluate on Apache Spark (pip install 'rankflavor[spark]'); TREC or Parquet files")
     p.add_argument("--master", metavar="URL", help="with --engine spark: the Spark master (local[N], spark://..., "
                                                    "sc://... for Spark Connect; default: a local session)")
     p.add_argument("--output", metavar="DIR", help="with --engine spark: also write the per-query results as Parquet")
+
+
+def add_name_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", action="append", metavar="FILE=NAME", default=[], dest="names",
+                   help="name a run in the output (repeatable): FILE as typed, or its file name; e.g. "
+                        "--name runs/bm25.txt=BM25 (default: the file name)")
+
+
+def add_quiet_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="print only the table (and its flavors) on stdout; on stderr no notes, no input or "
+                        "flavor warnings, only one line that counts the warnings left out")
+
+
+def run_names(typed: list[str], options: list[str]) -> list[str] | None:
+    """Each run's name with the --name FILE=NAME options applied (FILE matched against the runs as typed), or None
+    without options; a bad option is a UsageError before any file is read."""
+    if not options:
+        return None
+    from rankflavor.inputs.run_names import given_names, parse_name_options
+
+    return given_names(typed, parse_name_options(options))
+
+
+def named(runs: list, names: list[str] | None) -> list | dict:
+    """The runs as {name: run} with their names (run_names), else the list unchanged."""
+    return runs if names is None else dict(zip(names, runs, strict=True))
 
 
 def weight_files(items: list[str]) -> dict[str, str]:
@@ -57,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
     from rankflavor.inputs.prefetch import prefetch_runs
 
     # (local: parsed on Arrow's threads while the specs are parsed and the qrels read)
-    runs = prefetch_runs(list(args.runs)) if args.engine == "local" else args.runs
+    names = run_names(list(args.runs), args.names)  # (checked before the runs are parsed on another thread)
+    runs = named(prefetch_runs(list(args.runs)) if args.engine == "local" else args.runs, names)
     from rankflavor import evaluate
     from rankflavor.cli import render
     from rankflavor.flavor import labelled_specs
@@ -75,27 +106,30 @@ def run(args: argparse.Namespace) -> int:
         report = evaluate(args.qrels, runs, specs, on_duplicate=args.on_duplicate, weights=weight_files(args.weights),
                           warnings=args.format != "trec" or args.against is not None)  # (trec's lines show none)
     compared = against(report, saved, args.allow_flavor_change) if saved is not None else None
+    err = io.StringIO() if args.quiet else sys.stderr  # (--quiet: counted, not shown)
     for warning in [*report.provenance["input_warnings"], *(compared.warnings if compared else [])]:
-        sys.stderr.write(f"warning: {warning}\n")  # (on stderr: the output's format stays parseable)
+        err.write(f"warning: {warning}\n")  # (on stderr: the output's format stays parseable)
     if args.format == "json":
         render.print_json({**report.to_dict(per_query=args.per_query),
                            **({"against": compared.to_dict()} if compared else {})})
     elif args.format == "csv":
         render.write_csv(report, sys.stdout, per_query=args.per_query)
         if args.per_query:  # (the per-query rows have no room for them)
-            render.print_warnings(report, sys.stderr)
+            render.print_warnings(report, err)
     elif args.format == "trec":
         from rankflavor.cli.trec_output import summarise_warnings, write_trec
         from rankflavor.dialects.trec_sets import set_members
 
         asked_set = any(spec.split() and set_members(spec.split()[0]) is not None for spec in specs)
         write_trec(report, sys.stdout, per_query=args.per_query, set_lines=asked_set)
-        summarise_warnings(report, sys.stderr)
+        summarise_warnings(report, err)
     else:
         render.print_report(report, per_query=args.per_query)
-        render.print_warnings(report, sys.stderr)
+        render.print_warnings(report, err)
     if compared is not None and args.format != "json":
-        render.print_against(compared, args.against, sys.stdout if args.format == "table" else sys.stderr)
+        render.print_against(compared, args.against, sys.stdout if args.format == "table" else err)
+    if args.quiet:
+        render.count_left_out(err.getvalue(), sys.stderr)
     return EXIT_OK
 
 
@@ -103,8 +137,9 @@ def _spark_report(args: argparse.Namespace, specs: list[str]):
     """The Spark engine's report (rankflavor/spark/report.py), printed as a local one."""
     from rankflavor.errors import UsageError
 
-    if args.against:
-        raise UsageError("--engine spark does not take --against (yet): evaluate it locally")
+    if args.against or args.names:
+        raise UsageError(f"--engine spark does not take {'--against' if args.against else '--name'} (yet): "
+                         "evaluate it locally")
     try:
         import pyspark  # noqa: F401
     except ImportError as exc:

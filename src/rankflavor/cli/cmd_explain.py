@@ -1,8 +1,9 @@
 """`rankflavor explain QRELS RUN -q QID -m SPEC [--all] [--format table|json]`: the record behind one score.
 
-The table shows the ranked list down to the flavor's cutoff, then only the documents below it that can still
-matter (judged ones: the ideal, recall, bpref; ones tied with a document above the cutoff), and counts the rest;
-`--all` prints every row. JSON always holds every row.
+The table shows the ranked list and the metric's lists (ndcg: the ideal) first, down to the flavor's cutoff (and
+the documents tied with one above it; without a cutoff, every rank). It counts what it leaves out and ends with
+how many lines `--all` adds: every ranked row, every row of the lists, and the judged universe (the qrels'
+documents of the query). JSON always holds every row.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ def add_parser(sub) -> None:
     p.add_argument("-m", "--measure", dest="spec", metavar="SPEC",
                    help="one flavor spec (default: the project's primary flavor, else ndcg@10)")
     p.add_argument("--all", action="store_true", dest="show_all",
-                   help="print every ranked document; without it the table shows the ranks down to the cutoff, then "
-                        "only the judged documents below it (and any tied with one above it), counting the hidden "
-                        "unjudged ones. --format json always holds every row")
+                   help="print every ranked document, every row of the ideal list and the judged universe; without "
+                        "it the ranked and ideal lists stop at the cutoff (plus documents tied across it), the judged "
+                        "universe is left out, and a last line says how many lines --all adds. --format json always "
+                        "holds every row")
     p.add_argument("--format", choices=("table", "json"), default="table")
     add_on_duplicate(p)
 
@@ -64,7 +66,6 @@ def run(args: argparse.Namespace) -> int:
     from rankflavor.cli.cmd_eval import default_spec
     from rankflavor.inputs.prefetch import prefetch_runs
     from rankflavor.report import explain
-    from rankflavor.report.records import trimmed
 
     flavor = Flavor.parse(args.spec or default_spec())
     run = prefetch_runs([args.run])[0]  # parsed on Arrow's threads while the qrels is read
@@ -79,5 +80,36 @@ def run(args: argparse.Namespace) -> int:
     elif args.show_all:
         render.print_record(record)
     else:
-        render.print_record(*trimmed(record, flavor.cutoff))
+        print_short(record, flavor.cutoff)
     return EXIT_OK
+
+
+def print_short(record, cutoff: int | None) -> None:
+    """The record without --all: the ranked list down to `cutoff` and the rows tied with one above it (without a
+    cutoff, every row: each rank counts), each list down to `cutoff`, no judged universe; each omission counted
+    where it happens, and the lines --all would add counted at the end."""
+    from dataclasses import replace
+
+    from rankflavor.cli.render import record_lines
+
+    kept_groups = {row["tie_group"] for row in record.ranked if cutoff is None or row["rank"] <= cutoff}
+    ranked = [row for row in record.ranked if row["tie_group"] in kept_groups]
+    left = [row for row in record.ranked if row["tie_group"] not in kept_groups]
+    judged = sum(row["judged"] for row in left)
+    hidden = (f"... {_count(len(left), 'more ranked document')} below rank {cutoff}"
+              f"{f' ({judged} judged)' if judged else ''}" if left else "")
+    lists, list_hidden = dict(record.lists), {}
+    for name, rows in record.lists.items():
+        if cutoff is not None and len(rows) > cutoff:
+            lists[name] = rows[:cutoff]
+            list_hidden[name] = f"... {_count(len(rows) - cutoff, 'more row')} of the {name} list below rank {cutoff}"
+    short = record_lines(replace(record, ranked=ranked, lists=lists), hidden, universe=False, list_hidden=list_hidden)
+    print("\n".join(short))
+    added = len(record_lines(record)) - len(short) - 2  # (--all prints neither of the two lines below)
+    print(f"\n--all adds {_count(added, 'line')}: the judged universe ({_count(len(record.universe), 'document')})"
+          + (f", {_count(len(left), 'ranked document')}" if left else "")
+          + "".join(f", {_count(len(record.lists[n]) - cutoff, f'{n}-list row')}" for n in list_hidden))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -1,5 +1,7 @@
-"""`rankflavor presets`: every preset with its canonical flavor, default cutoffs, source, note and how it is
-checked; `rankflavor presets --diff A B`: the axes on which two flavors or presets differ (Flavor.differences).
+"""`rankflavor presets`: one line per preset (name, tool, the axes on which it differs from rankflavor's default,
+within 100 columns); `rankflavor presets NAME`: that preset's canonical flavor, default cutoffs, source, note and
+how it is checked; `rankflavor presets --diff A B`: the axes on which two flavors or presets differ
+(Flavor.differences).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ def add_parser(sub) -> None:
 
     p = sub.add_parser("presets", help="list the presets, or show the axes on which two flavors differ (--diff)",
                        epilog=command_epilog("presets"), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("name", nargs="?", metavar="NAME", help="one preset: its whole flavor, source, note and check")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"),
                    help="two flavor specs or presets, e.g. --diff sklearn@10 trec_eval@10; a preset without @k "
@@ -34,7 +37,7 @@ def rows() -> list[dict[str, str]]:
             cutoffs = ",".join(str(k) for k in preset.cutoffs if k is not None) or "none"
         out.append({"preset": preset.name, "peer": preset.peer, "default_cutoffs": cutoffs,
                     "flavor": str(flavors[0]), "source": preset.source, "note": preset.note,
-                    "checked": preset.checked})
+                    "checked": preset.checked, "differs": differs_from_default(flavors[0])})
     return out + project_rows()
 
 
@@ -51,8 +54,82 @@ def project_rows() -> list[dict[str, str]]:
         flavors = parse_spec(PREFIX + name)
         out.append({"preset": PREFIX + name, "peer": "this project", "default_cutoffs": ",".join(
                     str(f.cutoff) for f in flavors if f.cutoff is not None) or "none", "flavor": str(flavors[0]),
-                    "source": f"{project.path}: {name} = {spec!r}", "note": "", "checked": "pinned by the project"})
+                    "source": f"{project.path}: {name} = {spec!r}", "note": "", "checked": "pinned by the project",
+                    "differs": differs_from_default(flavors[0])})
     return out
+
+
+def differs_from_default(flavor: Any) -> str:
+    """The axes (and parameters) on which `flavor` differs from its metric's default flavor at the same cutoff
+    (`gain=exp2 ideal=local`), or "none" (trec_eval's NDCG is rankflavor's default)."""
+    from rankflavor.flavor import Flavor
+
+    default = Flavor.parse(flavor.metric + ("" if flavor.cutoff is None else f"@{flavor.cutoff}"))
+    return " ".join(f"{axis}={token}" for axis, _, token in default.differences(flavor) if axis != "cutoff") or "none"
+
+
+WIDTH = 100  # the list's lines never pass it: the cells are cut at a word, never wrapped
+
+
+def clip(text: str, width: int, breaks: str = " ") -> str:
+    """`text` within `width` characters: cut before one of `breaks` (a space; for a tool's name also an opening
+    parenthesis), never inside a word, and marked `...` when it is longer."""
+    if len(text) <= width:
+        return text
+    head = text[:width - 2]
+    cut = max(head.rfind(char) for char in breaks)
+    return (head[:cut] if cut > 0 else head[:width - 3]).rstrip(" ,;/") + "..."
+
+
+def tool_name(peer: str) -> str:
+    """A preset's tool without its parenthesised remarks (`ranx ndcg (evaluate(...))` -> `ranx ndcg`): those are
+    in the details."""
+    out, depth = [], 0
+    for i, char in enumerate(peer):
+        if char == "(" and (depth or (i > 0 and peer[i - 1] == " ")):
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(char)
+    return " ".join("".join(out).split())
+
+
+def print_list(rows: list[dict[str, str]]) -> None:
+    """One line per preset: name, tool, the axes it sets apart from rankflavor's default; at most WIDTH columns."""
+    name_width = max(len(row["preset"]) for row in [*rows, {"preset": "preset"}])
+    tool_width = 40
+    rest = WIDTH - name_width - tool_width - 4
+    lines = [("preset", "tool", "differs from rankflavor's default")]
+    lines += [(row["preset"], clip(tool_name(row["peer"]), tool_width, " ("), clip(row["differs"], rest)) for row in rows]
+    for name, tool, differs in lines:
+        print(f"{name:<{name_width}}  {tool:<{tool_width}}  {differs}".rstrip())
+    print("\nrankflavor presets NAME: one preset in full (flavor, cutoffs, source, note, how it is checked)")
+
+
+def one_preset(rows: list[dict[str, str]], name: str) -> dict[str, str]:
+    """The row of preset `name` (a UsageError with the close names when there is none)."""
+    from rankflavor.errors import UsageError
+    from rankflavor.flavor.suggest import close, did_you_mean
+
+    for row in rows:
+        if row["preset"] == name:
+            return row
+    hint = did_you_mean(close(name, [row["preset"] for row in rows]))
+    raise UsageError(f"no preset {name!r}{'; ' + hint if hint else ''} (rankflavor presets lists them)")
+
+
+def print_details(row: dict[str, str]) -> None:
+    """A preset's fields, one per paragraph, wrapped at WIDTH between words."""
+    import textwrap
+
+    fields = [("preset", row["preset"]), ("tool", row["peer"]), ("default cutoffs", row["default_cutoffs"]),
+              ("flavor", row["flavor"]), ("differs from rankflavor's default", row["differs"]),
+              ("source", row["source"]), ("note", row["note"]), ("checked", row["checked"])]
+    for label, text in fields:
+        if text:
+            print(textwrap.fill(text, WIDTH, initial_indent=f"{label}: ", subsequent_indent="  ",
+                                break_long_words=False, break_on_hyphens=False))
 
 
 def diff(a: str, b: str) -> dict[str, Any]:
@@ -88,7 +165,14 @@ def print_diff(result: dict[str, Any]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rankflavor.cli import render
+    from rankflavor.errors import UsageError
 
+    if args.diff and args.name:
+        raise UsageError("give a preset NAME or --diff A B, not both")
+    if args.name:
+        row = one_preset(rows(), args.name)
+        render.print_json(row) if args.format == "json" else print_details(row)
+        return EXIT_OK
     if args.diff:
         result = diff(*args.diff)
         if args.format == "json":
@@ -99,5 +183,5 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         render.print_json(rows())
     else:
-        render.print_presets(rows())
+        print_list(rows())
     return EXIT_OK

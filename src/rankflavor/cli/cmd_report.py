@@ -10,6 +10,7 @@ import sys
 import time
 
 from rankflavor.cli.cmd_check import add_on_duplicate
+from rankflavor.cli.cmd_eval import add_name_option, named, run_names
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 
@@ -28,7 +29,9 @@ def add_parser(sub) -> None:
     p.add_argument("-k", "--cutoff", action="append", type=int, dest="cutoffs", metavar="K",
                    help="cutoff crossed into the grid (repeatable; default 10)")
     p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
-    p.add_argument("--baseline", metavar="RUN", help="the run the others are tested against (default: the first)")
+    p.add_argument("--baseline", metavar="RUN", help="the run the others are tested against (default: the first): "
+                                                     "its name, its path as typed, or its file name")
+    add_name_option(p)
     p.add_argument("--resamples", type=int, default=10_000, help="resamples of the randomization test and bootstrap")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm's correction")
@@ -52,9 +55,11 @@ def run(args: argparse.Namespace) -> int:
     model_args += [x for k in args.cutoffs or [] for x in ("-k", str(k))]
     model_args += (["--base", args.base] if args.base != "ndcg" else []) + (["--baseline", args.baseline]
                                                                             if args.baseline else [])
+    model_args += [x for item in args.names for x in ("--name", item)]
     command = shlex.join(["rankflavor", "report", args.qrels, *args.runs, *model_args, "-o", args.output])
     settings = TestSettings(n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
-    model = write_report(args.qrels, list(args.runs), args.output, args.specs, grid=args.grid, cutoffs=args.cutoffs,
+    runs = named(list(args.runs), run_names(list(args.runs), args.names))
+    model = write_report(args.qrels, runs, args.output, args.specs, grid=args.grid, cutoffs=args.cutoffs,
                          base=args.base, baseline=args.baseline, command=command, on_duplicate=args.on_duplicate,
                          settings=settings)
     size = os.path.getsize(args.output)

@@ -23,6 +23,7 @@ COMMAND_EXAMPLES: dict[str, tuple[str, ...]] = {
     "check": ("rankflavor check $EX/seed000.qrels $EX/X.run $EX/Y.run",
               "rankflavor check $EX/seed000.qrels $EX/X.run --format json"),
     "presets": ("rankflavor presets",
+                "rankflavor presets sklearn",
                 "rankflavor presets --diff sklearn@10 trec_eval@10"),
     "metrics": ("rankflavor metrics",
                 "rankflavor metrics --format json"),

@@ -87,7 +87,7 @@ def _tell_readings(args: argparse.Namespace) -> None:
     """On stderr, once per name: which tool's name a `-m` written without its prefix was read as (`P_10:
     trec_eval's P_10 (trec_eval.P_10)`); every command that takes -m passes here."""
     specs = [*(getattr(args, "specs", None) or []), *([args.spec] if getattr(args, "spec", None) else [])]
-    if not specs:
+    if not specs or getattr(args, "quiet", False) is True:  # (--quiet: only the table)
         return
     from rankflavor.flavor.flavor import reading_note
 

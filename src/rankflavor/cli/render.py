@@ -1,4 +1,4 @@
-"""Text renderings for the terminal (plain aligned columns; rich for the presets table) and CSV."""
+"""Text renderings for the terminal (plain aligned columns) and CSV."""
 
 from __future__ import annotations
 
@@ -39,26 +39,58 @@ def text_columns(rows: list[list[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1] for r in rows]
 
 
+SUMMARY_KIND = {"mean": "mean", "sum": "sum", "gm": "geomean"}  # a metric's `aggregate`, as the table says it
+
+
+def summary_cell(value: float | None, aggregate: str) -> str:
+    """A summary for a text table: a sum of whole counts without decimals (as trec_eval prints num_ret), else
+    fmt's six decimals."""
+    if aggregate == "sum" and value is not None and value == value and float(value).is_integer():
+        return str(int(value))
+    return fmt(value)
+
+
+def flavor_key(pairs: list[tuple[str, Any]], title: str = "flavors") -> list[str]:
+    """The lines under a table that name each distinct flavor once, keyed by its label (`label: flavor`): the
+    table's rows carry the label, JSON and CSV the whole flavor per row."""
+    seen: dict[tuple[str, str], None] = dict.fromkeys((label, str(flavor)) for label, flavor in pairs)
+    return [f"\n{title}:", *(f"  {label}: {flavor}" for label, flavor in seen)] if seen else []
+
+
 def print_report(report: ReportView, per_query: bool = False) -> None:
     """One line per run x flavor: run, label (the name the user gave the flavor), mean, n (the queries it
-    averages), counts, then the full canonical flavor (never abbreviated); either engine's report."""
-    rows = [["run", "label", "mean", "n", "scored", "zero_ideal", "missing", "flavor"]]
-    for result in report.results:
+    averages), counts; then each label's full canonical flavor once (never abbreviated); either engine's report.
+    A metric whose summary is not the mean (trec_eval's counts: the sum over queries; gm_map: the geometric
+    mean) turns the `mean` column into `summary` with a `kind` column beside it."""
+    kinds = [result.metric.aggregate for result in report.results]
+    plain_means = all(kind == "mean" for kind in kinds)
+    rows = [["run", "label", *(["mean"] if plain_means else ["summary", "kind"]), "n", "scored", "zero_ideal",
+             "missing"]]
+    for result, kind in zip(report.results, kinds, strict=True):
         c = result.counts
         n = result.denominator()["queries"]
-        rows.append([result.run, result.label, fmt(result.mean), str(n), str(c["scored"]),
-                     str(c[result.metric.undefined_status]), str(c["missing"]), str(result.flavor)])
-    for line in text_columns(rows):
+        summary = [fmt(result.mean)] if plain_means else [summary_cell(result.mean, kind), SUMMARY_KIND[kind]]
+        rows.append([result.run, result.label, *summary, str(n), str(c["scored"]),
+                     str(c[result.metric.undefined_status]), str(c["missing"])])
+    for line in aligned(rows):
+        print(line)
+    for line in flavor_key([(result.label, result.flavor) for result in report.results]):
         print(line)
     if per_query:
         for result in report.results:
-            print(f"\n{result.run} | {result.label} | {result.flavor}")
+            print(f"\n{result.run} | {result.label}")
             parts = result.parts
             rows = [["query", "value", *parts, "status"]]
             rows += [[r["query"], fmt(r["value"]), *(fmt(r[p]) for p in parts), r["status"]]
                      for r in result.per_query()]
             for line in text_columns(rows):
                 print(line)
+
+
+def aligned(rows: list[list[str]]) -> list[str]:
+    """Left-aligned plain-text columns, trailing spaces stripped."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
 def print_warnings(report: ReportView, stream: IO[str]) -> None:
@@ -68,12 +100,19 @@ def print_warnings(report: ReportView, stream: IO[str]) -> None:
             stream.write(f"warning: {result.run} {result.label}: {warning}\n")
 
 
-def _table(title: str, header: list[str], rows: list[list[str]]) -> None:
+def count_left_out(text: str, stream: IO[str]) -> None:
+    """--quiet: one line counting the warnings left out of `text` (what stderr would have held), if any."""
+    n = sum(line.startswith("warning") for line in text.splitlines())
+    if n:
+        stream.write(f"rankflavor: {n} warning{'s' if n > 1 else ''} not shown (--quiet); run without -q to read "
+                     f"{'them' if n > 1 else 'it'}\n")
+
+
+def _table(title: str, header: list[str], rows: list[list[str]]) -> list[str]:
     """A titled plain-text table, columns aligned (fast for a ranked list of thousands of rows)."""
-    print(f"\n{title}")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    for row in [header, ["-" * w for w in widths], *rows]:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    return ["", title, *("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+                         for row in [header, ["-" * w for w in widths], *rows])]
 
 
 DIGITS = {"grade": 3, "gain": 4}  # decimals a record's column is printed with (others: 6)
@@ -94,33 +133,42 @@ def _universe_example(record) -> dict[str, Any]:
     return registry.get(flavor.metric).universe_columns(flavor, 0.0, False, 0.0)
 
 
-def print_record(record, hidden: str = "") -> None:
-    """The record behind one score: the judged universe, the ranked list (then `hidden`, the line counting the rows
-    left out of it), what was removed, the metric's lists (ndcg: the ideal list)."""
-    print(f"run {record.run}  query {record.query}")
-    print(f"flavor {record.flavor}")
+def print_record(record, hidden: str = "", universe: bool = True) -> None:
+    """Print the record behind one score (record_lines)."""
+    print("\n".join(record_lines(record, hidden, universe)))
+
+
+def record_lines(record, hidden: str = "", universe: bool = True, list_hidden: dict[str, str] | None = None,
+                 ) -> list[str]:
+    """The record behind one score: the ranked list (then `hidden`, the line counting the rows left out of it),
+    what was removed, the metric's lists (ndcg: the ideal list; then `list_hidden[name]`), and with `universe`
+    the judged universe."""
     parts = "".join(f"  {name.upper()} {fmt(value, 9)}" for name, value in record.parts.items())
-    print(f"status {record.status}  value {fmt(record.value, 9)}{parts}")
-    print(f"why: {record.reason}")
-    extra = [k for k in _universe_example(record) if k not in ("doc", "grade", "judged")]
-    _table("judged universe", ["doc", "grade", "judged", *extra],
-           [[u["doc"], fmt(u["grade"], 3), str(u["judged"]), *(_cell(k, u[k]) for k in extra)]
-            for u in record.universe])
+    out = [f"run {record.run}  query {record.query}", f"flavor {record.flavor}",
+           f"status {record.status}  value {fmt(record.value, 9)}{parts}", f"why: {record.reason}"]
     if record.ranked:
         columns = [k for k in record.ranked[0] if k not in ("rank", "doc", "score", "grade", "judged", "tie_group")]
-        _table("ranked list", ["rank", "doc", "score", "grade", *columns, "tie group"],
-               [[str(r["rank"]), r["doc"], repr(r["score"]), fmt(r["grade"], 3) if r["judged"] else "unjudged",
-                 *(_cell(k, r[k]) for k in columns), str(r["tie_group"])]
-                for r in record.ranked])
+        out += _table("ranked list", ["rank", "doc", "score", "grade", *columns, "tie group"],
+                      [[str(r["rank"]), r["doc"], repr(r["score"]), fmt(r["grade"], 3) if r["judged"] else "unjudged",
+                        *(_cell(k, r[k]) for k in columns), str(r["tie_group"])]
+                       for r in record.ranked])
     if hidden:
-        print(hidden)
+        out.append(hidden)
     if record.dropped:
-        _table("removed before scoring", ["doc", "reason"], [[r["doc"], r["reason"]] for r in record.dropped])
+        out += _table("removed before scoring", ["doc", "reason"], [[r["doc"], r["reason"]] for r in record.dropped])
     for name, rows in record.lists.items():
         if rows:
             columns = [k for k in rows[0] if k not in ("rank", "doc")]
-            _table(f"{name} list", ["rank", "doc", *columns],
-                   [[str(r["rank"]), r["doc"], *(_cell(k, r[k]) for k in columns)] for r in rows])
+            out += _table(f"{name} list", ["rank", "doc", *columns],
+                          [[str(r["rank"]), r["doc"], *(_cell(k, r[k]) for k in columns)] for r in rows])
+        if (list_hidden or {}).get(name):
+            out.append(list_hidden[name])
+    if universe:
+        extra = [k for k in _universe_example(record) if k not in ("doc", "grade", "judged")]
+        out += _table("judged universe", ["doc", "grade", "judged", *extra],
+                      [[u["doc"], fmt(u["grade"], 3), str(u["judged"]), *(_cell(k, u[k]) for k in extra)]
+                       for u in record.universe])
+    return out
 
 
 def print_against(compared, path: str, stream: IO[str]) -> None:
@@ -129,18 +177,6 @@ def print_against(compared, path: str, stream: IO[str]) -> None:
     rows += [[r["run"], fmt(r["saved"]), fmt(r["mean"]), "null" if r["change"] is None else f"{r['change']:+.6f}",
               r["label"]] for r in compared.rows]
     stream.write(f"\nagainst {path}\n" + "\n".join(text_columns(rows)) + "\n")
-
-
-def print_presets(rows: list[dict[str, str]]) -> None:
-    from rich.table import Table
-
-    table = Table(title="presets", show_lines=True)
-    for col in ("preset", "peer", "default_cutoffs", "flavor", "source"):
-        table.add_column(col, overflow="fold")
-    for row in rows:
-        table.add_row(row["preset"], row["peer"], row["default_cutoffs"], row["flavor"],
-                      row["source"] + (f" ({row['note']})" if row["note"] else ""))
-    console().print(table)
 
 
 def write_csv(report: ReportView, stream: IO[str], per_query: bool = False) -> None:

@@ -32,6 +32,8 @@ from rankflavor.compare.scores import Scores
 from rankflavor.compare.stats import PairedTest, TestSettings, holm, paired_tests
 from rankflavor.errors import EXIT_USAGE, RankflavorError
 from rankflavor.flavor import Flavor
+from rankflavor.inputs.pipeline import apply_names
+from rankflavor.inputs.run_names import find_run
 from rankflavor.report.numbers import TOLERANCE
 
 TIE = "tie"
@@ -122,7 +124,8 @@ def run_pairs(runs: Sequence[str], baseline: str | None = None) -> list[tuple[st
     if baseline is None:
         return list(itertools.combinations(runs, 2))
     if baseline not in runs:
-        raise CompareError(f"baseline {baseline!r} is not a run; runs: {', '.join(runs)}")
+        raise CompareError(f"baseline {baseline!r} is not a run (give a run's name, its path as given or its file "
+                           f"name); runs: {', '.join(runs)}")
     return [(baseline, r) for r in runs if r != baseline]
 
 
@@ -200,9 +203,9 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
     runs = scores.runs
     if len(runs) < 2:
         raise CompareError("compare needs at least two runs")
-    if baseline is not None and baseline not in runs:  # a path given for a run named by its file name
-        paths = {item.get("path"): item["name"] for item in scores.provenance.get("inputs", []) if item["role"] == "run"}
-        baseline = paths.get(baseline, baseline)
+    if baseline is not None and baseline not in runs:  # the path as typed, or the file name, of a named run
+        paths = {item["name"]: item.get("path") for item in scores.provenance.get("inputs", []) if item["role"] == "run"}
+        baseline = find_run(baseline, runs, paths) or baseline
     skipped = list(skipped or [])
     flavors = _usable(scores, flavors, skipped, label)
     pairs = run_pairs(runs, baseline)
@@ -305,7 +308,8 @@ def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str,
 def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[str, Sequence[str]] | None = None,
             cutoffs: Sequence[int] | None = None, base: str | Flavor = "ndcg", baseline: str | None = None,
             test: str = "randomization", n_resamples: int = 10_000, seed: int = 0, confidence: float = 0.95,
-            alpha: float = 0.05, on_duplicate: str = "error") -> Comparison:
+            alpha: float = 0.05, on_duplicate: str = "error",
+            names: Sequence[str] | Mapping[str, str] | None = None) -> Comparison:
     """Compare runs under every flavor of a grid.
 
     qrels, runs: as for `rankflavor.evaluate` (at least two runs). flavors: specs or Flavors to use as
@@ -313,7 +317,8 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
     `base` at each of `cutoffs` (default: the "default" grid @10). test: "randomization" (sign-flip
     p-value, percentile bootstrap CI) or "t" (scipy.stats.ttest_rel). Returns a `Comparison` whose
     `pairs`, `means`, `verdicts`, `flips` and `warnings` are DataFrames. on_duplicate: as for `evaluate`.
-    test, n_resamples, seed, confidence, alpha: the `TestSettings` of the comparison.
+    test, n_resamples, seed, confidence, alpha: the `TestSettings` of the comparison. names: the runs' names, as
+    for `evaluate`; `baseline` is a run's name, its path as given or its file name.
     """
     settings = TestSettings(test, n_resamples, seed, confidence, alpha)
     if flavors is not None and grid is not None:
@@ -327,5 +332,5 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
         raise CompareError(f"compare does not weight its paired tests, so it refuses weighted flavors "
                            f"({short_label(weighted[0])}); compare them unweighted, and give the weighted means "
                            "with rankflavor eval --weights NAME=FILE")
-    scores = Scores.load(qrels, runs, on_duplicate)
+    scores = Scores.load(qrels, apply_names(runs, names), on_duplicate)
     return compare_scores(scores, chosen, baseline=baseline, settings=settings, skipped=skipped, labels=labelled)

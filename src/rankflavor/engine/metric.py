@@ -55,6 +55,9 @@ class Metric:
     aggregate: ClassVar[str] = "mean"  # how per-query values make the summary: "mean", "sum" (counts) or "gm"
     # ("gm": exp of the mean of log(max(value, MIN_GEO_MEAN)), engine/results.py; trec_eval meas_avg.c
     # te_calc_avg_meas_s_gm)
+    # an unjudged doc read as grade 0 can bend the value (report/warnings.py's unjudged_in_top); False for a metric
+    # that reads `unjudged` but not the grades of the docs it counts (num_ret counts docs, num_rel the qrels)
+    grades_unjudged: ClassVar[bool] = True
     reference: ClassVar[Callable[..., Any] | None] = None  # the slow per-query formula (rankflavor.reference)
 
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from rankflavor.errors import InputError, RankflavorError, SpecError
+from rankflavor.errors import InputError, RankflavorError, SpecError, UsageError
 from rankflavor.inputs.arrow_table import as_arrow
 from rankflavor.inputs.column_order import check_qrels_layout, check_run_layout, rank_like_scores, rank_like_warning
 from rankflavor.inputs.duplicates import POLICIES
@@ -16,6 +16,7 @@ from rankflavor.inputs.intern import Dataset, intern
 from rankflavor.inputs.load import load_qrels, load_run
 from rankflavor.inputs.namedtuples import is_rows
 from rankflavor.inputs.prefetch import Prefetched
+from rankflavor.inputs.run_names import default_names, given_names, typed_path
 from rankflavor.inputs.stdin import check_one_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable
 from rankflavor.inputs.trec import settle
@@ -40,14 +41,18 @@ def _is_single_run(runs: Any) -> bool:
 
 def _run_names(tables: list[RunTable]) -> list[str]:
     """A run's name is its file name; its path when two names collide; numbered when still equal."""
-    names = [t.source.name for t in tables]
-    names = [t.source.path if names.count(n) > 1 and t.source.path else n for t, n in zip(tables, names, strict=True)]
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
-    return out
+    return default_names([(t.source.name, t.source.path) for t in tables])
+
+
+def apply_names(runs: Any, names: Sequence[str] | Mapping[str, str] | str | None) -> Any:
+    """`runs` (one run or a list, as `rankflavor.evaluate` takes them) as {name: run} with `names` given
+    (see given_names); `runs` unchanged without names."""
+    if names is None:
+        return runs
+    if isinstance(runs, Mapping) and not _is_single_run(runs):
+        raise UsageError("the runs are given as {name: run}, named already: drop names=")
+    items = list(runs) if isinstance(runs, (list, tuple)) else [runs]
+    return dict(zip(given_names([typed_path(run) for run in items], names), items, strict=True))
 
 
 def load_runs(runs: Any, defer_scan: bool = False, read: list[RunTable] | None = None) -> list[RunTable]:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 class Count(BinaryMetric):
     cutoff_rule = "none"
     aggregate = "sum"
+    grades_unjudged = False  # (no unjudged_in_top warning: a count reads no unjudged doc's grade)
     qrels_rows_only = True  # (num_ret reads the count of docs returned, kept for the whole lists)
 
     def counts(self, lists: RankedLists, flavor: Flavor, relevant: np.ndarray) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +11,7 @@ import numpy as np
 from rankflavor.engine import Engine, QueryResults, RecordRows
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.intern import Dataset
-from rankflavor.inputs.pipeline import bind_weights, speculatively
+from rankflavor.inputs.pipeline import apply_names, bind_weights, speculatively
 from rankflavor.report.averages import averaging_for, refuse_unbound_weights
 from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record, build_record
@@ -199,7 +199,8 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
 
 
 def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str = "error",
-             weights: Mapping[str, Any] | None = None, warnings: bool = True) -> Report:
+             weights: Mapping[str, Any] | None = None, warnings: bool = True,
+             names: Sequence[str] | Mapping[str, str] | None = None) -> Report:
     """Evaluate one run or several against one qrels under one flavor or several.
 
     qrels: a TREC qrels path, {qid: {docid: grade}}, or a DataFrame (query, doc, grade columns).
@@ -211,9 +212,12 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     warnings: False skips the warnings' extra evaluations (the tie range, the unjudged=skip mean): each result
     keeps the warnings its counts tell, without those numbers; what `rankflavor eval --format trec` does, as
     trec_eval's lines have no room for them (it summarises them on stderr).
+    names: the runs' names, one per run in order, or {run: name} (a run by its path as given or its file name);
+    a run not named keeps its file name. A name for no run given, or two runs with one name: UsageError.
     Bad input raises rankflavor.InputError (with .source, .line, .text, .fix); see docs/input-catalogue.md.
     """
     labelled = labelled_specs(flavors)
+    runs = apply_names(runs, names)
     wanted = list(labelled)
     refuse_unbound_weights(wanted, weights or {})
     if weights:

@@ -9,10 +9,12 @@ serialise as text) carrying a `code` and the `numbers` behind the message. Codes
   `run_depth`, `recall(K)`) the tie order also moves the ideal. Silent when both give the same mean.
 - `unjudged_in_top`: unjudged docs among the scored ranks count as grade 0; judged@k is the mean over
   queries of the judged share of the scored ranks (Buckley & Voorhees 2004 call its complement the
-  "condensed list" problem; Sakai 2007); numbers give the mean with `unjudged=skip` (trec_eval -J).
+  "condensed list" problem; Sakai 2007); numbers give the mean with `unjudged=skip` (trec_eval -J). Not for a
+  metric that reads no unjudged doc's grade (the counts num_ret, num_rel, ...: `Metric.grades_unjudged`).
 - `zero_ideal` (ndcg; each metric names its own, e.g. `no_relevant`): queries the metric cannot score (IDCG 0)
   and what `empty` did with them; the mean without them.
-- `missing`: judged queries absent from the run and what `missing` did; the mean under the other policy.
+- `missing`: judged queries absent from the run and what `missing` did; the mean under the other policy. Not for
+  a metric whose summary is a sum (the counts): a missing query's 0 leaves a sum as it is under either policy.
 - `unjudged_queries`: run queries that have no judgments (never scored; 0s in the mean under
   unjudged_queries=zero).
 
@@ -157,7 +159,7 @@ def prefetch(pairs: list[tuple[Result, Flavor]], engine: Engine, run: InternedRu
         c = result.counts
         if c["ties_across_cutoff"] and _many_tied(result):
             whole += [flavor.with_(ties=ties) for ties in ("pessimistic", "optimistic")]
-        if c["unjudged_in_top"] and flavor.unjudged == "zero" and "unjudged" in result.metric.reads:
+        if c["unjudged_in_top"] and unjudged_applies(result.metric, flavor):
             skip = flavor.with_(unjudged="skip")
             if flavor.run_depth.limit is not None:
                 whole.append(skip)
@@ -173,6 +175,13 @@ def prefetch(pairs: list[tuple[Result, Flavor]], engine: Engine, run: InternedRu
             cache.put(run, skip, evaluation.results.raw_value)
     except EvaluationError:
         return
+
+
+def unjudged_applies(metric: Any, flavor: Flavor) -> bool:
+    """Whether the unjudged_in_top warning speaks of this metric under this flavor: its unjudged docs count as
+    grade 0 (unjudged=zero) and that can bend its value (it reads `unjudged` and the grades of the docs it counts:
+    not a count such as num_ret or num_rel, Metric.grades_unjudged)."""
+    return flavor.unjudged == "zero" and "unjudged" in metric.reads and metric.grades_unjudged
 
 
 def _fmt(x: float | None) -> str:
@@ -191,7 +200,7 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
     numbers = WarningNumbers(mean=result.mean)
     if c["ties_across_cutoff"] and can_evaluate:
         numbers.tie_range = _tie_range(result, flavor, engine, run, cache)
-    if c["unjudged_in_top"] and flavor.unjudged == "zero" and "unjudged" in result.metric.reads:
+    if c["unjudged_in_top"] and unjudged_applies(result.metric, flavor):
         numbers.unjudged_queries_in_top = int((q.unjudged_in_top > 0).sum())
         shares = q.judged_in_top[~np.isnan(q.judged_in_top)]
         numbers.judged_at_k = float(shares.mean()) if len(shares) else None
@@ -199,7 +208,7 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
             numbers.skip = (_skip_mean(result, flavor, engine, run, cache),)
     if c.get(result.metric.undefined_status) and "empty" in result.metric.reads:
         numbers.without_undefined = result.mean_with(np.where(q.status == ZERO_IDEAL, np.nan, raw))
-    if c["missing"]:
+    if c["missing"] and result.metric.aggregate != "sum":
         missing = q.status == MISSING
         numbers.other_missing = result.mean_with(np.where(missing, 0.0, raw) if flavor.missing == "skip"
                                                  else np.where(missing, np.nan, raw))
@@ -242,7 +251,7 @@ def compose_warnings(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers)
             out.append(FlavorWarning("ties_across_cutoff", text, queries=n))
 
     metric = registry.get(flavor.metric)
-    if c["unjudged_in_top"] and flavor.unjudged == "zero" and "unjudged" in metric.reads:
+    if c["unjudged_in_top"] and unjudged_applies(metric, flavor):
         n_docs = c["unjudged_in_top"]
         n_queries = numbers.unjudged_queries_in_top
         judged_at_k = numbers.judged_at_k
@@ -268,7 +277,7 @@ def compose_warnings(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers)
         out.append(FlavorWarning(undefined, text, queries=n, empty=str(flavor.empty), mean=mean,
                                  mean_without=without))
 
-    if c["missing"]:
+    if c["missing"] and metric.aggregate != "sum":  # (a sum: a missing query's 0 adds nothing either way)
         n = c["missing"]
         other = numbers.other_missing
         did = "leaves them out of the mean" if flavor.missing == "skip" else "scores them 0"
