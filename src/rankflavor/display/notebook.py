@@ -30,7 +30,7 @@ def report_html(report: Any, shown: int = 12) -> str:
     warned = sum(len(r.warnings) for r in report.results)
     more = f" (first {shown} of {len(flavors)} flavors)" if len(flavors) > shown else ""
     return (f"<div><b>rankflavor Report</b>: {len(report.runs)} runs x {len(flavors)} flavors, "
-            f"{int(report.dataset.judged.sum())} judged queries, {warned} warnings{more}; hover a flavor for its "
+            f"{report.judged_queries} judged queries, {warned} warnings{more}; hover a flavor for its "
             f"full string"
             + _table(report.runs, flavors[:shown], lambda r, c: _num(means.get((r, c)))) + "</div>")
 
