@@ -75,7 +75,8 @@ def check_table(table: dict, rows: list[dict], shown: int) -> None:
     assert head[:2] == ["rank", "doc"] and "score" not in head and "tie_group" not in head
     body = table["rows"]
     if len(rows) > shown:
-        assert body[-1] == [f"... {len(rows) - shown} more rows (all in the record)"]
+        hidden = len(rows) - shown
+        assert body[-1] == [f"... {hidden} more row{'s' * (hidden != 1)} (all in the record)"]
         body = body[:-1]
     assert len(body) == min(len(rows), shown)
     for cells, row in zip(body, rows, strict=False):
@@ -111,7 +112,7 @@ def check_record_html(record, shown: int = 20) -> Parsed:
     for title, table in parsed.tables.items():
         if title == "removed before scoring":
             assert table["head"][0] == ["doc", "reason"]
-            assert table["rows"][: len(record.dropped)] == [[d["doc"], d["reason"]] for d in record.dropped[:shown]]
+            assert table["rows"][:shown] == [[d["doc"], d["reason"]] for d in record.dropped[:shown]]
         else:
             check_table(table, wanted[title], shown)
     return parsed

@@ -72,8 +72,9 @@ def _record_table(title: str, rows: list[dict[str, Any]], shown: int) -> str:
     body = "".join("<tr>" + "".join(
         f'<td style="{CELL}">{"unjudged" if c == "grade" and row.get("judged") is False else _record_cell(c, row[c])}'
         "</td>" for c in columns) + "</tr>" for row in rows[:shown])
-    more = (f'<tr><td colspan="{len(columns)}" style="{CELL}">... {len(rows) - shown} more rows (all in the '
-            f"record)</td></tr>" if len(rows) > shown else "")
+    hidden = len(rows) - shown
+    more = (f'<tr><td colspan="{len(columns)}" style="{CELL}">... {hidden} more row{"s" * (hidden != 1)} (all in '
+            f"the record)</td></tr>" if hidden > 0 else "")
     return (f'<table style="{STYLE};margin:4px 12px 4px 0"><caption style="text-align:left">{escape(title)}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}{more}</tbody></table>")
 
