@@ -28,7 +28,7 @@ def test_eval_json_follows_the_output_contract(capsys):
                            "--per-query")
     assert code == 0
     doc = json.loads(out)
-    assert set(doc) == {"version", "provenance", "results"}
+    assert set(doc) == {"version", "format_version", "provenance", "results"} and doc["format_version"] == 1
     inputs = doc["provenance"]["inputs"]
     assert [i["name"] for i in inputs] == ["seed000.qrels", "X.run", "Y.run"]
     assert all(len(i["sha256"]) == 64 and i["rows"] == 4 for i in inputs)

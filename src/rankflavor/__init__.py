@@ -35,20 +35,21 @@ _EXPORTS = {
     "Result": "rankflavor.report",
     "evaluate": "rankflavor.report",
     "explain": "rankflavor.report",
+    "load": "rankflavor.report",
 }
 
 __all__ = [  # noqa: RUF022 (kept in the order of _EXPORTS)
     "__version__",
     "EvaluationError", "InputError", "RankflavorError", "SpecError",
     "PRESETS", "Flavor", "parse_spec", "parse_specs",
-    "Record", "Report", "Result", "evaluate", "explain",
+    "Record", "Report", "Result", "evaluate", "explain", "load",
 ]
 SUBPACKAGES = ("compare",)  # rf.compare.compare(...), or `import rankflavor.compare as rc`
 
 if TYPE_CHECKING:
     from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError
     from rankflavor.flavor import PRESETS, Flavor, parse_spec, parse_specs
-    from rankflavor.report import Record, Report, Result, evaluate, explain
+    from rankflavor.report import Record, Report, Result, evaluate, explain, load
 
 
 def __getattr__(name: str) -> Any:

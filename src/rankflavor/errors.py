@@ -1,6 +1,7 @@
 """The exceptions rankflavor raises on purpose, with what the CLI exits with for each."""
 
-from __future__ import annotations
+__all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "EvaluationError", "InputError", "RankflavorError",
+           "SpecError", "UsageError"]
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1

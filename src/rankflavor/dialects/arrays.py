@@ -27,6 +27,8 @@ import numpy as np
 
 from rankflavor.inputs import load_qrels, load_run
 
+__all__ = ["QueryRow", "Stacked", "query_rows", "spark_inputs", "stack"]
+
 
 @dataclass(frozen=True)
 class QueryRow:
@@ -112,3 +114,8 @@ def spark_inputs(qrels: Any, run: Any) -> list[tuple[str, list[str], list[str], 
         labels = sorted(judgments[query].items(), key=lambda item: -item[1])
         out.append((query, [docs[i][0] for i in order], [d for d, _ in labels], [g for _, g in labels]))
     return out
+
+
+def __dir__() -> list[str]:
+    """What the module exports (`__all__`), not its own imports."""
+    return sorted(__all__)

@@ -1,5 +1,6 @@
-"""Compact HTML for Jupyter (`Report._repr_html_`, `Comparison._repr_html_`): a small table of means, each
-flavor by its label with its canonical string on hover; no script, no plotly."""
+"""Compact HTML for Jupyter (`Report._repr_html_`, `Comparison._repr_html_`: a small table of means, each flavor
+by its label with its canonical string on hover; `Record._repr_html_`: the value, its parts and why, the ranked
+and ideal lists); no script, no plotly."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def report_html(report: Any, shown: int = 12) -> str:
     warned = sum(len(r.warnings) for r in report.results)
     more = f" (first {shown} of {len(flavors)} flavors)" if len(flavors) > shown else ""
     return (f"<div><b>rankflavor Report</b>: {len(report.runs)} runs x {len(flavors)} flavors, "
-            f"{int(report.dataset.judged.sum())} judged queries, {warned} warnings{more}; hover a flavor for its "
+            f"{report.judged_queries} judged queries, {warned} warnings{more}; hover a flavor for its "
             f"full string"
             + _table(report.runs, flavors[:shown], lambda r, c: _num(means.get((r, c)))) + "</div>")
 
@@ -49,3 +50,48 @@ def comparison_html(cmp: Any, shown: int = 12) -> str:
     return (f"<div><b>rankflavor Comparison</b>: {len(cmp.runs)} runs x {len(cmp.flavors)} flavors"
             f'<ul style="margin:4px 0">{verdicts}</ul>' + _table(table.runs, flavors, cell)
             + f'<div style="font-size:11px;color:#666">{escape(table.note)}</div></div>')
+
+
+RECORD_DIGITS = {"grade": 3, "gain": 4}  # decimals a record's column is shown with (others: 6), as `explain` prints
+RECORD_SKIPPED = ("score", "judged", "tie_group")  # (in record.ranked, not in the compact table)
+
+
+def _record_cell(name: str, value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool) or not isinstance(value, int | float) or name == "rank":
+        return escape(str(value))
+    return "null" if value != value else f"{value:.{RECORD_DIGITS.get(name, 6)}f}"
+
+
+def _record_table(title: str, rows: list[dict[str, Any]], shown: int) -> str:
+    """One list of a record (ranked, ideal, ...): rank, doc, grade ('unjudged' for an unjudged doc of the ranked
+    list), then the metric's columns; the first `shown` rows, then a line counting the rest."""
+    columns = [k for k in rows[0] if k not in RECORD_SKIPPED]
+    head = "".join(f'<th style="{HEAD}">{escape(c)}</th>' for c in columns)
+    body = "".join("<tr>" + "".join(
+        f'<td style="{CELL}">{"unjudged" if c == "grade" and row.get("judged") is False else _record_cell(c, row[c])}'
+        "</td>" for c in columns) + "</tr>" for row in rows[:shown])
+    hidden = len(rows) - shown
+    more = (f'<tr><td colspan="{len(columns)}" style="{CELL}">... {hidden} more row{"s" * (hidden != 1)} (all in '
+            f"the record)</td></tr>" if hidden > 0 else "")
+    return (f'<table style="{STYLE};margin:4px 12px 4px 0"><caption style="text-align:left">{escape(title)}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}{more}</tbody></table>")
+
+
+def record_html(record: Any, shown: int = 20) -> str:
+    """`Record._repr_html_`: run, query, the flavor's short form (its canonical string on hover), the value and
+    status with the metric's parts (ndcg: DCG, IDCG), why (a query left out of the mean says so), then the ranked
+    list and the metric's lists (ndcg: the ideal) side by side, the first `shown` rows of each."""
+    from rankflavor.flavor import Flavor
+
+    short = Flavor.parse(record.flavor).short
+    value = "null" if record.value is None else f"{record.value:.6f}"
+    parts = "".join(f" &middot; {escape(name.upper())} {_record_cell(name, v)}" for name, v in record.parts.items())
+    tables = [("ranked list", record.ranked), *((f"{name} list", rows) for name, rows in record.lists.items()),
+              ("removed before scoring", record.dropped)]
+    shown_tables = "".join(_record_table(title, rows, shown) for title, rows in tables if rows)
+    return (f"<div><b>rankflavor Record</b>: run {escape(record.run)}, query {escape(record.query)}, "
+            f'<span title="{escape(record.flavor)}">{escape(short)}</span><br>value <b>{value}</b> '
+            f"({escape(record.status)}){parts}<br><i>why: {escape(record.reason)}</i>"
+            f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start">{shown_tables}</div></div>')

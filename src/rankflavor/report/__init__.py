@@ -1,10 +1,12 @@
-"""Reports: per-query values, aggregates, provenance, records (explain) and their verification."""
+"""Reports: per-query values, aggregates, provenance, records (explain) and their verification; a saved report
+read back (`load`)."""
 
 from rankflavor.report.records import Record
 from rankflavor.report.report import Report, build_report, evaluate, explain
 from rankflavor.report.result import Result
+from rankflavor.report.saved import SavedReport, load
 
-__all__ = ["Disagreement", "Record", "Report", "Result", "build_report", "evaluate", "explain"]
+__all__ = ["Disagreement", "Record", "Report", "Result", "SavedReport", "build_report", "evaluate", "explain", "load"]
 
 
 def __getattr__(name: str):

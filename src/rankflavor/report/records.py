@@ -46,6 +46,12 @@ class Record:
         return (f"<Record {self.run} {self.query} {Flavor.parse(self.flavor).short}: {value} ({self.status})"
                 f"{'; ' + parts if parts else ''}; {len(self.ranked)} ranked rows>")
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the value, its parts and why, the ranked and ideal lists (display/notebook.py)."""
+        from rankflavor.display.notebook import record_html
+
+        return record_html(self)
+
     def to_dict(self) -> dict[str, Any]:
         return {"run": self.run, "query": self.query, "flavor": self.flavor, "status": self.status,
                 "value": self.value, **self.parts, "reason": self.reason, "universe": self.universe,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,6 +40,11 @@ class Report:
     @property
     def runs(self) -> list[str]:
         return [r.name for r in self.dataset.runs]
+
+    @property
+    def judged_queries(self) -> int:
+        """The number of queries the qrels judge."""
+        return int(self.dataset.judged.sum())
 
     def _flavor(self, flavor: Flavor | str | None) -> Flavor:
         if flavor is None:
@@ -138,6 +145,14 @@ class Report:
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
         return results_dict(self.provenance, self.results, per_query)
 
+    def to_json(self, path: str | Path | None = None, per_query: bool = False) -> str:
+        """The JSON of `rankflavor eval --format json` (with `--per-query`: per_query=True), written to `path` when
+        given; `rankflavor.load(path)` reads it back."""
+        text = json.dumps(self.to_dict(per_query), indent=2) + "\n"
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
     def to_frame(self):
         """Tidy pandas DataFrame: one row per run x flavor x judged query (the metric's parts as columns). The
         means are apart, in `means_frame()`."""
@@ -159,7 +174,7 @@ class Report:
         runs, labels = self.runs, list(dict.fromkeys(r.label for r in self.results))
         warned = sum(len(r.warnings) for r in self.results)
         head = (f"<Report {len(runs)} run{'s' * (len(runs) != 1)} x {len(labels)} flavor{'s' * (len(labels) != 1)}; "
-                f"{int(self.dataset.judged.sum())} judged queries; {warned} warning{'s' * (warned != 1)}")
+                f"{self.judged_queries} judged queries; {warned} warning{'s' * (warned != 1)}")
         means = {(r.run, r.label): r.mean for r in self.results}
         rows = [["run", *labels[:4], *(["..."] if len(labels) > 4 else [])]]
         rows += [[run, *("null" if means.get((run, label)) is None else f"{means[(run, label)]:.4f}"

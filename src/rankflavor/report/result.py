@@ -156,11 +156,15 @@ class Result:
         return out
 
 
+FORMAT_VERSION = 1  # the shape of a report's JSON (report/saved.py reads it back): raised when the shape changes
+
+
 def results_dict(provenance: dict[str, Any], results: Sequence[ResultView], per_query: bool = False) -> dict[str, Any]:
-    """A report as JSON reads it: the version, the provenance, each result's dict."""
+    """A report as JSON reads it: rankflavor's version, the format's, the provenance, each result's dict."""
     from rankflavor.version import __version__
 
-    return {"version": __version__, "provenance": provenance, "results": [r.to_dict(per_query) for r in results]}
+    return {"version": __version__, "format_version": FORMAT_VERSION, "provenance": provenance,
+            "results": [r.to_dict(per_query) for r in results]}
 
 
 def query_frame(results: Sequence[ResultView]) -> Any:

@@ -25,3 +25,8 @@ def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
         return getattr(importlib.import_module(_EXPORTS[name]), name)
     raise AttributeError(f"module 'rankflavor.spark' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """What the module exports (`__all__`), not its own imports."""
+    return sorted(__all__)
