@@ -155,7 +155,9 @@ def loose_docs(judged: JudgedKeys, run: InternedRun) -> LooseDocs | None:
     n_groups = len(judged.keys)
     looked = group_of[ds.qrels.d] >= 0
     loose_set = np.unique(ds.qrels.q[looked] * n_groups + group_of[ds.qrels.d[looked]])
-    hit = _in_sorted(q * n_groups + group_of[d], loose_set) & ~_in_sorted(q * max(ds.n_docs, 1) + d, ds.qrels.key)
+    loose = np.flatnonzero(_in_sorted(q * n_groups + group_of[d], loose_set))
+    q, d = q[loose], d[loose]
+    hit = ~_in_sorted(q * max(ds.n_docs, 1) + d, ds.qrels.key)  # (a doc judged as written is no loose match)
     if not hit.any():
         return None
     first = int(np.flatnonzero(hit)[0])
