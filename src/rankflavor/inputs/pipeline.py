@@ -146,7 +146,8 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
             how = " or ".join(sorted({how_they_differ(*pair) for pair in loose}))
             warnings.append(f"{name}: {len(loose)} run queries match a qrels query only up to {how} "
                             f"(run {a!r}, qrels {b!r}): ids are compared as exact strings")
-        if counts["queries_in_common"] and not any_judged_row(ds, run):
+        retrieved_in_common = counts["rows"] - counts["rows_of_queries_not_in_qrels"]  # (an empty list retrieves none)
+        if retrieved_in_common and not any_judged_row(ds, run):
             loud.append(nothing_judged_warning(name, counts["queries_in_common"]))
         docs = loose_docs(judged_docs, run)
         if docs is not None:
