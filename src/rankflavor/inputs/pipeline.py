@@ -105,7 +105,9 @@ def _require_judgments(qrels: QrelsTable) -> None:
 
 
 def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
-    """Counts of what no metric will see (cheap: per query and per row, no doc look-up) and warnings about it.
+    """Counts of what no metric will see and warnings about it (cheap: per query and per distinct id; a doc is
+    looked up row by row only when its id matches another loosely, or when a sample of the rows holds no judged
+    doc: inputs/id_match.py). A run none of whose retrieved docs is judged is warned about first.
 
     Returns (qrels counts, counts per run, warnings).
     """
