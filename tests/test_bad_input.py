@@ -62,6 +62,7 @@ class Case:
     expect: Any = "same"  # "same" (the tidy file's numbers), an Err, or a check(report)
     options: dict[str, Any] = field(default_factory=dict)
     flavors: list[str] = field(default_factory=lambda: FLAVORS)
+    warns: str | None = None  # an input warning: in the provenance, first on eval's stderr, in check's output
 
 
 def both(transform: Callable[[str], bytes]) -> dict[str, Any]:
@@ -83,12 +84,15 @@ def counts(role: str, **expected: Any) -> Callable[[rf.Report], None]:
     return check
 
 
-def value_is(query: str, expected: float | None, flavor: str = "ndcg@3", warning: str | None = None):
+def value_is(query: str, expected: float | None, flavor: str = "ndcg@3", warning: str | None = None, **run_count: int):
+    """A check: the query's value, an input warning holding `warning`, the run's provenance counts `run_count`."""
     def check(report: rf.Report) -> None:
         got = report.value(query, flavor=flavor)
         assert (got is None and expected is None) or got == pytest.approx(expected, abs=1e-12)
         if warning is not None:
             assert any(warning in w for w in report.provenance["input_warnings"]), report.provenance["input_warnings"]
+        item = next(i for i in report.provenance["inputs"] if i["role"] == "run")
+        assert {k: item.get(k) for k in run_count} == run_count
 
     return check
 
@@ -139,6 +143,11 @@ def _feather(columns: dict[str, list[Any]]) -> bytes:
     sink = pa.BufferOutputStream()
     feather.write_feather(pa.table(columns), sink)
     return sink.getvalue().to_pybytes()
+
+
+def _swap_query_doc(text: str) -> str:
+    """A TREC run with its first (query) and third (doc) columns swapped."""
+    return "".join(" ".join([p[2], p[1], p[0], *p[3:]]) + "\n" for p in (line.split() for line in text.splitlines()))
 
 
 Qrel = collections.namedtuple("Qrel", "query_id doc_id relevance iteration")
@@ -413,6 +422,35 @@ CASES: list[Case] = [
     Case("df-nan", "a DataFrame with an empty score", "`score` NaN at row 1", "error naming the row",
          run=pd.DataFrame({"query": ["q1", "q1"], "doc": ["A", "B"], "score": [1.0, None]}),
          expect=Err("run", None, "at row 1")),
+    # ---- ids that never meet: a silent 0 told (issue 24) -----------------------------------------------------------
+    Case("doc-leading-zeros", "doc ids that match a judged doc of their query only up to leading zeros (or case, "
+         "or surrounding whitespace)", "qrels `q1 0 0001040 3`, run `q1 Q0 1040 3 2 X`",
+         "accepted as different ids (the doc is unjudged: grade 0); a warning gives the count of such retrieved docs, "
+         "their queries and an example pair (`docs_judged_only_loosely` in the provenance)",
+         qrels=enc(QRELS.replace(" A 3", " 0001040 3")), run=enc(RUN.replace(" A ", " 1040 ")),
+         expect=value_is("q1", (2 + 2 * A3) / (4 + 2 * A3), warning="run '1040', qrels '0001040' (leading zeros)",
+                         **{"docs_judged_only_loosely": 1}),
+         warns="1 retrieved doc in 1 query matches a doc judged for its query only up to leading zeros"),
+    Case("doc-case", "doc ids that differ from the qrels' in case only", "qrels `q1 0 A 3`, run `q1 Q0 a 3 2 X`",
+         "as above: unjudged, with the same warning naming the pair and the difference (case)",
+         run=enc(RUN.replace(" A ", " a ")), expect=value_is("q1", (2 + 2 * A3) / (4 + 2 * A3),
+                                                            warning="run 'a', qrels 'A' (case)"),
+         warns="1 retrieved doc in 1 query matches a doc judged for its query only up to"),
+    Case("all-unjudged", "a run none of whose retrieved docs is judged for its query (doc ids written another "
+         "way, the qrels of another collection)", "qrels `q1 0 A 3`, run `q1 Q0 doc_A 1 4 X`",
+         "accepted: every score is 0; a warning in capitals, before any other (first on stderr, and in `check`), "
+         "names the likely causes: an id mismatch or the wrong qrels",
+         run=enc(RUN.replace(" Q0 ", " Q0 doc_")), expect=mean_is(0.0, warning="NO RETRIEVED DOC IS JUDGED"),
+         warns="NO RETRIEVED DOC IS JUDGED"),
+    Case("run-query-doc-swapped", "a run whose query and doc columns are swapped", "`B Q0 q1 1 4 X`",
+         "error naming the layout (how many of its query ids are doc ids of the qrels, and of its doc ids query ids); "
+         "the fix is an awk command that swaps the columns", run=enc(_swap_query_doc(RUN)),
+         expect=Err("run", 1, "query and doc columns look swapped")),
+    Case("df-query-doc-swapped", "a DataFrame run whose query column holds the doc ids (and doc column the queries)",
+         "columns `qid docno score`, `qid` = `B`", "error naming the swap; the fix renames the two columns",
+         run=pd.DataFrame({"qid": _columns(RUN)["doc_id"], "docno": _columns(RUN)["query_id"],
+                           "score": _columns(RUN)["score"]}),
+         expect=Err("run", None, "query and doc columns look swapped")),
 ]
 
 
@@ -485,8 +523,24 @@ def test_catalogue_row(case: Case, tmp_path: pathlib.Path, monkeypatch: pytest.M
         assert _values(report) == _values(_tidy(tmp_path))
     else:
         case.expect(report)
+    if case.warns is not None:
+        assert case.warns in report.provenance["input_warnings"][0], report.provenance["input_warnings"]
     if isinstance(qrels, str) and isinstance(run, str):
         assert main(["check", qrels, run, *_cli_options(case)]) == 0
+        if case.warns is not None:
+            _cli_warns_first(qrels, run, case)
+
+
+def _cli_warns_first(qrels: str, run: str, case: Case) -> None:
+    """`eval` prints the case's warning as the first line of stderr; `check` as its first warning."""
+    assert case.warns is not None
+    err, out = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+        assert main(["eval", qrels, run, "-m", case.flavors[0], *_cli_options(case)]) == 0
+        assert main(["check", qrels, run, *_cli_options(case)]) == 0
+    assert err.getvalue().startswith(f"warning: {run.rsplit('/', 1)[-1]}: ") and case.warns in err.getvalue().splitlines()[0]
+    checked = [line for line in out.getvalue().splitlines() if line.startswith("warning: ")]
+    assert checked and case.warns in checked[0] and "no warnings" not in out.getvalue()
 
 
 def _cli_options(case: Case) -> list[str]:
@@ -551,7 +605,21 @@ def render_catalogue() -> str:
         if isinstance(case.expect, Err):
             message, fix = _message(case)
             lines.append(f"| `{case.id}` | {_code(message)} | {_cell(fix)} |")
+    lines += ["", "## The warnings", "", "What each case above that is accepted with a warning about its ids prints "
+              "first (`eval` on stderr,", "`check` on stdout, Python in `report.provenance['input_warnings']`), as "
+              "produced by running the case.", "", "| case | warning |", "|---|---|"]
+    lines += [f"| `{case.id}` | {_code(_first_warning(case))} |" for case in CASES if case.warns is not None]
     return "\n".join(lines) + "\n"
+
+
+def _first_warning(case: Case) -> str:
+    """The first input warning of an accepted case (paths shortened to the file name)."""
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as monkeypatch:
+        directory = pathlib.Path(tmp)
+        qrels = _materialise(case.qrels, "qrels", directory, monkeypatch)
+        run = _materialise(case.run, "run", directory, monkeypatch)
+        report = rf.evaluate(qrels, run, case.flavors, **case.options)
+        return report.provenance["input_warnings"][0].replace(f"{directory}/", "")
 
 
 def _code(text: str) -> str:

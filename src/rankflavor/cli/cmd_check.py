@@ -43,7 +43,7 @@ def check(qrels: Any, runs: Any, on_duplicate: str = "error") -> dict[str, Any]:
 
 _SHOWN = ("rows", "comment_lines", "blank_lines", "extra_column_lines", "judged_queries", "negative_grades",
           "non_integer_grades", "max_grade", "queries", "queries_in_common", "queries_not_in_qrels",
-          "rows_of_queries_not_in_qrels", "qrels_queries_not_in_run")
+          "rows_of_queries_not_in_qrels", "qrels_queries_not_in_run", "docs_judged_only_loosely")
 
 
 def _print(provenance: dict[str, Any]) -> None:

@@ -8,6 +8,10 @@ order still split into the right number of columns, so the readers accept them; 
   duplicate-judgment error it would raise otherwise advises `--on-duplicate first|max`, which would give a
   silent mean of 0: the layout error comes first, whatever the policy;
 - a run whose doc column holds `Q0` on every line: `qid docid Q0 rank score tag`;
+- a run whose query and doc columns are swapped (`docid Q0 qid rank score tag`; a frame whose query column holds
+  doc ids, a dict `{docid: {qid: score}}`): most of its query ids are doc ids of the qrels and most of its doc ids
+  are query ids of the qrels, while fewer than half of its query ids are (`check_query_doc_swap`, read on the
+  distinct ids: a run that answers the qrels' queries costs one set look-up);
 - a run whose scores are 1, 2, 3, ... (or 0, 1, 2, ...) down the file in every query, as ranks are: the rank
   and score columns are likely swapped (only likely: a warning, `rank_like_scores`);
 - a line holding commas where columns are expected: a CSV file (trec_lines' fix says so).
@@ -24,7 +28,7 @@ import pyarrow as pa
 
 from rankflavor.errors import InputError
 from rankflavor.inputs.arrow_numpy import array_to_numpy
-from rankflavor.inputs.kernels import dictionary_encode, unique
+from rankflavor.inputs.kernels import dictionary_encode, index_in, unique
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.trec import line_of, line_text
 
@@ -32,6 +36,7 @@ _ITERATION = re.compile(r"[0-9]{1,2}|[Qq]0")
 SWAP_QRELS = "'{print $1, $3, $2, $4}'"  # awk programs: each fix is a command the user can run
 SWAP_RUN = "'{print $1, $3, $2, $4, $5, $6}'"
 SWAP_RANK_SCORE = "'{print $1, $2, $3, $5, $4, $6}'"
+SWAP_QUERY_DOC = "'{print $3, $2, $1, $4, $5, $6}'"
 
 
 def awk(program: str, source: Source) -> str:
@@ -91,6 +96,45 @@ def check_run_layout(table: RunTable) -> None:
                      "'qid docid Q0 rank score tag'", source=_where(table.source), line=line, text=text,
                      fix=f"TREC runs are 'qid Q0 docid rank score tag': swap the second and third columns, "
                          f"e.g. {awk(SWAP_RUN, table.source)}")
+
+
+def _share_in(values: pa.Array, among: pa.Array) -> tuple[int, int]:
+    """(how many of the distinct `values` are in the distinct `among`, how many distinct values)."""
+    distinct = values.dictionary if pa.types.is_dictionary(values.type) else unique(values)
+    found = index_in(distinct, among.dictionary if pa.types.is_dictionary(among.type) else unique(among))
+    return len(distinct) - found.null_count, len(distinct)
+
+
+def check_query_doc_swap(qrels: QrelsTable, run: RunTable) -> None:
+    """Refuse a run whose query and doc columns are swapped (see the module's docstring): any input kind."""
+    if run.rows == 0 or not qrels.rows:
+        return
+    queries_judged, queries = _share_in(run.query, qrels.query)
+    if 2 * queries_judged >= queries:
+        return  # (the common case: the run answers the qrels' queries)
+    queries_as_docs, _ = _share_in(run.query, qrels.doc)
+    docs_as_queries, docs = _share_in(run.doc, qrels.query)
+    if 2 * queries_as_docs < queries or 2 * docs_as_queries < docs:
+        return
+    counts = (f"{queries_as_docs} of its {queries} query ids are doc ids of the qrels, {docs_as_queries} of its "
+              f"{docs} doc ids are query ids of the qrels")
+    kind = run.source.kind
+    if kind == "trec":
+        line, text = _first_line(run)
+        looks = "this run looks written as 'docid Q0 qid rank score tag'"
+        fix = (f"TREC runs are 'qid Q0 docid rank score tag': swap the first and third columns, e.g. "
+               f"{awk(SWAP_QUERY_DOC, run.source)}")
+    elif kind == "dict":
+        line, text, looks = None, None, "this run looks written as {docid: {qid: score}}"
+        fix = ("a run dict is {qid: {docid: score}}: turn it round, e.g. fixed = {}; then for doc, scores in "
+               "run.items(): for qid, score in scores.items(): fixed.setdefault(qid, {})[doc] = score")
+    else:
+        line, text, looks = None, None, "its query column looks to hold the doc ids and its doc column the query ids"
+        fix = ("swap the names of the query and doc columns, e.g. pandas: df.rename(columns={'qid': 'docno', "
+               "'docno': 'qid'}) with your column names")
+    raise InputError(f"the run's query and doc columns look swapped ({counts}): {looks} (or is it the qrels whose "
+                     "query and doc columns are swapped?)", source=_where(run.source), line=line,
+                     text=text, fix=fix)
 
 
 def rank_like_scores(table: RunTable) -> bool:

@@ -12,14 +12,24 @@ from __future__ import annotations
 import pyarrow as pa
 
 try:
-    from pyarrow._compute import MatchSubstringOptions, SetLookupOptions, call_function
+    from pyarrow._compute import MatchSubstringOptions, ReplaceSubstringOptions, SetLookupOptions, call_function
 except ImportError:  # pragma: no cover - every pyarrow this project supports has it
-    from pyarrow.compute import MatchSubstringOptions, SetLookupOptions, call_function
+    from pyarrow.compute import MatchSubstringOptions, ReplaceSubstringOptions, SetLookupOptions, call_function
 
 
 def index_in(values: pa.Array, value_set: pa.Array) -> pa.Array:
     """Position of each value in `value_set`, null when absent (`pyarrow.compute.index_in`)."""
     return call_function("index_in", [values], SetLookupOptions(value_set))
+
+
+def trimmed_lower(values: pa.Array) -> pa.Array:
+    """The strings without surrounding whitespace, in lower case (`utf8_trim_whitespace`, `utf8_lower`)."""
+    return call_function("utf8_lower", [call_function("utf8_trim_whitespace", [values])])
+
+
+def replace_regex(values: pa.Array, pattern: str, replacement: str) -> pa.Array:
+    """Every match of the RE2 `pattern` replaced (backreferences \\1 ... in `replacement`)."""
+    return call_function("replace_substring_regex", [values], ReplaceSubstringOptions(pattern, replacement))
 
 
 def unique(values: pa.Array | pa.ChunkedArray) -> pa.Array:

@@ -10,8 +10,22 @@ import numpy as np
 
 from rankflavor.errors import InputError, RankflavorError, SpecError, UsageError
 from rankflavor.inputs.arrow_table import as_arrow
-from rankflavor.inputs.column_order import check_qrels_layout, check_run_layout, rank_like_scores, rank_like_warning
+from rankflavor.inputs.column_order import (
+    check_qrels_layout,
+    check_query_doc_swap,
+    check_run_layout,
+    rank_like_scores,
+    rank_like_warning,
+)
 from rankflavor.inputs.duplicates import POLICIES
+from rankflavor.inputs.id_match import (
+    JudgedKeys,
+    any_judged_row,
+    how_they_differ,
+    loose_docs,
+    loose_queries,
+    nothing_judged_warning,
+)
 from rankflavor.inputs.intern import Dataset, intern
 from rankflavor.inputs.load import load_qrels, load_run
 from rankflavor.inputs.namedtuples import is_rows
@@ -95,28 +109,10 @@ def _require_judgments(qrels: QrelsTable) -> None:
                                                   "or {qid: {docid: grade}}")
 
 
-def _digits_key(value: str) -> str | None:
-    """`007` -> `7`: the key under which ids differing only in leading zeros meet (None for other ids)."""
-    return (value.lstrip("0") or "0") if value.isdigit() else None
-
-
-def _zero_padded(ids: list[str], against: set[str]) -> list[tuple[str, str]]:
-    """Pairs (id, id in `against`) that differ only in leading zeros."""
-    keyed: dict[str, str] = {}
-    for other in against:
-        key = _digits_key(other)
-        if key is not None:
-            keyed.setdefault(key, other)
-    pairs = []
-    for value in ids:
-        key = _digits_key(value)
-        if key is not None and key in keyed:
-            pairs.append((value, keyed[key]))
-    return pairs
-
-
 def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
-    """Counts of what no metric will see (cheap: per query and per row, no doc look-up) and warnings about it.
+    """Counts of what no metric will see and warnings about it (cheap: per query and per distinct id; a doc is
+    looked up row by row only when its id matches another loosely, or when a sample of the rows holds no judged
+    doc: inputs/id_match.py). A run none of whose retrieved docs is judged is warned about first.
 
     Returns (qrels counts, counts per run, warnings).
     """
@@ -131,12 +127,14 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
     if unjudged_listed:  # (shown only when there are some)
         qrels_counts["queries_without_judgments"] = unjudged_listed
     warnings: list[str] = []
+    loud: list[str] = []  # (warnings that go first: every score of a run is 0)
     if unjudged_listed:
         warnings.append(f"qrels: {unjudged_listed} queries have no judgment (an empty dict): they are not judged "
                         "queries, so never scored (a run query among them is counted in unjudged_queries); a judged "
                         "query whose grades are all 0 is scored (zero_ideal)")
     warnings += qrels_count_warnings(qrels_counts)
-    judged_ids = set(ds.query_ids[ds.judged].tolist())
+    judged_ids = ds.query_ids[ds.judged].tolist()
+    judged_docs = JudgedKeys(ds)
     per_run = []
     for run in ds.runs:
         unjudged = run.present & ~ds.judged
@@ -149,11 +147,19 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
         per_run.append(counts)
         name = run.name
         warnings += run_count_warnings(name, counts)
-        padded = _zero_padded(ds.query_ids[unjudged].tolist(), judged_ids)
-        if padded:
-            a, b = padded[0]
-            warnings.append(f"{name}: {len(padded)} run queries match a qrels query only up to leading zeros "
+        loose = loose_queries(ds.query_ids[unjudged].tolist(), judged_ids)
+        if loose:
+            a, b = loose[0]
+            how = " or ".join(sorted({how_they_differ(*pair) for pair in loose}))
+            warnings.append(f"{name}: {len(loose)} run queries match a qrels query only up to {how} "
                             f"(run {a!r}, qrels {b!r}): ids are compared as exact strings")
+        retrieved_in_common = counts["rows"] - counts["rows_of_queries_not_in_qrels"]  # (an empty list retrieves none)
+        if retrieved_in_common and not any_judged_row(ds, run):
+            loud.append(nothing_judged_warning(name, counts["queries_in_common"]))
+        docs = loose_docs(judged_docs, run)
+        if docs is not None:
+            counts["docs_judged_only_loosely"] = docs.rows  # (shown only when there are some)
+            warnings.append(docs.warning(name))
         if rank_like_scores(run.table):
             warnings.append(rank_like_warning(name, run.table.source))
         extra = run.table.source.extra_column_lines
@@ -171,7 +177,7 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
     dropped = ds.qrels.table.source.duplicates
     if sum(dropped.values()):
         warnings.append(f"qrels: {sum(dropped.values())} duplicate judgments removed by the on_duplicate policy")
-    return qrels_counts, per_run, warnings
+    return qrels_counts, per_run, loud + warnings
 
 
 def qrels_count_warnings(counts: dict[str, Any]) -> list[str]:
@@ -273,6 +279,7 @@ def _prepare(qrels: Any, runs: Any, on_duplicate: str, defer_scan: bool, read: l
     run_tables = load_runs(runs, defer_scan, read)
     for table in run_tables:
         check_run_layout(table)
+        check_query_doc_swap(qrels_table, table)
     names = _run_names(run_tables)
     dataset = intern(qrels_table, run_tables, names, on_duplicate, defer_checks=defer_scan)
     return dataset, provenance_of(qrels_table, run_tables, names, dataset, on_duplicate)

@@ -5,7 +5,8 @@ warnings, from inputs/pipeline.py itself (`prepare` over the tables already read
 duplicate checks, sha256, rows, counts and warnings). When an input is a Parquet table read by Spark, the
 counts that Spark aggregates tell cheaply (rows, grades, queries on one side only) are computed on the
 executors, one small row per run collected; what needs the ids or the rows on the driver (sha256 of a table,
-ids equal up to leading zeros, rank-like scores, duplicates removed) is not reported.
+ids equal only up to leading zeros or case (queries, and docs per query), a run with no judged doc, query and doc
+columns swapped, rank-like scores, duplicates removed) is not reported.
 """
 
 from __future__ import annotations
@@ -73,4 +74,5 @@ def frame_provenance(qrels: Any, run: Any, inputs: list[dict[str, Any]], on_dupl
                           "queries_not_in_the_data": len(w.query) - known})
     return {"inputs": items, "policies": policies(on_duplicate), "input_warnings": warnings,
             "not_computed": "for Parquet inputs read by Spark: sha256, comment/blank lines, duplicates removed, "
-                            "ids equal up to leading zeros, rank-like scores (rankflavor check reads them locally)"}
+                            "ids equal only up to leading zeros or case, a run with no judged doc, query and doc columns "
+                            "swapped, rank-like scores (rankflavor check reads them locally)"}

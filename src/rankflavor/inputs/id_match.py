@@ -1,0 +1,189 @@
+"""Ids that never meet: one query or document written one way in the qrels and another in the run.
+
+Ids are compared as exact strings, as trec_eval compares them (`strcmp`), so a doc judged as `0001040` and
+retrieved as `1040` is unjudged (grade 0) and its query may score 0 with no error. These checks name such
+inputs (warnings: the numbers never change):
+
+- the loose key of an id: surrounding whitespace stripped, lower case, and the leading zeros of every run of
+  digits dropped (`Doc0001040 ` -> `doc1040`); two different ids with one key match "only loosely";
+- `loose_queries`: run queries absent from the qrels that match a judged query loosely (`007` and `7`);
+- `loose_docs`: per query, the retrieved docs not judged for that query that match a doc judged for it
+  loosely (the count and an example);
+- `any_judged_row`: whether any retrieved doc is judged for its query at all; when none is, every score is 0,
+  which is almost always an id mismatch or the wrong qrels (`nothing_judged_warning`).
+
+Cost: keys are made once per distinct id (Arrow kernels over each input's distinct doc ids); only the docs
+whose key another doc shares are then looked up row by row; `any_judged_row` stops at a sample's first
+judged row and reads every row only when the sample has none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from rankflavor.inputs.arrow_numpy import array_to_numpy
+from rankflavor.inputs.intern import Dataset, InternedRun
+from rankflavor.inputs.kernels import dictionary_encode, index_in, replace_regex, trimmed_lower, unique
+
+_LEADING_ZEROS = r"(^|[^0-9])0+([0-9])"  # RE2 and Python alike: zeros opening a run of digits, the last kept
+_ZEROS = re.compile(_LEADING_ZEROS)
+SAMPLE_ROWS = 10_000  # rows looked up before every row is (any_judged_row)
+
+
+def loose_key(value: str) -> str:
+    """`' Doc0001040'` -> `'doc1040'`: whitespace around stripped, lower case, leading zeros of digit runs dropped."""
+    return _ZEROS.sub(r"\1\2", value.strip().lower())
+
+
+def _loose_keys(values: pa.Array) -> pa.Array:
+    """loose_key of every string, by Arrow kernels (the same key: tests/test_id_match.py)."""
+    return replace_regex(trimmed_lower(values), _LEADING_ZEROS, r"\1\2")
+
+
+def how_they_differ(a: str, b: str) -> str:
+    """What separates two ids of one loose key: 'leading zeros', 'case', 'surrounding whitespace' (joined)."""
+    parts = []
+    if a.strip() != a or b.strip() != b:
+        parts.append("surrounding whitespace")
+    a, b = a.strip(), b.strip()
+    if a.lower() != b.lower():
+        parts.append("leading zeros")
+    if _ZEROS.sub(r"\1\2", a) != _ZEROS.sub(r"\1\2", b):
+        parts.append("case")
+    return " and ".join(parts)
+
+
+def loose_queries(run_queries: list[str], judged: list[str]) -> list[tuple[str, str]]:
+    """Pairs (run query, judged query) of different ids with one loose key."""
+    keyed: dict[str, str] = {}
+    for query in judged:
+        keyed.setdefault(loose_key(query), query)
+    return [(query, keyed[loose_key(query)]) for query in run_queries if loose_key(query) in keyed]
+
+
+def _distinct(values: pa.Array) -> pa.Array:
+    return values.dictionary if pa.types.is_dictionary(values.type) else unique(values)
+
+
+def _positions(values: pa.Array, among: pa.Array) -> np.ndarray:
+    """Position of each value in `among`, -1 when absent (int64; the nulls read from the validity bitmap:
+    `pa.scalar` and `fill_null` would import pandas or pyarrow.compute)."""
+    if not len(values):
+        return np.zeros(0, dtype=np.int64)
+    found = index_in(values, among)
+    out = np.frombuffer(found.buffers()[1], dtype=np.int32, count=len(found), offset=found.offset * 4).astype(np.int64)
+    if found.null_count:
+        bits = np.unpackbits(np.frombuffer(found.buffers()[0], dtype=np.uint8), bitorder="little")
+        out[~bits[found.offset:found.offset + len(found)].astype(bool)] = -1
+    return out
+
+
+def _doc_codes(dataset: Dataset, ids: list[str]) -> np.ndarray:
+    """Dataset codes of doc ids (the dictionary is sorted: code point order is UTF-8's byte order)."""
+    return np.searchsorted(dataset.doc_ids, np.asarray(ids, dtype=object)).astype(np.int64)
+
+
+def _pick(values: pa.Array, mask: np.ndarray) -> list[str]:
+    """The strings where `mask` is set (read into Python: only on the rare inputs that have such docs)."""
+    strings = values.to_pylist()
+    return [strings[i] for i in np.flatnonzero(mask)]
+
+
+def _in_sorted(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    if not len(sorted_set):
+        return np.zeros(len(values), dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
+    return sorted_set[at] == values
+
+
+class JudgedKeys:
+    """The qrels' distinct doc ids and their loose keys, grouped (made once, read for every run)."""
+
+    def __init__(self, dataset: Dataset) -> None:
+        self.dataset = dataset
+        self.docs = _distinct(dataset.qrels.table.doc)
+        encoded = dictionary_encode(_loose_keys(self.docs))
+        self.keys = encoded.dictionary  # one per group
+        self.group = array_to_numpy(encoded.indices).astype(np.int64)  # per distinct qrels doc
+        self.group_size = np.bincount(self.group, minlength=len(self.keys))
+
+
+@dataclass
+class LooseDocs:
+    """Retrieved docs not judged for their query that match a doc judged for it only loosely."""
+
+    rows: int  # how many such rows
+    queries: int  # in how many queries
+    example: tuple[str, str, str]  # (query, run doc, qrels doc)
+
+    def warning(self, name: str) -> str:
+        query, run_doc, qrels_doc = self.example
+        docs = f"{self.rows} retrieved doc" + ("s" if self.rows != 1 else "")
+        queries = f"{self.queries} quer" + ("ies" if self.queries != 1 else "y")
+        one = self.rows == 1
+        return (f"{name}: {docs} in {queries} {'matches' if one else 'match'} a doc judged for {'its' if one else 'their'} "
+                f"query only up to leading zeros, case or surrounding whitespace, e.g. query {query!r}: run "
+                f"{run_doc!r}, qrels {qrels_doc!r} ({how_they_differ(run_doc, qrels_doc)}): ids are compared as exact "
+                f"strings, so {'it counts' if one else 'they count'} as unjudged (grade 0)")
+
+
+def loose_docs(judged: JudgedKeys, run: InternedRun) -> LooseDocs | None:
+    """The run's rows whose doc matches a doc judged for the same query only loosely (None when there is none).
+
+    Only the docs whose key is shared by a judged doc, other than the doc itself, are looked up per row."""
+    ds = judged.dataset
+    if run.n_rows == 0 or not len(judged.docs):
+        return None
+    docs = _distinct(run.table.doc)
+    group = _positions(_loose_keys(docs), judged.keys)
+    exact = _positions(docs, judged.docs) >= 0
+    candidate = group >= 0
+    candidate[candidate] &= ~(exact[candidate] & (judged.group_size[group[candidate]] == 1))
+    if not candidate.any():
+        return None
+    groups = np.unique(group[candidate])
+    judged_in = np.isin(judged.group, groups)
+    group_of = np.full(ds.n_docs, -1, dtype=np.int64)  # per dataset doc code: its group, when it is looked up
+    group_of[_doc_codes(ds, _pick(docs, candidate))] = group[candidate]
+    group_of[_doc_codes(ds, _pick(judged.docs, judged_in))] = judged.group[judged_in]
+    rows = np.flatnonzero(run.d_codes.per_row(group_of >= 0))
+    q, d = run.q_codes.at(rows), run.d_codes.at(rows)
+    n_groups = len(judged.keys)
+    looked = group_of[ds.qrels.d] >= 0
+    loose_set = np.unique(ds.qrels.q[looked] * n_groups + group_of[ds.qrels.d[looked]])
+    loose = np.flatnonzero(_in_sorted(q * n_groups + group_of[d], loose_set))
+    q, d = q[loose], d[loose]
+    hit = ~_in_sorted(q * max(ds.n_docs, 1) + d, ds.qrels.key)  # (a doc judged as written is no loose match)
+    if not hit.any():
+        return None
+    first = int(np.flatnonzero(hit)[0])
+    q0, d0 = int(q[first]), int(d[first])
+    partner = np.flatnonzero((ds.qrels.q == q0) & (group_of[ds.qrels.d] == group_of[d0]))[0]
+    example = (str(ds.query_ids[q0]), str(ds.doc_ids[d0]), str(ds.doc_ids[ds.qrels.d[partner]]))
+    return LooseDocs(int(hit.sum()), len(np.unique(q[hit])), example)
+
+
+def any_judged_row(dataset: Dataset, run: InternedRun) -> bool:
+    """Whether some row of the run names a doc judged for its query: the first rows first, then, only when
+    they hold none, every row whose doc the qrels judge for some query."""
+    ds = dataset
+    n_docs = max(ds.n_docs, 1)
+    sample = np.arange(min(run.n_rows, SAMPLE_ROWS))
+    if _in_sorted(run.q_codes.at(sample) * n_docs + run.d_codes.at(sample), ds.qrels.key).any():
+        return True
+    judged_doc = np.zeros(ds.n_docs, dtype=bool)
+    judged_doc[ds.qrels.d] = True
+    rows = np.flatnonzero(run.d_codes.per_row(judged_doc))
+    return bool(_in_sorted(run.q_codes.at(rows) * n_docs + run.d_codes.at(rows), ds.qrels.key).any())
+
+
+def nothing_judged_warning(name: str, queries_in_common: int) -> str:
+    """The warning of a run none of whose retrieved docs is judged (shown first: every score is 0)."""
+    return (f"{name}: NO RETRIEVED DOC IS JUDGED: in its {queries_in_common} queries in common with the qrels, "
+            "not one row names a doc the qrels judge for that query, so every score is 0 (or undefined). This is "
+            "almost always an id mismatch (doc ids written differently in the run and the qrels: a prefix, case, "
+            "leading zeros) or the qrels of another collection or topic set")
