@@ -142,7 +142,7 @@
         return '<td class="' + (typeof v === "number" ? "num" : "") + '">' + esc(v) + "</td>";
       }).join("") + "</tr>";
     }).join("");
-    return "<table><thead><tr>" + head + "</tr></thead><tbody>" + body + "</tbody></table>" +
+    return '<div class="scroll"><table><thead><tr>' + head + "</tr></thead><tbody>" + body + "</tbody></table></div>" +
       (hiddenNote ? '<p class="note">' + esc(hiddenNote) + "</p>" : "");
   }
   function recordHtml(j, run, fi) {
