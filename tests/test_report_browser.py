@@ -129,8 +129,8 @@ LAYOUT_PROBLEMS = """() => {
     }
     return false;
   };
-  const out = { width: document.scrollingElement.scrollWidth, viewport: vw, outside: [], cut: [], numbers: [],
-                small: [], lines: [] };
+  const out = { width: document.scrollingElement.scrollWidth, viewport: vw, layout: window.innerWidth, outside: [],
+                cut: [], numbers: [], small: [], lines: [] };
   for (const el of document.querySelectorAll("main *")) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
@@ -150,6 +150,19 @@ LAYOUT_PROBLEMS = """() => {
     out.lines.push(parseFloat(s.strokeWidth) > 0 && parseFloat(s.strokeOpacity) > 0);
   });
   return out;
+}"""
+
+
+FARTHEST_INSIDE_POINT = """() => {
+  const chart = document.querySelector(".chart[data-clickable]");
+  const area = chart.querySelector(".nsewdrag").getBoundingClientRect();
+  let best = null, margin = -1;
+  for (const point of chart.querySelectorAll(".scatterlayer .point")) {
+    const r = point.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const m = Math.min(x - area.left, area.right - x, y - area.top, area.bottom - y);
+    if (m > margin) { margin = m; best = [x, y]; }
+  }
+  return best;
 }"""
 
 
@@ -173,12 +186,18 @@ def _layout(browser, report: Path, viewport: dict[str, int], mobile: bool, shot:
                                        ".map((b) => Math.round(b.getBoundingClientRect().left))")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
+    if mobile:  # a tap on a scatter's point (the one farthest inside the plot area) opens its query's record
+        page.locator(".chart[data-clickable]").first.scroll_into_view_if_needed()
+        x, y = page.evaluate(FARTHEST_INSIDE_POINT)
+        page.touchscreen.tap(x, y)
+        page.locator("#rf-panel.open").wait_for(timeout=5_000)
+        problems["record"] = page.inner_text("#rf-panel")
     context.close()
     return problems
 
 
 def _assert_laid_out(problems: dict, width: int) -> None:
-    assert problems["viewport"] == width
+    assert problems["viewport"] == problems["layout"] == width  # (a phone widens its layout to fit a wide page)
     assert problems["width"] <= width, problems["outside"]
     assert problems["outside"] == [] and problems["cut"] == [] and problems["numbers"] == []
     assert problems["small"] == []
@@ -189,6 +208,7 @@ def test_a_phone_390_px_wide_scrolls_no_page_sideways_and_cuts_no_number(browser
     problems = _layout(browser, wide_report, {"width": 390, "height": 844}, mobile=True, shot="report-390.png")
     _assert_laid_out(problems, 390)
     assert len(set(problems["charts"])) == 1  # one column of charts
+    assert "Ranked list" in problems["record"]
 
 
 def test_a_desktop_width_keeps_two_columns_of_charts(browser, wide_report):

@@ -81,8 +81,8 @@ def paper_table(model: PageModel) -> str:
             if pair is not None:  # (the pair is baseline - run: shown as run - baseline)
                 level = int(model.comparison.settings["confidence"] * 100)
                 ci = (f'<div class="ci" title="{_e(run)} − {_e(model.baseline)}, {level}% CI, '
-                      f'p (Holm) = {pair.p_holm:.3g}">Δ {_f(-pair["diff"], signed=True)} '
-                      f'[{_f(-pair.ci_high, signed=True)}, {_f(-pair.ci_low, signed=True)}]</div>')
+                      f'p (Holm) = {pair.p_holm:.3g}"><span>Δ {_f(-pair["diff"], signed=True)}</span> '
+                      f'<span>[{_f(-pair.ci_high, signed=True)}, {_f(-pair.ci_low, signed=True)}]</span></div>')
             cells.append(f'<td class="num{" best" if best else ""}">{_f(mean)}{mark}{ci}</td>')
         name = f"{_e(run)}" + (' <span class="muted">(baseline)</span>' if run == model.baseline else "")
         rows.append(f"<tr><th>{name}</th>{''.join(cells)}</tr>")
