@@ -33,24 +33,31 @@ def _runs(folder: Path) -> tuple[Path, Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def browser_page(tmp_path_factory):
+def browser():
+    """One chromium for the module's pages (Playwright's sync API runs one at a time)."""
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM,
+                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def browser_page(tmp_path_factory, browser):
     folder = tmp_path_factory.mktemp("browser")
     qrels, a, b = _runs(folder)
     out = folder / "report.html"
     assert main(["report", str(qrels), str(a), str(b), "--grid", "gain", "-k", "3", "-o", str(out),
                  "--resamples", "1000"]) == 0
     messages, requests = [], []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        page = browser.new_page(viewport={"width": 1300, "height": 900})
-        page.on("console", lambda m: messages.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-        page.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
-        page.on("request", lambda r: requests.append(r.url))
-        page.goto(out.as_uri())
-        page.wait_for_selector(".chart .main-svg", timeout=60_000)
-        yield page, messages, requests
-        browser.close()
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    page.on("console", lambda m: messages.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(out.as_uri())
+    page.wait_for_selector(".chart .main-svg", timeout=60_000)
+    yield page, messages, requests
+    page.close()
 
 
 def test_loads_without_errors_or_network_and_shows_flavors(browser_page):
@@ -91,3 +98,120 @@ def test_sort_filter_and_drill_down(browser_page):
     page.select_option("#rf-flavor", "1")
     page.locator("#rf-queries tbody tr").first.click()
     assert "q59" in page.inner_text("#rf-panel") and messages == []
+
+
+def _wide_runs(folder: Path) -> list[Path]:
+    """Three runs with long names over 40 queries, unjudged documents in every top k and tied scores across
+    every cutoff: the default grid makes wide tables and warnings of two kinds for every run and flavor."""
+    qrels = folder / "wide.qrels"
+    qrels.write_text("".join(f"topic-{q:03d} 0 d{d:02d} {(q * 7 + d * 3) % 4}\n" for q in range(40) for d in range(20)
+                             if (q + d) % 3))
+    runs = []
+    for r, name in enumerate(("bm25-baseline-with-rm3", "dense-retriever-v2", "hybrid-cross-encoder-rerank")):
+        path = folder / f"{name}.run"
+        path.write_text("".join(f"topic-{q:03d} Q0 d{(d * (3, 7, 13)[r] + q) % 20:02d} {d + 1} {15 - d // 2} {name}\n"
+                                for q in range(40) for d in range(15)))
+        runs.append(path)
+    return [qrels, *runs]
+
+
+# Where the page's layout fails on a narrow screen: the page wider than the viewport, an element out of the
+# viewport that is not inside a box that scrolls, a cell whose text overflows it, a numeric cell whose text is
+# not a whole number as written, text below 11 px, a scatter's y = x line not drawn.
+LAYOUT_PROBLEMS = """() => {
+  const vw = document.documentElement.clientWidth;
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+    (typeof el.className === "string" && el.className ? "." + el.className.trim().replace(/ +/g, ".") : "");
+  const inScrollBox = (el) => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === "auto" || o === "scroll") return true;
+    }
+    return false;
+  };
+  const out = { width: document.scrollingElement.scrollWidth, viewport: vw, layout: window.innerWidth, outside: [],
+                cut: [], numbers: [], small: [], lines: [] };
+  for (const el of document.querySelectorAll("main *")) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if ((r.right > vw + 0.5 || r.left < -0.5) && !inScrollBox(el)) out.outside.push(name(el) + " " + Math.round(r.right));
+    const own = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (own && parseFloat(getComputedStyle(el).fontSize) < 11) out.small.push(name(el) + " " + el.textContent.slice(0, 30));
+  }
+  for (const cell of document.querySelectorAll("main td, main th")) {
+    if (cell.getClientRects().length && cell.scrollWidth > cell.clientWidth) out.cut.push(cell.textContent.slice(0, 40));
+  }
+  for (const cell of document.querySelectorAll("main td.num")) {
+    const text = (cell.firstChild && cell.firstChild.nodeType === 3 ? cell.firstChild.textContent : "").trim();
+    if (!/^([+-]?[0-9][0-9,]*(\\.[0-9]{4})?|null|—)$/.test(text)) out.numbers.push(JSON.stringify(cell.textContent));
+  }
+  document.querySelectorAll(".chart[data-clickable] .shapelayer path").forEach((p) => {
+    const s = getComputedStyle(p);
+    out.lines.push(parseFloat(s.strokeWidth) > 0 && parseFloat(s.strokeOpacity) > 0);
+  });
+  return out;
+}"""
+
+
+FARTHEST_INSIDE_POINT = """() => {
+  const chart = document.querySelector(".chart[data-clickable]");
+  const area = chart.querySelector(".nsewdrag").getBoundingClientRect();
+  let best = null, margin = -1;
+  for (const point of chart.querySelectorAll(".scatterlayer .point")) {
+    const r = point.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const m = Math.min(x - area.left, area.right - x, y - area.top, area.bottom - y);
+    if (m > margin) { margin = m; best = [x, y]; }
+  }
+  return best;
+}"""
+
+
+@pytest.fixture(scope="module")
+def wide_report(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("wide")
+    out = folder / "report.html"
+    assert main(["report", *map(str, _wide_runs(folder)), "--grid", "default", "-k", "5", "-o", str(out),
+                 "--resamples", "200"]) == 0
+    return out
+
+
+def _layout(browser, report: Path, viewport: dict[str, int], mobile: bool, shot: str) -> dict:
+    """The page's layout problems (LAYOUT_PROBLEMS) at a viewport, and the left edge of each chart."""
+    context = browser.new_context(viewport=viewport, is_mobile=mobile, has_touch=mobile)
+    page = context.new_page()
+    page.goto(report.as_uri())
+    page.wait_for_selector(".chart .main-svg", timeout=60_000)
+    problems = page.evaluate(LAYOUT_PROBLEMS)
+    problems["charts"] = page.evaluate("Array.from(document.querySelectorAll('.chart-box'))"
+                                       ".map((b) => Math.round(b.getBoundingClientRect().left))")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
+    if mobile:  # a tap on a scatter's point (the one farthest inside the plot area) opens its query's record
+        page.locator(".chart[data-clickable]").first.scroll_into_view_if_needed()
+        x, y = page.evaluate(FARTHEST_INSIDE_POINT)
+        page.touchscreen.tap(x, y)
+        page.locator("#rf-panel.open").wait_for(timeout=5_000)
+        problems["record"] = page.inner_text("#rf-panel")
+    context.close()
+    return problems
+
+
+def _assert_laid_out(problems: dict, width: int) -> None:
+    assert problems["viewport"] == problems["layout"] == width  # (a phone widens its layout to fit a wide page)
+    assert problems["width"] <= width, problems["outside"]
+    assert problems["outside"] == [] and problems["cut"] == [] and problems["numbers"] == []
+    assert problems["small"] == []
+    assert problems["lines"] and all(problems["lines"])  # every scatter draws its y = x line
+
+
+def test_a_phone_390_px_wide_scrolls_no_page_sideways_and_cuts_no_number(browser, wide_report):
+    problems = _layout(browser, wide_report, {"width": 390, "height": 844}, mobile=True, shot="report-390.png")
+    _assert_laid_out(problems, 390)
+    assert len(set(problems["charts"])) == 1  # one column of charts
+    assert "Ranked list" in problems["record"]
+
+
+def test_a_desktop_width_keeps_two_columns_of_charts(browser, wide_report):
+    problems = _layout(browser, wide_report, {"width": 1300, "height": 900}, mobile=False, shot="report-1300.png")
+    _assert_laid_out(problems, 1300)
+    assert len(set(problems["charts"])) == 2

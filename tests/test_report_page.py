@@ -110,3 +110,86 @@ def test_plots_from_python_and_notebook_reprs():
     assert "<table" in html and "ndcg@3" in html and "title=" in html and len(html) < 20_000
     assert "reverses" in cmp._repr_html_() and "ndcg@3 gain=exp2" in cmp._repr_html_()
     assert len(repr(report)) < 300
+
+
+def _line_shapes(fig) -> list:
+    return [s for s in fig.layout.shapes if s.type == "line"]
+
+
+def test_the_scatter_spans_0_1_on_both_axes_with_the_y_equals_x_line():
+    from rankflavor import evaluate, plots
+
+    fig = plots.scatter(evaluate(SEED000_QRELS, [X, Y], ["ndcg@3"]), flavor="ndcg@3")
+    assert tuple(fig.layout.xaxis.range) == (0, 1) and tuple(fig.layout.yaxis.range) == (0, 1)
+    assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.xaxis.constrain == fig.layout.yaxis.constrain == "domain"
+    (line,) = _line_shapes(fig)
+    assert (line.x0, line.y0, line.x1, line.y1) == (0, 0, 1, 1) and (line.xref, line.yref) == ("x", "y")
+    assert line.line.width > 0  # (the simple_white template draws shapes 0 wide unless told)
+
+
+def test_an_unbounded_measure_shares_the_runs_min_to_max_on_both_axes():
+    """DCG@2, linear gain, log2 discount: a's lists score 3 (grade 3 first) and 1 (grade 1 first), b's 2
+    (grade 2 first) and 1/log2(3) (grade 1 second): both axes span [1/log2(3), 3]."""
+    import math
+
+    from rankflavor import evaluate, plots
+
+    qrels = {"q1": {"d3": 3, "d2": 2}, "q2": {"d1": 1}}
+    runs = {"a": {"q1": {"d3": 2.0, "x": 1.0}, "q2": {"d1": 2.0, "y": 1.0}},
+            "b": {"q1": {"d2": 2.0, "x": 1.0}, "q2": {"y": 2.0, "d1": 1.0}}}
+    fig = plots.scatter(evaluate(qrels, runs, ["dcg@2"]), "a", "b", "dcg@2")
+    low, high = 1 / math.log2(3), 3.0
+    assert fig.layout.xaxis.range == pytest.approx((low, high)) and fig.layout.yaxis.range == pytest.approx((low, high))
+    (line,) = _line_shapes(fig)
+    assert (line.x0, line.y0, line.x1, line.y1) == pytest.approx((low, low, high, high))
+
+
+def test_the_page_draws_the_same_scatter(page):
+    specs = [json.loads(s) for s in re.findall(r'<script type="application/json" id="rf-fig-\d+">(.*?)</script>',
+                                              page, re.S)]
+    (scatter,) = [s for s in specs if s["data"][0]["type"] == "scatter"]
+    layout = scatter["layout"]
+    assert layout["xaxis"]["range"] == [0.0, 1.0] and layout["yaxis"]["range"] == [0.0, 1.0]
+    (line,) = [s for s in layout["shapes"] if s["type"] == "line"]
+    assert [line[k] for k in ("x0", "y0", "x1", "y1")] == [0.0, 0.0, 1.0, 1.0]
+    assert 'class="chart" data-spec' in page and "<figcaption>Y.run vs X.run, per query</figcaption>" in page
+
+
+def _unjudged_everywhere(folder: Path, n_runs: int) -> list[Path]:
+    """A qrels judging d0..d4 of 20 queries (each has a relevant one) and n_runs runs that rank an unjudged
+    document first in every query, distinct scores (no tie), every query present: the only warning of every
+    run under every flavor is unjudged_in_top."""
+    qrels = folder / "u.qrels"
+    qrels.write_text("".join(f"q{q:02d} 0 d{d} {(q + d) % 3 + (d == 0)}\n" for q in range(20) for d in range(5)))
+    runs = []
+    for r in range(n_runs):
+        path = folder / f"system-{r}.run"
+        docs = [f"new{r}", *(f"d{(d + r) % 5}" for d in range(5))]
+        path.write_text("".join(f"q{q:02d} Q0 {doc} {i + 1} {10 - i} s{r}\n" for q in range(20)
+                                for i, doc in enumerate(docs)))
+        runs.append(path)
+    return [qrels, *runs]
+
+
+def test_warnings_are_one_row_per_kind_with_count_runs_flavors_example_and_the_full_list(tmp_path):
+    files = _unjudged_everywhere(tmp_path, 5)
+    out = tmp_path / "warnings.html"
+    assert main(["report", *map(str, files), "--grid", "default", "-k", "5", "-o", str(out), "--resamples", "100"]) == 0
+    html = out.read_text(encoding="utf-8")
+    section = html[html.index('<section id="warnings">'):html.index('<section id="inputs">')]
+    data = _data(html)
+    runs, labels = data["runs"], [f["label"] for f in data["flavors"]]
+    assert len(runs) == 5 and len(labels) == 8
+    rows = [part.split('">', 1) for part in section.split('<tr data-code="')[1:]]  # (the rows of kinds)
+    assert [code for code, _ in rows] == ["unjudged_in_top"]  # 40 warnings, one row
+    row = rows[0][1]
+    assert '<td class="num" data-label="count">40</td>' in row and "all 5:" in row and "all 8:" in row
+    for run in runs:
+        assert run in row.split('data-label="flavors"')[0]  # every run named in the runs cell
+    example = re.search(r'data-label="example"><b>([^<]+)</b> under .*?</span>: ([^<]+)<details>', row, re.S)
+    assert example and example.group(1) == runs[0] and "unjudged docs" in example.group(2)
+    listing = re.search(r"<summary>all 40 warnings</summary>(.*?)</details>", row, re.S).group(1)
+    listed = re.findall(r"<tr><td>([^<]+)</td><td>(.*?)</td><td>([^<]+)</td></tr>", listing)
+    assert len(listed) == 40 and {r for r, _, _ in listed} == set(runs)
+    assert {re.sub(r"<[^>]+>", "", f) for _, f, _ in listed} == set(labels)
+    assert all("unjudged docs" in message for _, _, message in listed)

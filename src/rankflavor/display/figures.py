@@ -116,33 +116,49 @@ def differences(source: Any, run_a: str | None = None, run_b: str | None = None,
     wins = (int((d > TOLERANCE).sum()), int((d < -TOLERANCE).sum()), int((np.abs(d) <= TOLERANCE).sum()))
     fig = go.Figure(go.Histogram(x=d, xbins={"start": -edge, "end": edge, "size": 2 * edge / bins},
                                  marker_color=COLORS[2], hovertemplate="%{x}: %{y} queries<extra></extra>"))
-    fig.add_vline(x=0, line_dash="dot", line_color="#444")
+    fig.add_vline(x=0, line={"dash": "dot", "color": "#444", "width": 1}, opacity=1)  # (the template's width is 0)
     fig.update_layout(**LAYOUT, title=_title(f"{a} − {b}: + on {wins[0]}, − on {wins[1]}, = on {wins[2]} queries",
                                              data.label(f)),
-                      xaxis_title=f"{a} − {b}", yaxis_title="queries", showlegend=False)
+                      xaxis_title="difference per query", yaxis_title="queries", showlegend=False)
     return fig
+
+
+def _shared_range(*values: np.ndarray) -> tuple[float, float]:
+    """The one range both axes of a run-vs-run scatter share: [0, 1] when every value lies in it (every
+    measure bounded by 1: NDCG, AP, P, R, RR, ...), else [min, max] over the values of both runs (DCG, the
+    counts, a utility); [0, 1] when there is no value."""
+    finite = np.concatenate([v[np.isfinite(v)] for v in values]) if values else np.empty(0)
+    if finite.size == 0 or (finite.min() >= 0.0 and finite.max() <= 1.0):
+        return 0.0, 1.0
+    low, high = float(finite.min()), float(finite.max())
+    return (low, high) if high > low else (low - 0.5, high + 0.5)
 
 
 def scatter(source: Any, run_a: str | None = None, run_b: str | None = None, flavor: Flavor | str | None = None,
             ) -> go.Figure:
     """One point per query scored in both runs: x = run_a's value, y = run_b's (hover: the query id; the
-    point's `customdata` is the query id). Points above the diagonal are queries run_b wins."""
+    point's `customdata` is the query id). Both axes span the same range (`_shared_range`: [0, 1] for a
+    measure bounded by 1), drawn square, with the line y = x across it: points above it are queries run_b
+    wins."""
     data = _Values(source)
     f = data.flavor(flavor)
     a, b = _pair(data, run_a, run_b)
     ids, va = data.values(a, f)
     vb = data.values(b, f)[1]
     both = ~np.isnan(va) & ~np.isnan(vb)
-    top = float(np.concatenate([va[both], vb[both], [1e-9]]).max()) * 1.02
+    low, high = _shared_range(va[both], vb[both])
     fig = go.Figure(go.Scatter(x=va[both], y=vb[both], mode="markers", customdata=ids[both].astype(str),
-                               marker={"size": 5, "opacity": 0.45, "color": COLORS[0]},
+                               marker={"size": 5, "opacity": 0.45, "color": COLORS[0]}, cliponaxis=False,
                                hovertemplate="query %{customdata}<br>" + a + " %{x:.4f}<br>" + b
                                              + " %{y:.4f}<extra></extra>"))
-    fig.add_shape(type="line", x0=0, y0=0, x1=top, y1=top, line={"dash": "dot", "color": "#888"})
+    fig.add_shape(type="line", name="y = x", x0=low, y0=low, x1=high, y1=high, xref="x", yref="y",
+                  line={"dash": "dot", "color": "#666", "width": 1.5}, opacity=1, layer="below")
     fig.update_layout(**{**LAYOUT, "height": 380}, title=_title(f"{b} vs {a}, per query", data.label(f)),
                       xaxis_title=a, yaxis_title=b, showlegend=False)
-    fig.update_xaxes(range=[0, top])
-    fig.update_yaxes(range=[0, top], scaleanchor="x", scaleratio=1)
+    # constrain="domain": the square is made by shrinking the plot area, never by widening a range
+    ticks = {"dtick": 0.2} if (low, high) == (0.0, 1.0) else {}
+    fig.update_xaxes(range=[low, high], constrain="domain", **ticks)
+    fig.update_yaxes(range=[low, high], scaleanchor="x", scaleratio=1, constrain="domain", **ticks)
     return fig
 
 

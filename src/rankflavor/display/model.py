@@ -47,6 +47,31 @@ class PageModel:
         return [{"run": run, "label": self.label(f), "flavor": str(f), "code": w.code, "message": w.message}
                 for f in self.flavors for run in self.runs for w in self.scores.warnings(run, f)]
 
+    def warning_groups(self) -> list[WarningGroup]:
+        """The warnings by kind (code), in the order each kind first appears."""
+        groups: dict[str, WarningGroup] = {}
+        for row in self.warnings():
+            groups.setdefault(row["code"], WarningGroup(row["code"])).rows.append(row)
+        return list(groups.values())
+
+
+@dataclass
+class WarningGroup:
+    """The warnings of one kind: every row (run, label, flavor, code, message), the runs and flavors they
+    concern (in order, once each)."""
+
+    code: str
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def runs(self) -> list[str]:
+        return list(dict.fromkeys(row["run"] for row in self.rows))
+
+    @property
+    def flavors(self) -> list[str]:
+        """The canonical strings of the flavors concerned."""
+        return list(dict.fromkeys(row["flavor"] for row in self.rows))
+
 
 def build_model(qrels: Any, runs: Any, flavors: Any = None, *, grid: Any = None, cutoffs: list[int] | None = None,
                 base: str = "ndcg", baseline: str | None = None, command: str = "", on_duplicate: str = "error",

@@ -23,7 +23,8 @@ def _json(data: Any) -> str:
 
 
 def _charts(model: PageModel) -> tuple[str, str]:
-    """(the charts' divs, their specs as JSON script elements), under the first flavor."""
+    """(the charts' boxes, their specs as JSON script elements), under the first flavor. Each figure's title
+    is the box's caption (HTML, which wraps on a narrow screen; plotly's title would be cut)."""
     import plotly.io as pio
 
     from rankflavor.display import figures as plots
@@ -33,13 +34,15 @@ def _charts(model: PageModel) -> tuple[str, str]:
         for run in [r for r in model.runs if r != model.baseline][:3]:
             figures.append((plots.differences(model.scores, run, model.baseline, model.flavors[0]), ""))
             figures.append((plots.scatter(model.scores, model.baseline, run, model.flavors[0]), "clickable"))
-    divs, specs = [], []
+    boxes, specs = [], []
     for i, (fig, extra) in enumerate(figures):
-        fig.update_layout(title_text=fig.layout.title.text.split(" <span")[0] if fig.layout.title.text else None)
+        title = (fig.layout.title.text or "").split(" <span")[0]
+        fig.update_layout(title_text=None, margin_t=36 if fig.layout.showlegend is not False else 12)
         spec = pio.to_json(fig, validate=False).replace("<", "\\u003c")
         specs.append(f'<script type="application/json" id="rf-fig-{i}">{spec}</script>')
-        divs.append(f'<div class="chart" data-spec="rf-fig-{i}"{" data-clickable=1" if extra else ""}></div>')
-    return "".join(divs), "".join(specs)
+        boxes.append(f'<figure class="chart-box"><figcaption>{_esc(title)}</figcaption><div class="chart" '
+                     f'data-spec="rf-fig-{i}"{" data-clickable=1" if extra else ""}></div></figure>')
+    return "".join(boxes), "".join(specs)
 
 
 def render(model: PageModel, generated: str | None = None) -> str:
@@ -67,7 +70,7 @@ def render(model: PageModel, generated: str | None = None) -> str:
 <option value="record">with an embedded record</option>
 <option value="notscored">not scored (zero ideal, missing)</option><option value="ties">ties across the cutoff</option>
 <option value="unjudged">unjudged documents in the top k</option></select></label><span id="rf-count"></span></div>
-<table id="rf-queries"></table><button id="rf-more">show more</button>
+<div class="scroll"><table id="rf-queries"></table></div><button id="rf-more">show more</button>
 <p class="note">Click a column to sort, a row to open the query's record (the ranked list with grade, gain, discount and
 contribution; the ideal list). Records are embedded for {len(model.picks.why)} queries under {_esc(label)} (the worst,
 the largest differences, the winner changes, a sample); any other is printed by the <code>rankflavor explain</code>

@@ -64,7 +64,8 @@ def paper_table(model: PageModel) -> str:
     if model.comparison is None:
         body = "".join(f"<tr><th>{_e(r)}</th>" + "".join(f'<td class="num">{_f(model.scores.mean(r, f))}</td>'
                                                           for f in model.flavors) + "</tr>" for r in model.runs)
-        return f'<table class="paper"><thead><tr><th>run</th>{head}</tr></thead><tbody>{body}</tbody></table>'
+        return (f'<div class="scroll"><table class="paper"><thead><tr><th>run</th>{head}</tr></thead>'
+                f'<tbody>{body}</tbody></table></div>')
     table = model.comparison.paper_table()
     rows = []
     for run in table.runs:
@@ -80,8 +81,8 @@ def paper_table(model: PageModel) -> str:
             if pair is not None:  # (the pair is baseline - run: shown as run - baseline)
                 level = int(model.comparison.settings["confidence"] * 100)
                 ci = (f'<div class="ci" title="{_e(run)} − {_e(model.baseline)}, {level}% CI, '
-                      f'p (Holm) = {pair.p_holm:.3g}">Δ {_f(-pair["diff"], signed=True)} '
-                      f'[{_f(-pair.ci_high, signed=True)}, {_f(-pair.ci_low, signed=True)}]</div>')
+                      f'p (Holm) = {pair.p_holm:.3g}"><span>Δ {_f(-pair["diff"], signed=True)}</span> '
+                      f'<span>[{_f(-pair.ci_high, signed=True)}, {_f(-pair.ci_low, signed=True)}]</span></div>')
             cells.append(f'<td class="num{" best" if best else ""}">{_f(mean)}{mark}{ci}</td>')
         name = f"{_e(run)}" + (' <span class="muted">(baseline)</span>' if run == model.baseline else "")
         rows.append(f"<tr><th>{name}</th>{''.join(cells)}</tr>")
@@ -136,7 +137,8 @@ def sensitivity(model: PageModel) -> str:
             cells += (f'<td class="num {cls}">{_f(-pair["diff"], signed=True)}{star}'
                       + ('<span class="tag">reversed</span>' if reverse else "") + "</td>")
         body.append(f'<tr class="{"reversal" if flipped else ""}"><th>{flavor_name(model, str(f))}</th>{cells}</tr>')
-    table = (f'<table class="sens"><thead><tr><th>flavor</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    table = (f'<div class="scroll"><table class="sens"><thead><tr><th>flavor</th>{head}</tr></thead>'
+             f'<tbody>{"".join(body)}</tbody></table></div>'
              '<p class="note">Bold: the winner under that flavor. A highlighted row is a reversal: there the run that '
              'wins under most flavors loses. * p &lt; alpha after Holm\'s correction. Hover a flavor for its '
              'full string.</p>')
@@ -162,24 +164,47 @@ def flips(model: PageModel, shown: int = 8) -> str:
     return "".join(parts)
 
 
+KIND_NAMES = {"ties_across_cutoff": "ties across @k", "unjudged_in_top": "unjudged in top k",
+              "zero_ideal": "zero ideal", "missing": "missing queries", "unjudged_queries": "unjudged run queries"}
+
+
+def _some(names: list[str], total: int, shown: int = 6) -> str:
+    """'all 4: a, b, c, d' or '2 of 4: a, b', the first `shown` names (already HTML) and how many more."""
+    more = f" <span class=\"muted\">+{len(names) - shown} more</span>" if len(names) > shown else ""
+    count = f"all {total}" if len(names) == total and total > 1 else f"{len(names)} of {total}"
+    return f'<span class="muted">{count}:</span> {", ".join(names[:shown])}{more}'
+
+
 def warnings(model: PageModel) -> str:
-    rows = model.warnings()
+    """The input warnings, then the flavors' warnings one row per kind: the kind, how many, the runs and
+    flavors concerned, one example, and the whole list (run, flavor, message) behind a <details>."""
+    groups = model.warning_groups()
     inputs = model.scores.provenance.get("input_warnings", [])
     out = []
     if inputs:
         out.append("<ul class=\"input-warnings\">" + "".join(f"<li>{_e(w.get('message', w) if isinstance(w, dict) else w)}"
                                                              "</li>" for w in inputs) + "</ul>")
-    if not rows:
+    if not groups:
         out.append('<p class="ok-line">No warning: no tie across a cutoff, no unjudged document in the top k, '
                    "no zero-ideal or missing query.</p>")
         return "".join(out)
-    names = {"ties_across_cutoff": "ties across @k", "unjudged_in_top": "unjudged in top k",
-             "zero_ideal": "zero ideal", "missing": "missing queries", "unjudged_queries": "unjudged run queries"}
-    body = "".join(f'<tr><td><span class="badge warn">{_e(names.get(w["code"], w["code"]))}</span></td>'
-                   f'<td>{_e(w["run"])}</td><td>{flavor_name(model, w["flavor"])}</td><td>{_e(w["message"])}</td></tr>'
-                   for w in rows)
-    out.append(f'<table class="warnings"><thead><tr><th>kind</th><th>run</th><th>flavor</th><th>message</th></tr>'
-               f"</thead><tbody>{body}</tbody></table>")
+    body = []
+    for group in groups:
+        kind = KIND_NAMES.get(group.code, group.code.replace("_", " "))
+        first = group.rows[0]
+        runs = _some([_e(r) for r in group.runs], len(model.runs))
+        flavors = _some([flavor_name(model, f) for f in group.flavors], len(model.flavors))
+        every = "".join(f"<tr><td>{_e(w['run'])}</td><td>{flavor_name(model, w['flavor'])}</td><td>{_e(w['message'])}"
+                        "</td></tr>" for w in group.rows)
+        listing = (f'<details><summary>all {len(group.rows)} warnings</summary><div class="scroll">'
+                   '<table class="warning-list"><thead><tr><th>run</th><th>flavor</th><th>message</th></tr>'
+                   f"</thead><tbody>{every}</tbody></table></div></details>") if len(group.rows) > 1 else ""
+        body.append(f'<tr data-code="{_e(group.code)}"><td data-label="kind"><span class="badge warn">{_e(kind)}</span>'
+                    f'</td><td class="num" data-label="count">{len(group.rows)}</td><td data-label="runs">{runs}</td>'
+                    f'<td data-label="flavors">{flavors}</td><td data-label="example"><b>{_e(first["run"])}</b> under '
+                    f'{flavor_name(model, first["flavor"])}: {_e(first["message"])}{listing}</td></tr>')
+    out.append('<table class="warnings"><thead><tr><th>kind</th><th class="num">count</th><th>runs</th>'
+               f'<th>flavors</th><th>example</th></tr></thead><tbody>{"".join(body)}</tbody></table>')
     return "".join(out)
 
 
@@ -194,6 +219,7 @@ def inputs(model: PageModel) -> str:
                     f'<td class="num">{"" if n_rows is None else f"{n_rows:,}"}</td><td class="num">{_e(count)}</td>'
                     f"<td><code class=\"hash\">{_e(item.get('sha256', ''))}</code></td></tr>")
     policies = "".join(f"<li><b>{_e(k)}</b>: {_e(v)}</li>" for k, v in prov.get("policies", {}).items())
-    return (f'<table class="inputs"><thead><tr><th>role</th><th>name</th><th>path</th><th>rows</th><th>queries</th>'
-            f'<th>sha256</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return (f'<div class="scroll"><table class="inputs"><thead><tr><th>role</th><th>name</th><th>path</th><th>rows</th>'
+            f'<th>queries</th>'
+            f'<th>sha256</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
             f'<details><summary>reading policies</summary><ul>{policies}</ul></details>')

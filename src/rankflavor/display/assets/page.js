@@ -142,7 +142,7 @@
         return '<td class="' + (typeof v === "number" ? "num" : "") + '">' + esc(v) + "</td>";
       }).join("") + "</tr>";
     }).join("");
-    return "<table><thead><tr>" + head + "</tr></thead><tbody>" + body + "</tbody></table>" +
+    return '<div class="scroll"><table><thead><tr>' + head + "</tr></thead><tbody>" + body + "</tbody></table></div>" +
       (hiddenNote ? '<p class="note">' + esc(hiddenNote) + "</p>" : "");
   }
   function recordHtml(j, run, fi) {
@@ -186,9 +186,12 @@
   // ---- charts ------------------------------------------------------------------------------------------
   function drawCharts() {
     if (typeof Plotly === "undefined") return;
+    // on a phone, a drag over a chart scrolls the page (no zoom box) and the toolbar does not cover the legend
+    const narrow = window.matchMedia("(max-width: 600px)").matches;
     document.querySelectorAll(".chart[data-spec]").forEach((div) => {
       const spec = JSON.parse(byId(div.dataset.spec).textContent);
-      Plotly.newPlot(div, spec.data, spec.layout, { displaylogo: false, responsive: true });
+      if (narrow) spec.layout.dragmode = false;
+      Plotly.newPlot(div, spec.data, spec.layout, { displaylogo: false, responsive: true, displayModeBar: narrow ? false : "hover" });
       if (div.dataset.clickable) {
         div.on("plotly_click", (ev) => {
           const q = ev.points[0].customdata;
