@@ -67,8 +67,25 @@ class ReportView(Protocol):
     def means_frame(self) -> Any: ...
 
 
+class FlavorNames:
+    """What a result view derives from its flavor and labels alone (Result, SavedResult, spark's SparkResult)."""
+
+    flavor: Flavor
+    labels: list[str]
+
+    @property
+    def label(self) -> str:
+        """The name the user gave the flavor (the spec as written, or its short form)."""
+        return self.labels[0]
+
+    @property
+    def metric(self) -> Any:
+        """The flavor's metric (rankflavor.engine.metric.Metric)."""
+        return registry.get(self.flavor.metric)
+
+
 @dataclass
-class Result:
+class Result(FlavorNames):
     """One run under one flavor. `queries` holds the engine's per-query results over the judged queries."""
 
     run: str
@@ -90,16 +107,6 @@ class Result:
         mean = "null" if self.mean is None else f"{self.mean:.6f}"
         return (f"<Result {self.run} {self.label}: mean {mean} over {self.counts['scored']} scored queries; "
                 f"{len(self.warnings)} warnings; flavor {self.flavor}>")
-
-    @property
-    def label(self) -> str:
-        """The name the user gave the flavor (the spec as written, or its short form)."""
-        return self.labels[0]
-
-    @property
-    def metric(self) -> Any:
-        """The flavor's metric (rankflavor.engine.metric.Metric)."""
-        return registry.get(self.flavor.metric)
 
     @property
     def mean(self) -> float | None:

@@ -15,18 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rankflavor import registry
 from rankflavor.errors import InputError, SpecError, UsageError
 from rankflavor.flavor import Flavor
 from rankflavor.report.report import Report
-from rankflavor.report.result import FORMAT_VERSION
+from rankflavor.report.result import FORMAT_VERSION, FlavorNames
 from rankflavor.report.warnings import FlavorWarning
 
 WRITERS = "rankflavor eval --format json > FILE, or report.to_json(FILE)"
 
 
 @dataclass
-class SavedResult:
+class SavedResult(FlavorNames):
     """One run x flavor as saved: a report.result.ResultView whose numbers are the file's, not recomputed."""
 
     run: str
@@ -42,14 +41,6 @@ class SavedResult:
         mean = "null" if self.mean is None else f"{self.mean:.6f}"
         return (f"<SavedResult {self.run} {self.label}: mean {mean} over {self.counts.get('scored')} scored queries; "
                 f"{len(self.warnings)} warnings; from {self.source}>")
-
-    @property
-    def label(self) -> str:
-        return self.labels[0]
-
-    @property
-    def metric(self) -> Any:
-        return registry.get(self.flavor.metric)
 
     @property
     def parts(self) -> list[str]:

@@ -24,7 +24,7 @@ from rankflavor.flavor import Flavor
 from rankflavor.inputs.columnar import columnar_kind, file_head
 from rankflavor.inputs.columns import DOC_COLUMNS, GRADE_COLUMNS, QUERY_COLUMNS, SCORE_COLUMNS, pick
 from rankflavor.report.averages import describe_denominator, refuse_unbound_weights
-from rankflavor.report.result import means_frame, query_frame, results_dict
+from rankflavor.report.result import FlavorNames, means_frame, query_frame, results_dict
 from rankflavor.spark.session import spark_frame
 
 
@@ -49,7 +49,7 @@ def input_frame(spark: Any, path: str, what: str, name: str) -> tuple[Any, Any]:
 
 
 @dataclass
-class SparkResult:
+class SparkResult(FlavorNames):
     """One run x flavor from the merged partials: a report.result.ResultView, as the local Result is."""
 
     run: str
@@ -62,14 +62,6 @@ class SparkResult:
     rows: list[dict[str, Any]] = field(default_factory=list)  # per query (with --per-query)
     details: list[dict[str, Any]] = field(default_factory=list)  # each warning's code, message and numbers
     total_weight: float | None = None  # weights=NAME: the total weight of the queries averaged
-
-    @property
-    def label(self) -> str:
-        return self.labels[0]
-
-    @property
-    def metric(self) -> Any:
-        return registry.get(self.flavor.metric)
 
     @property
     def parts(self) -> list[str]:
