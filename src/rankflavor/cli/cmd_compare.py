@@ -30,18 +30,22 @@ def add_parser(sub) -> None:
                    help="cutoff crossed into the grid (repeatable; default 10)")
     p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
     p.add_argument("--baseline", metavar="RUN", help="compare each run against this one instead of all pairs")
-    p.add_argument("--test", choices=("randomization", "t"), default="randomization",
-                   help="paired randomization (sign-flip) test with a bootstrap CI, or scipy's paired t-test")
+    p.add_argument("--test", choices=("randomization", "t"), default=None,
+                   help="paired randomization (sign-flip) test with a bootstrap CI (the default), or scipy's paired "
+                        "t-test (the default of --table pyterrier, as PyTerrier's)")
     p.add_argument("--resamples", type=int, default=10_000, help="resamples for the randomization test and bootstrap")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm correction")
     p.add_argument("--queries", type=int, default=5, metavar="N",
                    help="per-query views: the N queries that differ most / change winner (0: none)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
-    p.add_argument("--table", nargs="?", const="text", choices=("text", "markdown", "latex"), metavar="STYLE",
+    p.add_argument("--table", nargs="?", const="text", choices=("text", "markdown", "latex", "pyterrier"),
+                   metavar="STYLE",
                    help="print the systems x measures table of a paper instead: each run's mean per measure, marked "
                         "where significantly better (letters; with --baseline: ▲/▼ against it); STYLE text "
-                        "(default), markdown or latex; with --format json or csv, that table's cells")
+                        "(default), markdown or latex; with --format json or csv, that table's cells. STYLE "
+                        "pyterrier: PyTerrier's Experiment columns (name, each measure, and with --baseline "
+                        "'<m> +', '<m> -', '<m> p-value', '<m> reject', '<m> p-value corrected')")
     add_on_duplicate(p)
     p.add_argument("--grids", action="store_true", help="list the named grids and exit")
     p.add_argument("--example", action="store_true", help="the built-in example (seed 000): gain and cutoff effects")
@@ -216,6 +220,21 @@ def _print_example_story(cmp) -> None:
               f"becomes {a2:.9f} vs {b2:.9f}: {f.to_winner} overtakes {f.from_winner}")
 
 
+def print_pyterrier_table(cmp, form: str) -> int:
+    """PyTerrier's Experiment table (compare/pyterrier.py): text with a note, json records or csv."""
+    from rankflavor.compare.pyterrier import note, to_text
+
+    frame = cmp.pyterrier_table()
+    if form == "json":
+        render.print_json([{k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
+                           for row in frame.to_dict(orient="records")])
+    elif form == "csv":
+        frame.to_csv(sys.stdout, index=False)
+    else:
+        sys.stdout.write(to_text(frame) + "\n" + note(cmp) + "\n")
+    return EXIT_OK
+
+
 def write_csv(cmp, stream) -> None:
     writer = csv.writer(stream, lineterminator="\n")
     columns = ["flavor", "run_a", "run_b", "mean_a", "mean_b", "n", "excluded", "diff", "ci_low", "ci_high", "p",
@@ -246,13 +265,16 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         qrels, runs = args.qrels, list(args.runs)
         grid, cutoffs = (args.specs or args.grid), args.cutoffs
-    cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=args.test,
+    test = args.test or ("t" if args.table == "pyterrier" else "randomization")
+    cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=test,
                   on_duplicate=args.on_duplicate,
                   n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
     if args.table is not None:
-        table = cmp.paper_table()
         for combination, reason in cmp.skipped:
             sys.stderr.write(f"skipped: {combination}: {reason}\n")
+        if args.table == "pyterrier":
+            return print_pyterrier_table(cmp, args.format)
+        table = cmp.paper_table()
         if args.format == "json":
             render.print_json(table.to_dict())
         elif args.format == "csv":
