@@ -143,7 +143,7 @@ def test_every_input_form_ir_measures_takes(tmp_path):
 
 
 def test_queries_the_run_lacks_get_the_default_and_an_empty_run_gives_defaults():
-    qrels = {"a": {"d1": 1}, "b": {"d2": 1}}
+    qrels = {"a": {"d1": 1}, "b": {"d2": 1}, "c": {}}  # (c: listed with no judgment, 0 as ir_measures gives it)
     ms = measures(["nDCG@5", "P@5", "NumRet"])
     assert per_query(rim.provider.iter_calc(ms, qrels, {"a": {"d1": 1.0}, "zz": {"d1": 3.0}})) == per_query(
         ir_measures.iter_calc(ms, qrels, {"a": {"d1": 1.0}, "zz": {"d1": 3.0}}))
@@ -152,6 +152,9 @@ def test_queries_the_run_lacks_get_the_default_and_an_empty_run_gives_defaults()
     empty = pd.DataFrame([], columns=["query_id", "doc_id", "score"])  # (what pt.Experiment passes for such queries)
     ours = per_query(rim.provider.iter_calc(ms, qrels, empty))
     assert ours == {(m, q): 0.0 for m in ms for q in qrels}
+    unjudged = {"c": {}}  # (no judgment at all: rankflavor's own reading refuses it; ir_measures gives the defaults)
+    assert per_query(rim.provider.iter_calc(ms, unjudged, {"c": {"d": 1.0}})) == per_query(
+        ir_measures.iter_calc(ms, unjudged, {"c": {"d": 1.0}}))
 
 
 def test_unsupported_measures_are_left_to_other_providers():

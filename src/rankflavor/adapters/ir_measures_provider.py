@@ -93,15 +93,17 @@ class RankflavorEvaluator(Evaluator):
         self.qrels = _qrels_input(qrels)
         self.flavors = flavors
         self.on_duplicate = on_duplicate
-        if isinstance(self.qrels, dict):
-            qids = {str(q) for q, docs in self.qrels.items() if docs}
+        if isinstance(self.qrels, dict):  # (a query with no judgment too: ir_measures gives it measure.DEFAULT)
+            qids = {str(q) for q in self.qrels}
+            self.judged = any(self.qrels.values())
         else:
             qids = set(self.qrels["query_id"].astype(str))
+            self.judged = len(self.qrels) > 0
         super().__init__(measures, qids)
 
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
         rows = _run_input(run)
-        if rows is None or not self.qrel_qids:  # (every qrels query then gets measure.DEFAULT from iter_calc)
+        if rows is None or not self.judged:  # (every qrels query then gets measure.DEFAULT from iter_calc)
             return
         dataset, _ = prepare(self.qrels, {"run": rows}, self.on_duplicate)
         evaluations = Engine(dataset).evaluate(dataset.runs[0], self.flavors)
