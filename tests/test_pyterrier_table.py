@@ -85,3 +85,5 @@ def test_cli_table_pyterrier_uses_the_t_test(tmp_path, capsys):
     assert text.splitlines()[0].split() == ["name", "ndcg@5", "ndcg@5", "+", "ndcg@5", "-", "ndcg@5", "p-value",
                                             "ndcg@5", "reject", "ndcg@5", "p-value", "corrected"]
     assert "paired t-test" in text and "Holm over the 2 runs" in text
+    assert main([*args, "--test", "randomization", "--resamples", "200"]) == 0  # (given: the test asked for)
+    assert "paired randomization test" in capsys.readouterr().out

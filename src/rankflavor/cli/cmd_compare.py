@@ -30,7 +30,7 @@ def add_parser(sub) -> None:
                    help="cutoff crossed into the grid (repeatable; default 10)")
     p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
     p.add_argument("--baseline", metavar="RUN", help="compare each run against this one instead of all pairs")
-    p.add_argument("--test", choices=("randomization", "t"), default=None,
+    p.add_argument("--test", choices=("randomization", "t"), default="randomization", action=_GivenTest,
                    help="paired randomization (sign-flip) test with a bootstrap CI (the default), or scipy's paired "
                         "t-test (the default of --table pyterrier, as PyTerrier's)")
     p.add_argument("--resamples", type=int, default=10_000, help="resamples for the randomization test and bootstrap")
@@ -46,9 +46,18 @@ def add_parser(sub) -> None:
                         "(default), markdown or latex; with --format json or csv, that table's cells. STYLE "
                         "pyterrier: PyTerrier's Experiment columns (name, each measure, and with --baseline "
                         "'<m> +', '<m> -', '<m> p-value', '<m> reject', '<m> p-value corrected')")
+    p.set_defaults(test_given=False)
     add_on_duplicate(p)
     p.add_argument("--grids", action="store_true", help="list the named grids and exit")
     p.add_argument("--example", action="store_true", help="the built-in example (seed 000): gain and cutoff effects")
+
+
+class _GivenTest(argparse.Action):
+    """--test, and that it was given: otherwise `--table pyterrier` takes PyTerrier's default, the paired t-test."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.test_given = True
 
 
 def _p(x: float, floored: bool = False) -> str:
@@ -265,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         qrels, runs = args.qrels, list(args.runs)
         grid, cutoffs = (args.specs or args.grid), args.cutoffs
-    test = args.test or ("t" if args.table == "pyterrier" else "randomization")
+    test = "t" if args.table == "pyterrier" and not args.test_given else args.test
     cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=test,
                   on_duplicate=args.on_duplicate,
                   n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
