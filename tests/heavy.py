@@ -1,4 +1,4 @@
-"""The heavy installs some tests need, in groups: the peers, the browser, Spark, the report page's plotly.
+"""The heavy installs some tests need, in groups: the peers, PyTerrier, the browser, Spark, the report page's plotly.
 
 `make test-fast` installs none of them but plotly: a test module that needs a missing one is skipped with its
 group's one reason (raised from one line here, so pytest's summary folds a group into one line). Under CI
@@ -34,6 +34,8 @@ GROUPS = {
                     "catboost", "torch", "torchmetrics", "trectools")),
     "browser": Group("the browser extra and Debian's chromium", "`make test` installs both",
                      ("playwright",), ("/usr/bin/chromium",)),
+    "pyterrier": Group("PyTerrier (pyterrier==1.1.2; its statsmodels makes pt.Experiment's correction)",
+                       "`make test` installs it with the peers", ("pyterrier", "statsmodels")),
     "spark": Group("the spark extra and a JRE", "`make test` installs both", ("pyspark",), ("java",)),
     "report": Group("the report extra", "`make test` and `make test-fast` install it", ("plotly",)),
 }

@@ -34,22 +34,35 @@ def add_parser(sub) -> None:
     p.add_argument("--baseline", metavar="RUN", help="compare each run against this one instead of all pairs (its "
                                                      "name, its path as typed, or its file name)")
     add_name_option(p)
-    p.add_argument("--test", choices=("randomization", "t"), default="randomization",
-                   help="paired randomization (sign-flip) test with a bootstrap CI, or scipy's paired t-test")
+    p.add_argument("--test", choices=("randomization", "t"), default="randomization", action=_GivenTest,
+                   help="paired randomization (sign-flip) test with a bootstrap CI (the default), or scipy's paired "
+                        "t-test (the default of --table pyterrier, as PyTerrier's)")
     p.add_argument("--resamples", type=int, default=10_000, help="resamples for the randomization test and bootstrap")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm correction")
     p.add_argument("--queries", type=int, default=5, metavar="N",
                    help="per-query views: the N queries that differ most / change winner (0: none)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
-    p.add_argument("--table", nargs="?", const="text", choices=("text", "markdown", "latex"), metavar="STYLE",
+    p.add_argument("--table", nargs="?", const="text", choices=("text", "markdown", "latex", "pyterrier"),
+                   metavar="STYLE",
                    help="print the systems x measures table of a paper instead: each run's mean per measure, marked "
                         "where significantly better (letters; with --baseline: ▲/▼ against it); STYLE text "
-                        "(default), markdown or latex; with --format json or csv, that table's cells")
+                        "(default), markdown or latex; with --format json or csv, that table's cells. STYLE "
+                        "pyterrier: PyTerrier's Experiment columns (name, each measure, and with --baseline "
+                        "'<m> +', '<m> -', '<m> p-value', '<m> reject', '<m> p-value corrected')")
     add_quiet_option(p)
+    p.set_defaults(test_given=False)
     add_on_duplicate(p)
     p.add_argument("--grids", action="store_true", help="list the named grids and exit")
     p.add_argument("--example", action="store_true", help="the built-in example (seed 000): gain and cutoff effects")
+
+
+class _GivenTest(argparse.Action):
+    """--test, and that it was given: otherwise `--table pyterrier` takes PyTerrier's default, the paired t-test."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.test_given = True
 
 
 def _p(x: float, floored: bool = False) -> str:
@@ -230,6 +243,21 @@ def _print_example_story(cmp) -> None:
               f"becomes {a2:.9f} vs {b2:.9f}: {f.to_winner} overtakes {f.from_winner}")
 
 
+def print_pyterrier_table(cmp, form: str) -> int:
+    """PyTerrier's Experiment table (compare/pyterrier.py): text with a note, json records or csv."""
+    from rankflavor.compare.pyterrier import note, to_text
+
+    frame = cmp.pyterrier_table()
+    if form == "json":
+        render.print_json([{k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
+                           for row in frame.to_dict(orient="records")])
+    elif form == "csv":
+        frame.to_csv(sys.stdout, index=False)
+    else:
+        sys.stdout.write(to_text(frame) + "\n" + note(cmp) + "\n")
+    return EXIT_OK
+
+
 def write_csv(cmp, stream) -> None:
     writer = csv.writer(stream, lineterminator="\n")
     columns = ["flavor", "run_a", "run_b", "mean_a", "mean_b", "n", "excluded", "diff", "ci_low", "ci_high", "p",
@@ -261,13 +289,16 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         qrels, runs = args.qrels, list(args.runs)
         grid, cutoffs = (args.specs or args.grid), args.cutoffs
-    cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=args.test,
+    test = "t" if args.table == "pyterrier" and not args.test_given else args.test
+    cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=test,
                   on_duplicate=args.on_duplicate, names=parse_name_options(args.names) or None,
                   n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
     if args.table is not None:
-        table = cmp.paper_table()
         for combination, reason in cmp.skipped:
             sys.stderr.write(f"skipped: {combination}: {reason}\n")
+        if args.table == "pyterrier":
+            return print_pyterrier_table(cmp, args.format)
+        table = cmp.paper_table()
         if args.format == "json":
             render.print_json(table.to_dict())
         elif args.format == "csv":

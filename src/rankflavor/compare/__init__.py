@@ -7,6 +7,7 @@
 - `top_differences`, `changed_winners`: per-query views with `rankflavor explain` command lines.
 - `GRIDS`, `build_grid`: the named grids and the flavors of a grid.
 - `TestSettings`: how runs are compared (test, n_resamples, seed, confidence, alpha), one value.
+- `Comparison.pyterrier_table()`: PyTerrier's Experiment table (`<m> +`, `<m> -`, `<m> p-value`, ...), a DataFrame.
 - `paper_table(cmp)` / `Comparison.paper_table()`: the systems x measures table of a paper, with
   significance marks, as text, Markdown or LaTeX.
 """

@@ -28,6 +28,7 @@ import pandas as pd
 
 from rankflavor.compare.grid import labelled_grid, short_label
 from rankflavor.compare.paper import PaperTable, paper_table
+from rankflavor.compare.pyterrier import pyterrier_table
 from rankflavor.compare.scores import Scores
 from rankflavor.compare.stats import PairedTest, TestSettings, holm, paired_tests
 from rankflavor.errors import EXIT_USAGE, RankflavorError
@@ -85,6 +86,11 @@ class Comparison:
     def paper_table(self, digits: int = 4) -> PaperTable:
         """The systems x measures table of a paper: means with significance marks (compare/paper.py)."""
         return paper_table(self, digits)
+
+    def pyterrier_table(self) -> pd.DataFrame:
+        """PyTerrier's Experiment table: `name`, a column per measure, and with a baseline `<m> +`, `<m> -`,
+        `<m> p-value`, `<m> reject`, `<m> p-value corrected` (compare/pyterrier.py)."""
+        return pyterrier_table(self)
 
     def _repr_html_(self) -> str:
         """Jupyter: the verdicts and the paper table, compact (display/notebook.py)."""

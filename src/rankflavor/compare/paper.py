@@ -2,10 +2,11 @@
 where its paired test against another run is significant (after Holm's correction, as `compare` makes it).
 
 With a baseline (`compare --baseline RUN`), a run's cell is marked ▲ when it is significantly better than
-the baseline and ▼ when significantly worse (PyTerrier's Experiment convention). Without one, each run gets a
-letter and a cell carries the letters of the runs it is significantly better than (ranx's report
-convention). The best mean of each measure is in bold (Markdown, LaTeX). Rendered as plain text, Markdown
-or LaTeX (booktabs), each with a note saying what the marks mean: the test, alpha, the correction.
+the baseline and ▼ when significantly worse (marks as many IR papers print them; PyTerrier's Experiment has
+columns instead: compare/pyterrier.py). Without one, each run gets a letter and a cell carries the letters of
+the runs it is significantly better than (ranx's report convention). The best mean of each measure is in bold
+(Markdown, LaTeX). Rendered as plain text, Markdown or LaTeX (booktabs), each with a note saying what the marks
+mean: the test, alpha, the correction.
 """
 
 from __future__ import annotations
