@@ -13,8 +13,6 @@ docs/ir_measures.md); a measure rankflavor cannot compute as ir_measures does is
 DefaultPipeline falls back to its own providers. The body is rankflavor/adapters/ir_measures_provider.py.
 """
 
-from __future__ import annotations
-
 try:
     import ir_measures as _ir_measures
 except ModuleNotFoundError as error:  # (only this module needs ir_measures; rankflavor never imports it)
