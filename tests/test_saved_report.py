@@ -157,3 +157,23 @@ def test_random_reports_round_trip(folder, data, chosen, per_query):
     path = folder / "random.json"
     original.to_json(path, per_query=per_query)
     assert_same(rf.load(path), original, per_query)
+
+
+def test_a_loaded_report_plots_as_the_original(tmp_path):
+    """rankflavor.plots on a loaded report: its per-query rows give the original's points, query by query (a
+    report saved without them says how to save them)."""
+    from heavy import need_module
+
+    need_module("report", "plotly")
+    from rankflavor import plots
+
+    original = rf.evaluate(QRELS, {"A": RUN, "B": {"q1": {"b": 3.0}, "q2": {"a": 2.0, "z": 1.0}}}, ["ndcg@3", "map"])
+    for per_query in (True, False):
+        original.to_json(tmp_path / f"r{per_query}.json", per_query=per_query)
+    loaded = rf.load(tmp_path / "rTrue.json")
+    for flavor in ("ndcg@3", "map"):
+        got, want = plots.scatter(loaded, flavor=flavor).data[0], plots.scatter(original, flavor=flavor).data[0]
+        assert list(got.x) == list(want.x) and list(got.y) == list(want.y)
+        assert list(got.customdata) == list(want.customdata)
+    with pytest.raises(UsageError, match="--per-query"):
+        plots.scatter(rf.load(tmp_path / "rFalse.json"))

@@ -67,9 +67,22 @@ class _Values:
     def values(self, run: str, flavor: Flavor) -> tuple[np.ndarray, np.ndarray]:
         """(query ids, unrounded values; NaN = not scored)."""
         if self.report is not None:
-            queries = self.report.result(run, flavor).queries
+            queries = getattr(self.report.result(run, flavor), "queries", None)
+            if queries is None:  # (a report read back from its JSON, rankflavor.load: its per-query rows)
+                return self._saved_values(run, flavor)
             return self.report.dataset.query_ids[queries.query], queries.raw_value
         return self.scores.query_ids, self.scores.values(run, flavor)
+
+    def _saved_values(self, run: str, flavor: Flavor) -> tuple[np.ndarray, np.ndarray]:
+        """A saved report's per-query values (as saved: rounded where the flavor rounds) over the queries any run
+        has a row for, sorted, so that two runs' values pair up query by query."""
+        assert self.report is not None
+        rows = {r: {row["query"]: row.get("value") for row in self.report.result(r, flavor).per_query()}
+                for r in self.runs}
+        ids = sorted(set().union(*rows.values()))
+        mine = rows[run]
+        values = [np.nan if mine.get(q) is None else float(mine[q]) for q in ids]
+        return np.array(ids, dtype=object), np.array(values, dtype=np.float64)
 
 
 def _title(text: str, flavor_label: str) -> dict[str, Any]:
