@@ -140,3 +140,51 @@ def test_an_interrupt_mid_write_leaves_the_old_file_and_no_temporary_one(tmp_pat
     write_text(tmp_path / "alias.json", "new text")  # (through a symlink: its target is replaced, the link kept)
     assert (tmp_path / "alias.json").is_symlink() and target.read_text() == "new text"
     assert target.stat().st_mode & 0o777 == 0o640
+
+
+class _FakeFrame:
+    """A DataFrame's writer stand-in: `frame.write.mode(m).parquet(path)` writes a part file, then fails if told."""
+
+    def __init__(self, fail: bool) -> None:
+        self.fail, self.modes = fail, []
+
+    @property
+    def write(self):
+        return self
+
+    def mode(self, mode: str):
+        self.modes.append(mode)
+        return self
+
+    def parquet(self, path: str) -> None:
+        Path(path).mkdir()
+        (Path(path) / "part-00000.parquet").write_bytes(b"PAR1 new")
+        if self.fail:
+            raise RuntimeError("the job failed on an executor")
+
+
+def test_spark_output_folder_is_replaced_only_when_the_job_succeeds(tmp_path, monkeypatch):
+    from rankflavor.spark.output_dir import plan_output, write_output
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "q.txt").write_text("q1 0 a 1\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "old.parquet").write_bytes(b"PAR1 old")
+    with pytest.raises(UsageError, match="is not empty"):
+        plan_output("out", ["q.txt"], overwrite=False, master=None)
+    for folder, says in [("q.txt", "is the input"), (".", "holds the input"), ("..", "holds the input")]:
+        with pytest.raises(UsageError, match=says):
+            plan_output(folder, ["q.txt"], overwrite=True, master="local[2]")
+    plan = plan_output("out", ["q.txt"], overwrite=True, master=None)
+    with pytest.raises(RuntimeError, match="executor"):
+        write_output(_FakeFrame(fail=True), plan)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "q.txt"]  # (the staged folder removed)
+    assert [p.name for p in out.iterdir()] == ["old.parquet"]
+    frame = _FakeFrame(fail=False)
+    write_output(frame, plan)
+    assert frame.modes == ["errorifexists"] and [p.name for p in out.iterdir()] == ["part-00000.parquet"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "q.txt"]  # (the old folder removed)
+    remote = _FakeFrame(fail=False)
+    write_output(remote, plan_output(str(tmp_path / "remote"), ["q.txt"], overwrite=False, master="spark://h:7077"))
+    assert remote.modes == ["errorifexists"]
