@@ -214,7 +214,7 @@ def test_cli_engine_spark_prints_what_the_local_engine_prints(spark, tmp_path, c
     for fmt in (["--format", "table"], ["--format", "csv", "--per-query"], ["--format", "trec"]):
         assert main([*base, *fmt]) == 0
         local = capsys.readouterr()
-        assert main([*base, *fmt, "--engine", "spark", "--output", str(tmp_path / "pq")]) == 0
+        assert main([*base, *fmt, "--engine", "spark", "--output", str(tmp_path / "pq"), "--overwrite"]) == 0
         remote = capsys.readouterr()
         assert remote.out == local.out, fmt
         assert remote.err.count("warning:") == local.err.count("warning:")

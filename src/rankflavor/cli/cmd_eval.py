@@ -37,7 +37,9 @@ def add_parser(sub) -> None:
                    help="spark: evaluate on Apache Spark (pip install 'rankflavor[spark]'); TREC or Parquet files")
     p.add_argument("--master", metavar="URL", help="with --engine spark: the Spark master (local[N], spark://..., "
                                                    "sc://... for Spark Connect; default: a local session)")
-    p.add_argument("--output", metavar="DIR", help="with --engine spark: also write the per-query results as Parquet")
+    p.add_argument("--output", metavar="DIR", help="with --engine spark: also write the per-query results as Parquet "
+                                                   "(a new or empty folder)")
+    p.add_argument("--overwrite", action="store_true", help="with --output: replace a non-empty DIR")
 
 
 def add_name_option(p: argparse.ArgumentParser) -> None:
@@ -147,7 +149,7 @@ def _spark_report(args: argparse.Namespace, specs: list[str]):
     from rankflavor.spark.report import spark_report
 
     return spark_report(args.qrels, list(args.runs), specs, args.master, args.on_duplicate, args.per_query,
-                        args.output, weight_files(args.weights))
+                        args.output, weight_files(args.weights), args.overwrite)
 
 
 def default_spec() -> str:

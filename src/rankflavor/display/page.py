@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -98,7 +99,11 @@ def write_report(qrels: Any, runs: Any, path: str | Path, flavors: Any = None, *
                  cutoffs: list[int] | None = None, baseline: str | None = None, command: str = "",
                  **options: Any) -> PageModel:
     """Evaluate, compare and write the page to `path` (the Python form of `rankflavor report`); the model back."""
+    from rankflavor.outputs import check_output, input_paths, write_text
+
+    check_output(path, input_paths(qrels, runs, grid if isinstance(grid, str) and os.path.isfile(grid) else None),
+                 "-o")  # (before the evaluation: an input is never overwritten)
     model = build_model(qrels, runs, flavors, grid=grid, cutoffs=cutoffs, baseline=baseline,
                         command=command or "rankflavor.display.write_report(...)", **options)
-    Path(path).write_text(render(model), encoding="utf-8")
+    write_text(path, render(model))
     return model

@@ -149,8 +149,11 @@ class Report:
         """The JSON of `rankflavor eval --format json` (with `--per-query`: per_query=True), written to `path` when
         given; `rankflavor.load(path)` reads it back."""
         text = json.dumps(self.to_dict(per_query), indent=2) + "\n"
-        if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+        if path is not None:  # (atomic, and never over one of the report's inputs: rankflavor/outputs.py)
+            from rankflavor.outputs import check_output, write_text
+
+            check_output(path, [i["path"] for i in self.provenance.get("inputs", []) if i.get("path")], "path")
+            write_text(path, text)
         return text
 
     def to_frame(self):

@@ -112,9 +112,11 @@ class SparkReport:
 
 
 def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | None, on_duplicate: str,
-                 per_query: bool, output: str | None, weights: dict[str, str] | None = None) -> SparkReport:
+                 per_query: bool, output: str | None, weights: dict[str, str] | None = None,
+                 overwrite: bool = False) -> SparkReport:
     """Evaluate on Spark (a local session without `master`) and collect what the CLI prints; `weights`:
-    {NAME: FILE} (--weights NAME=FILE), read on the driver."""
+    {NAME: FILE} (--weights NAME=FILE), read on the driver; `output`: a folder for the per-query rows
+    (spark/output_dir.py: a non-empty one only with `overwrite`)."""
     from pyspark.sql import functions as F
 
     from rankflavor.flavor import labelled_specs
@@ -122,12 +124,14 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     from rankflavor.inputs.tables import RunTable, Source
     from rankflavor.inputs.weights import load_weights
     from rankflavor.spark.driver import Columns, collect_arrow, evaluate
+    from rankflavor.spark.output_dir import plan_output, write_output
     from rankflavor.spark.provenance import driver_provenance, frame_provenance
     from rankflavor.spark.session import local_session
 
     if "-" in [qrels, *runs]:
         raise UsageError("--engine spark reads files, not standard input ('-')")
     labelled = labelled_specs(specs)
+    plan = plan_output(output, [qrels, *runs, *(weights or {}).values()], overwrite, master) if output else None
     refuse_unbound_weights(labelled, weights or {})  # (before a session starts)
     bound = [load_weights(name, path) for name, path in (weights or {}).items()]
     spark = local_session(master)
@@ -150,9 +154,9 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
         provenance = frame_provenance(qrels_frame, run_frame, described, on_duplicate, bound)
     out = evaluate(qrels_frame, run_frame, specs, columns=Columns(run="run", order="line" if on_driver else None),
                    runs=named, on_duplicate=on_duplicate, weights={w.name: w for w in bound})
-    if output:
+    if plan is not None:
         try:
-            out.per_query.write.mode("overwrite").parquet(output)
+            write_output(out.per_query, plan)
         except Exception as exc:
             from rankflavor.spark.driver import raise_marked
 
