@@ -193,3 +193,24 @@ def test_warnings_are_one_row_per_kind_with_count_runs_flavors_example_and_the_f
     assert len(listed) == 40 and {r for r, _, _ in listed} == set(runs)
     assert {re.sub(r"<[^>]+>", "", f) for _, f, _ in listed} == set(labels)
     assert all("unjudged docs" in message for _, _, message in listed)
+
+
+def test_the_pages_tables_are_over_the_comparisons_query_set():
+    """A answers 10 of 20 queries (7 right), B all 20 (A's 10 right, the others wrong): by each run's own queries
+    A 0.70 leads B 0.50; over the common 10, B 1.00 leads. Both tables print the common set's means, bold B,
+    give Δ as the difference of the means printed, and name the set with its size."""
+    from rankflavor.display import sections
+    from rankflavor.display.model import build_model
+
+    qrels = {f"q{i:02d}": {"r": 1, "n": 0} for i in range(20)}
+    good, bad = {"r": 2.0, "n": 1.0}, {"r": 1.0, "n": 2.0}
+    runs = {"A": {f"q{i:02d}": (good if i < 7 else bad) for i in range(10)},
+            "B": {f"q{i:02d}": (good if i < 10 else bad) for i in range(20)}}
+    model = build_model(qrels, runs, ["p@1"], baseline="A")
+    paper, sensitivity = sections.paper_table(model), sections.sensitivity(model)
+    caption = "over the 10 queries every run answers (query set common, of 20 judged: A lacks 10)"
+    assert caption in paper and caption in sensitivity
+    assert re.findall(r'<td class="num( best)?">(\d\.\d{4})', sensitivity) == [("", "0.7000"), (" best", "1.0000")]
+    assert "Δ +0.3000" in paper and re.search(r'<td class="num pos">\+0\.3000', sensitivity)
+    assert "0.5000" not in paper + sensitivity  # (B's mean over its own 20 queries)
+    assert "B wins under 1 of 1 flavors" in sections.verdicts(model)
