@@ -14,7 +14,7 @@ from rankflavor.cli import render
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option
 from rankflavor.cli.render import fmt, text_columns
-from rankflavor.errors import EXIT_OK, EXIT_USAGE
+from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 
 def add_parser(sub) -> None:
@@ -55,6 +55,9 @@ def add_parser(sub) -> None:
                         "(default), markdown or latex; with --format json or csv, that table's cells. STYLE "
                         "pyterrier: PyTerrier's Experiment columns (name, each measure, and with --baseline "
                         "'<m> +', '<m> -', '<m> p-value', '<m> reject', '<m> p-value corrected')")
+    p.add_argument("--verify", action="store_true",
+                   help="recompute every mean, difference, p-value and Holm correction from the per-query values and "
+                        "say on stderr which differ (exit 1 if any)")
     add_quiet_option(p)
     p.set_defaults(test_given=False)
     add_on_duplicate(p)
@@ -286,12 +289,23 @@ def _default_query_set(table: str | None, grid: Any, cutoffs: Any, base: str) ->
     return "qrels" if flavors and all(f.missing == "zero" for f in flavors) else "common"
 
 
+def report_verify(cmp) -> int:
+    """compare --verify: one stderr line when every number agrees, else one line per number that differs."""
+    problems = cmp.verify()
+    if not problems:
+        sys.stderr.write("verify: every mean, difference, p-value and Holm correction recomputed from the per-query "
+                         "values agrees\n")
+        return EXIT_OK
+    sys.stderr.write(f"verify: {len(problems)} numbers differ from their recomputation from the per-query values:\n")
+    sys.stderr.write("".join(f"  {p}\n" for p in problems))
+    return EXIT_INTERNAL
+
+
 def run(args: argparse.Namespace) -> int:
     if args.grids:
         print_grids()
         return EXIT_OK
     from rankflavor.compare import compare
-    from rankflavor.compare.views import query_differences, winner_changes
     from rankflavor.inputs.run_names import parse_name_options
 
     if args.example:
@@ -318,6 +332,14 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(set_warning)
     elif args.table is not None or args.format != "table":
         render.count_left_out(set_warning, sys.stderr)
+    code = _output(args, cmp, set_warning)
+    return report_verify(cmp) if code == EXIT_OK and args.verify else code
+
+
+def _output(args: argparse.Namespace, cmp, set_warning: str) -> int:
+    """Print the comparison as args say: --table STYLE, or compare's own output (table, json, csv)."""
+    from rankflavor.compare.views import query_differences, winner_changes
+
     if args.table is not None:
         for combination, reason in cmp.skipped:
             sys.stderr.write(f"skipped: {combination}: {reason}\n")

@@ -95,6 +95,13 @@ class Comparison:
         `<m> p-value`, `<m> reject`, `<m> p-value corrected` (compare/pyterrier.py)."""
         return pyterrier_table(self)
 
+    def verify(self) -> list:
+        """Every mean, difference, p-value and Holm correction recomputed plainly from the per-query values
+        (compare/verify.py): the `CompareDisagreement`s, an empty list when every number agrees."""
+        from rankflavor.compare.verify import verify_comparison
+
+        return verify_comparison(self)
+
     def _repr_html_(self) -> str:
         """Jupyter: the verdicts and the paper table, compact (display/notebook.py)."""
         from rankflavor.display.notebook import comparison_html
