@@ -191,4 +191,17 @@ def page_data(model: PageModel) -> dict[str, Any]:
         "why": {str(j): reasons for j, reasons in model.picks.why.items()},
         "records": _records(model),
         "explain": {"qrels": shlex.quote(qrels_path), "runs": {r: shlex.quote(run_paths.get(r, r)) for r in model.runs}},
+        "comparison": _comparison_numbers(model.comparison),
     }
+
+
+def _comparison_numbers(cmp: Comparison | None) -> dict[str, Any] | None:
+    """The numbers the page's tables print, unrounded, for a reader to check: the query set, each run's mean
+    and n per flavor, each pair's paired difference, p-values and significance."""
+    if cmp is None:
+        return None
+    data = cmp.to_dict()
+    keep = ("flavor", "run_a", "run_b", "n", "diff", "ci_low", "ci_high", "p", "p_holm", "significant", "winner")
+    return {"query_set": data["query_set"],
+            "means": [{k: row[k] for k in ("flavor", "run", "mean", "n")} for row in data["means"]],
+            "pairs": [{k: row[k] for k in keep} for row in data["pairs"]]}
