@@ -12,6 +12,7 @@ from hypothesis import assume, given, settings
 import rankflavor as rf
 import rankflavor.compare as rc
 from rankflavor.cli.main import main
+from rankflavor.compare.query_set import QuerySetError
 from rankflavor.compare.stats import TestSettings, holm, paired_test
 from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
 from strategies import qrels_and_run
@@ -106,14 +107,22 @@ def test_three_runs_all_pairs_holm_and_baseline():
         rc.compare(qrels, {"a": a, "b": b}, "ndcg@3", baseline="zzz")
 
 
-def test_queries_scored_in_one_run_only_are_excluded_from_the_pair():
+def test_a_query_one_run_lacks_is_out_of_every_mean_and_pair_under_the_common_set():
     qrels, a, b = two_systems(n=10)
     del b["q03"]
     cmp = rc.compare(qrels, {"a": a, "b": b}, ["ndcg@3", "ndcg@3 missing=zero"])
     skip, zero = cmp.pairs.iloc[0], cmp.pairs.iloc[1]
-    assert (skip.n, skip.excluded) == (9, 1)
-    assert (zero.n, zero.excluded) == (10, 0)
-    assert skip.mean_b == pytest.approx(rf.evaluate(qrels, b, "ndcg@3").mean())
+    assert (skip.n, skip.excluded, zero.n, zero.excluded) == (9, 0, 9, 0)
+    common = [q for q in qrels if q != "q03"]
+    assert skip.mean_a == pytest.approx(rf.evaluate(qrels, {q: a[q] for q in common}, "ndcg@3").mean())
+    assert zero.mean_a == skip.mean_a and skip.mean_a - skip.mean_b == pytest.approx(skip["diff"], abs=1e-12)
+    assert cmp.query_set.lacking == {"b": 1} and "b lacks 1" in cmp.query_set.warning()
+    qrels_set = rc.compare(qrels, {"a": a, "b": b}, ["ndcg@3 missing=zero"], query_set="qrels")
+    row = qrels_set.pairs.iloc[0]
+    assert (row.n, row.excluded) == (10, 0)
+    assert row.mean_b == pytest.approx(rf.evaluate(qrels, b, "ndcg@3 missing=zero").mean())
+    with pytest.raises(QuerySetError, match=r"use --query-set common .* or missing=zero"):
+        rc.compare(qrels, {"a": a, "b": b}, ["ndcg@3"], query_set="qrels")
 
 
 def test_reversal_found_on_ties_and_named_with_the_smallest_change():
@@ -226,11 +235,12 @@ def test_no_paired_queries_is_no_winner():
     qrels = {"q1": {"a": 1}, "q2": {"a": 1}}
     x = {"q1": {"a": 1.0}}
     z = {"q2": {"b": 1.0}}
-    cmp = rc.compare(qrels, {"x": x, "z": z}, ["ndcg@3", "ndcg@3 missing=zero"])
-    none, zero = cmp.pairs.iloc[0], cmp.pairs.iloc[1]
-    assert (none.n, none.excluded, none.winner) == (0, 2, "none") and np.isnan(none["diff"]) and np.isnan(none.p)
+    cmp = rc.compare(qrels, {"x": x, "z": z}, ["ndcg@3", "ndcg@3 missing=zero"])  # (the common set is empty)
+    for row in cmp.pairs.itertuples():
+        assert (row.n, row.excluded, row.winner, row.mean_a) == (0, 0, "none", None) and np.isnan(row.p)
+    assert cmp.verdicts.summary.iloc[0] == "no query is scored in both runs under any flavor"
+    zero = rc.compare(qrels, {"x": x, "z": z}, ["ndcg@3 missing=zero"], query_set="qrels").pairs.iloc[0]
     assert (zero.n, zero.winner) == (2, "x") and zero["diff"] == pytest.approx(0.5)  # x: 1, 0; z: 0, 0
-    assert "no query scored in both runs under 1 flavors" in cmp.verdicts.summary.iloc[0]
 
 
 def test_shapley_split_is_the_mean_over_every_order_and_sums_to_the_gap():
@@ -300,15 +310,18 @@ def test_compare_is_consistent_with_evaluate_on_random_inputs(first, second):
     grid = {"gain": ["linear", "exp2"], "ties": ["docid_desc", "pessimistic"]}
     cmp = rc.compare(qrels, runs, grid=grid, cutoffs=[1, 3], n_resamples=500)
     report = rf.evaluate(qrels, runs, cmp.flavors)
+    common = [q for q in qrels if qrels[q] and q in run_a and q in run_b]  # judged, answered by both runs
     for row in cmp.pairs.itertuples():
-        assert row.mean_a == report.mean("a", row.flavor) and row.mean_b == report.mean("b", row.flavor)
-        values = [(report.value(q, "a", row.flavor), report.value(q, "b", row.flavor)) for q in qrels if qrels[q]]
-        paired = [x - y for x, y in values if x is not None and y is not None]
-        assert row.n == len(paired)
-        assert row.excluded == sum((x is None) != (y is None) for x, y in values)
+        values = [(report.value(q, "a", row.flavor), report.value(q, "b", row.flavor)) for q in common]
+        paired = [(x, y) for x, y in values if x is not None and y is not None]
+        assert row.n == len(paired) and row.excluded == len(common) - len(paired)
         if paired:
-            assert row.diff == pytest.approx(float(np.mean(paired)), abs=1e-12)
+            assert row.mean_a == pytest.approx(float(np.mean([x for x, _ in paired])), abs=1e-12)
+            assert row.mean_b == pytest.approx(float(np.mean([y for _, y in paired])), abs=1e-12)
+            assert row.diff == pytest.approx(float(np.mean([x - y for x, y in paired])), abs=1e-12)
             assert row.ci_low - 1e-12 <= row.diff <= row.ci_high + 1e-12 and 0 < row.p <= 1
+        else:
+            assert row.mean_a is None and row.mean_b is None
     verdict = cmp.verdicts.iloc[0]
     winners = set(cmp.pairs.winner) - {"tie", "none"}
     assert (verdict.verdict == "reverses") == (winners == {"a", "b"})
@@ -320,18 +333,19 @@ def test_compare_is_consistent_with_evaluate_on_random_inputs(first, second):
         assert set(cmp.flips.n_axes) == {smallest}
 
 
-def test_means_and_paired_difference_can_disagree_when_queries_are_excluded(capsys):
+def test_means_and_paired_difference_agree_when_a_run_lacks_a_query(capsys):
     qrels = {"q1": {"x": 1}, "q2": {"x": 1}}
     a = {"q1": {"x": 1.0}, "q2": {"y": 1.0}}  # 1, 0
     b = {"q1": {"y": 2.0, "x": 1.0}}  # 0.63, missing
-    cmp = rc.compare(qrels, {"a": a, "b": b}, ["ndcg@3", "ndcg@3 missing=zero"])
-    skip, zero = cmp.pairs.iloc[0], cmp.pairs.iloc[1]
-    assert (skip.winner, skip.means_winner, skip.n, skip.excluded) == ("a", "b", 1, 1)
-    assert (zero.winner, zero.means_winner) == ("a", "a")
+    cmp = rc.compare(qrels, {"a": a, "b": b}, ["ndcg@3", "ndcg@3 missing=zero"])  # (each run's own means: 0.5, 0.63)
+    for row in cmp.pairs.itertuples():
+        assert (row.winner, row.means_winner, row.n, row.excluded, row.mean_a) == ("a", "a", 1, 0, 1.0)
     from rankflavor.cli.cmd_compare import print_comparison
 
     print_comparison(cmp, queries=0)
-    assert "ndcg@3: b by the means, a by the pairs" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "by the means" not in out
+    assert "over the 1 query every run answers (query set common, of 2 judged: b lacks 1)" in out
 
 
 def test_diff_walks_a_metrics_own_parameters():

@@ -193,3 +193,57 @@ def test_warnings_are_one_row_per_kind_with_count_runs_flavors_example_and_the_f
     assert len(listed) == 40 and {r for r, _, _ in listed} == set(runs)
     assert {re.sub(r"<[^>]+>", "", f) for _, f, _ in listed} == set(labels)
     assert all("unjudged docs" in message for _, _, message in listed)
+
+
+def test_the_pages_tables_are_over_the_comparisons_query_set():
+    """A answers 10 of 20 queries (7 right), B all 20 (A's 10 right, the others wrong): by each run's own queries
+    A 0.70 leads B 0.50; over the common 10, B 1.00 leads. Both tables print the common set's means, bold B,
+    give Δ as the difference of the means printed, and name the set with its size."""
+    from rankflavor.display import sections
+    from rankflavor.display.model import build_model
+
+    qrels = {f"q{i:02d}": {"r": 1, "n": 0} for i in range(20)}
+    good, bad = {"r": 2.0, "n": 1.0}, {"r": 1.0, "n": 2.0}
+    runs = {"A": {f"q{i:02d}": (good if i < 7 else bad) for i in range(10)},
+            "B": {f"q{i:02d}": (good if i < 10 else bad) for i in range(20)}}
+    model = build_model(qrels, runs, ["p@1"], baseline="A")
+    paper, sensitivity = sections.paper_table(model), sections.sensitivity(model)
+    caption = "over the 10 queries every run answers (query set common, of 20 judged: A lacks 10)"
+    assert caption in paper and caption in sensitivity
+    assert re.findall(r'<td class="num( best)?">(\d\.\d{4})', sensitivity) == [("", "0.7000"), (" best", "1.0000")]
+    assert "Δ +0.3000" in paper and re.search(r'<td class="num pos">\+0\.3000', sensitivity)
+    assert "0.5000" not in paper + sensitivity  # (B's mean over its own 20 queries)
+    assert "B wins under 1 of 1 flavors" in sections.verdicts(model)
+
+
+def test_the_page_embeds_the_numbers_its_tables_print(tmp_path):
+    """Read back from the rendered page: the embedded means are the ones the paper table prints (4 decimals),
+    each a plain mean over the stated query set, and each Δ is the difference of two embedded means."""
+    qrels = {f"q{i}": {"r": 1, "n": 0, "m": 2} for i in range(8)}
+    runs = {"A": {f"q{i}": {"r": 3.0, "n": 2.0 + i % 3, "m": 1.0} for i in range(6)},
+            "B": {f"q{i}": {"m": 3.0, "n": 2.0, "r": 1.0 + i % 2} for i in range(8)}}
+    files = []
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items()))
+    for name, run in runs.items():
+        (tmp_path / name).write_text("".join(f"{q} Q0 {d} 0 {s} {name}\n" for q, docs in run.items()
+                                             for d, s in docs.items()))
+        files.append(str(tmp_path / name))
+    out = tmp_path / "page.html"
+    assert main(["report", str(tmp_path / "qrels"), *files, "-m", "ndcg@2", "-m", "p@1", "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    numbers = _data(page)["comparison"]
+    assert numbers["query_set"]["size"] == 6 and numbers["query_set"]["lacking"] == {"A": 2}
+    import rankflavor as rf
+
+    paper = page.split('<table class="paper">', 1)[1].split("</table>", 1)[0]
+    printed = re.findall(r'<td class="num(?: best)?">(\d\.\d{4})', paper)
+    embedded = {(m["run"], m["flavor"]): m["mean"] for m in numbers["means"]}
+    flavors = [f["flavor"] for f in _data(page)["flavors"]]
+    assert printed == [f"{embedded[(run, f)]:.4f}" for run in ("A", "B") for f in flavors]
+    common = {q: docs for q, docs in runs["B"].items() if q in runs["A"]}
+    for spec, flavor in zip(["ndcg@2", "p@1"], flavors, strict=True):
+        for run in ("A", "B"):
+            plain = rf.evaluate(qrels, {q: runs[run][q] for q in common}, spec).mean()
+            assert embedded[(run, flavor)] == pytest.approx(plain, abs=1e-12)
+        delta = re.findall(r"Δ ([+-]\d\.\d{4})", paper)[flavors.index(flavor)]
+        assert delta == f"{embedded[('B', flavor)] - embedded[('A', flavor)]:+.4f}"

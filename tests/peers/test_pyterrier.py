@@ -78,7 +78,8 @@ def test_compare_pyterrier_table_is_experiments_table(seed):
     qrels, topics, results = frames(case, 3)
     theirs = experiment(results, topics, qrels, baseline=0, correction="holm")
     runs = {f"run{i}": frame for i, frame in enumerate(results)}
-    cmp = compare(qrels, runs, [f"ir_measures.{m}" for m in MEASURES], baseline="run0", test="t")
+    cmp = compare(qrels, runs, [f"ir_measures.{m}" for m in MEASURES], baseline="run0", test="t",
+                  query_set="qrels")  # (PyTerrier's: every judged query, a missing one 0; --table pyterrier's default)
     ours = cmp.pyterrier_table().rename(columns=lambda c: c.removeprefix("ir_measures."))
     for frame in (theirs, ours):  # name, the measures (PyTerrier: in the order its provider yields them), groups
         measures = [c for c in frame.columns[1:] if not c.endswith(SUFFIXES)]
@@ -109,7 +110,8 @@ def test_compare_pyterrier_table_is_experiments_table(seed):
 def test_without_a_baseline_the_table_is_name_and_measures():
     qrels, topics, results = frames(random_case(1), 2)
     theirs = experiment(results, topics, qrels)
-    cmp = compare(qrels, {"run0": results[0], "run1": results[1]}, [f"ir_measures.{m}" for m in MEASURES], test="t")
+    cmp = compare(qrels, {"run0": results[0], "run1": results[1]}, [f"ir_measures.{m}" for m in MEASURES], test="t",
+                  query_set="qrels")
     ours = cmp.pyterrier_table().rename(columns=lambda c: c.removeprefix("ir_measures."))
     assert sorted(ours.columns) == sorted(theirs.columns) and ours.columns[0] == "name"
     for column in theirs.columns[1:]:

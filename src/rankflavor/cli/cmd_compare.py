@@ -14,7 +14,7 @@ from rankflavor.cli import render
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option
 from rankflavor.cli.render import fmt, text_columns
-from rankflavor.errors import EXIT_OK, EXIT_USAGE
+from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 
 def add_parser(sub) -> None:
@@ -40,6 +40,11 @@ def add_parser(sub) -> None:
     p.add_argument("--resamples", type=int, default=10_000, help="resamples for the randomization test and bootstrap")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm correction")
+    p.add_argument("--query-set", choices=("common", "qrels"), default=None,
+                   help="the queries every mean, difference and test is over: common (the default) the judged queries "
+                        "every run answers; qrels every judged query, one a run lacks counted as the flavor's "
+                        "missing= says (refused under missing=skip: use missing=zero). --table pyterrier takes qrels "
+                        "when every flavor has missing=zero (ir_measures' flavors), as PyTerrier's table is")
     p.add_argument("--queries", type=int, default=5, metavar="N",
                    help="per-query views: the N queries that differ most / change winner (0: none)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
@@ -50,6 +55,9 @@ def add_parser(sub) -> None:
                         "(default), markdown or latex; with --format json or csv, that table's cells. STYLE "
                         "pyterrier: PyTerrier's Experiment columns (name, each measure, and with --baseline "
                         "'<m> +', '<m> -', '<m> p-value', '<m> reject', '<m> p-value corrected')")
+    p.add_argument("--verify", action="store_true",
+                   help="recompute every mean, difference, p-value and Holm correction from the per-query values and "
+                        "say on stderr which differ (exit 1 if any)")
     add_quiet_option(p)
     p.set_defaults(test_given=False)
     add_on_duplicate(p)
@@ -87,12 +95,12 @@ def print_grids() -> None:
           "--grid FILE with lines 'axis: v1 v2 ...' (crossed) and flavor specs (listed), or repeated -m SPEC.")
 
 
-def print_comparison(cmp, queries: int = 5, example: bool = False, quiet: bool = False) -> None:
+def print_comparison(cmp, queries: int = 5, example: bool = False, quiet: bool = False, left_out: str = "") -> None:
     """Verdicts first, then how the numbers were made, the table, and the per-query views and warnings; `quiet`:
-    the table alone (and one stderr line counting the warnings left out)."""
+    the table alone (and one stderr line counting the warnings left out: the table's and `left_out`'s)."""
     if quiet:
         _print_table(cmp)
-        render.count_left_out("warning\n" * len(cmp.warnings), sys.stderr)
+        render.count_left_out("warning\n" * len(cmp.warnings) + left_out, sys.stderr)
         return
     _print_verdicts(cmp)
     if example:
@@ -130,11 +138,11 @@ def _print_method(cmp) -> None:
     resampling = f", {s['n_resamples']} resamples, seed {s['seed']}" if s["test"] == "randomization" else ""
     print(f"test: {test}, {int(s['confidence'] * 100)}% CI: {s['ci']}{resampling}; "
           f"multiple comparisons: {s['correction']}; significant: p_holm < {s['alpha']}")
-    print(f"paired over {s['paired_queries']}")
+    print(f"means, differences and tests {s['paired_queries']}")
     pairs = cmp.pairs
-    disagree = pairs[(pairs.excluded > 0) & (pairs.means_winner != pairs.winner)]
+    disagree = pairs[pairs.means_winner != pairs.winner]
     if len(disagree):
-        print(f"note: under {len(disagree)} flavor x pair rows the means (over each run's own queries) order the "
+        print(f"note: under {len(disagree)} flavor x pair rows the means order the "
               f"runs differently from the paired difference, e.g. {disagree.label.iloc[0]}: "
               f"{disagree.means_winner.iloc[0]} by the means, {disagree.winner.iloc[0]} by the pairs")
     small = pairs[(pairs.n > 0) & (pairs.n < 6)]
@@ -148,6 +156,8 @@ def _signed(x: float) -> str:
 
 
 def _print_table(cmp) -> None:
+    from rankflavor.compare.paper import set_caption
+
     rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "p", "p_holm", "n", "excl", "winner"]]
     floor = 1.0 / (cmp.settings["n_resamples"] + 1)
     for r in cmp.pairs.itertuples():
@@ -157,6 +167,7 @@ def _print_table(cmp) -> None:
                      _p(r.p_holm, floored) + ("*" if r.significant else ""), str(r.n), str(r.excluded), r.winner])
     print("\n".join(render.aligned(rows)))
     print("\n".join(render.flavor_key(list(zip(cmp.pairs.label, cmp.pairs.flavor, strict=True)))))
+    print(f"means, differences and tests {set_caption(cmp)}")
     sums = [label for label, flavor in dict.fromkeys(zip(cmp.pairs.label, cmp.pairs.flavor, strict=True))
             if registry.get(cmp.flavor(flavor).metric).aggregate == "sum"]
     if sums:
@@ -267,12 +278,34 @@ def write_csv(cmp, stream) -> None:
         writer.writerow(["" if v is None or (isinstance(v, float) and v != v) else v for v in row])
 
 
+def _default_query_set(table: str | None, grid: Any, cutoffs: Any, base: str) -> str:
+    """common; for --table pyterrier, qrels when every flavor has missing=zero (PyTerrier averages every run over
+    every judged query, ir_measures counting a missing one as 0)."""
+    if table != "pyterrier":
+        return "common"
+    from rankflavor.compare.grid import labelled_grid
+
+    flavors, _ = labelled_grid(grid, cutoffs, base)
+    return "qrels" if flavors and all(f.missing == "zero" for f in flavors) else "common"
+
+
+def report_verify(cmp) -> int:
+    """compare --verify: one stderr line when every number agrees, else one line per number that differs."""
+    problems = cmp.verify()
+    if not problems:
+        sys.stderr.write("verify: every mean, difference, p-value and Holm correction recomputed from the per-query "
+                         "values agrees\n")
+        return EXIT_OK
+    sys.stderr.write(f"verify: {len(problems)} numbers differ from their recomputation from the per-query values:\n")
+    sys.stderr.write("".join(f"  {p}\n" for p in problems))
+    return EXIT_INTERNAL
+
+
 def run(args: argparse.Namespace) -> int:
     if args.grids:
         print_grids()
         return EXIT_OK
     from rankflavor.compare import compare
-    from rankflavor.compare.views import query_differences, winner_changes
     from rankflavor.inputs.run_names import parse_name_options
 
     if args.example:
@@ -290,9 +323,23 @@ def run(args: argparse.Namespace) -> int:
         qrels, runs = args.qrels, list(args.runs)
         grid, cutoffs = (args.specs or args.grid), args.cutoffs
     test = "t" if args.table == "pyterrier" and not args.test_given else args.test
+    query_set = args.query_set or _default_query_set(args.table, grid, cutoffs, args.base)
     cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=test,
                   on_duplicate=args.on_duplicate, names=parse_name_options(args.names) or None,
-                  n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
+                  n_resamples=args.resamples, seed=args.seed, alpha=args.alpha, query_set=query_set)
+    set_warning = "" if cmp.query_set is None or not cmp.query_set.warning() else f"warning: {cmp.query_set.warning()}\n"
+    if not args.quiet:
+        sys.stderr.write(set_warning)
+    elif args.table is not None or args.format != "table":
+        render.count_left_out(set_warning, sys.stderr)
+    code = _output(args, cmp, set_warning)
+    return report_verify(cmp) if code == EXIT_OK and args.verify else code
+
+
+def _output(args: argparse.Namespace, cmp, set_warning: str) -> int:
+    """Print the comparison as args say: --table STYLE, or compare's own output (table, json, csv)."""
+    from rankflavor.compare.views import query_differences, winner_changes
+
     if args.table is not None:
         for combination, reason in cmp.skipped:
             sys.stderr.write(f"skipped: {combination}: {reason}\n")
@@ -327,5 +374,5 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         write_csv(cmp, sys.stdout)
     else:
-        print_comparison(cmp, args.queries, example=args.example, quiet=args.quiet)
+        print_comparison(cmp, args.queries, example=args.example, quiet=args.quiet, left_out=set_warning)
     return EXIT_OK

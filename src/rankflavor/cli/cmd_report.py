@@ -35,6 +35,9 @@ def add_parser(sub) -> None:
     p.add_argument("--resamples", type=int, default=10_000, help="resamples of the randomization test and bootstrap")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm's correction")
+    p.add_argument("--query-set", choices=("common", "qrels"), default="common",
+                   help="the queries every mean, difference and test is over: common (the default) the judged queries "
+                        "every run answers; qrels every judged query, one a run lacks counted as missing= says")
     p.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the page to write (report.html)")
     add_on_duplicate(p)
 
@@ -56,12 +59,15 @@ def run(args: argparse.Namespace) -> int:
     model_args += (["--base", args.base] if args.base != "ndcg" else []) + (["--baseline", args.baseline]
                                                                             if args.baseline else [])
     model_args += [x for item in args.names for x in ("--name", item)]
+    model_args += ["--query-set", args.query_set] if args.query_set != "common" else []
     command = shlex.join(["rankflavor", "report", args.qrels, *args.runs, *model_args, "-o", args.output])
     settings = TestSettings(n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
     runs = named(list(args.runs), run_names(list(args.runs), args.names))
     model = write_report(args.qrels, runs, args.output, args.specs, grid=args.grid, cutoffs=args.cutoffs,
                          base=args.base, baseline=args.baseline, command=command, on_duplicate=args.on_duplicate,
-                         settings=settings)
+                         settings=settings, query_set=args.query_set)
+    if model.comparison is not None and model.comparison.query_set is not None and model.comparison.query_set.warning():
+        sys.stderr.write(f"warning: {model.comparison.query_set.warning()}\n")
     size = os.path.getsize(args.output)
     print(f"wrote {args.output} ({size / 1e6:.1f} MB, {len(model.runs)} runs x {len(model.flavors)} flavors, "
           f"{len(model.picks.why)} queries' records embedded) in {time.perf_counter() - start:.1f} s")

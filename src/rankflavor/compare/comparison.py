@@ -1,15 +1,15 @@
 """compare(): does "A beats B" survive a change of flavor?
 
-For every flavor of a grid and every pair of runs: each run's mean, the paired difference
-mean_q(a_q - b_q) over the queries scored in both runs (value not null under that flavor), a 95% CI
-and a p-value (`rankflavor.compare.stats`), Holm-corrected over the pairs of one flavor when there are
-several, and the winner (the sign of the paired difference). Queries scored in only one run (a
-missing query under missing=skip, a zero-ideal query under empty=skip) are left out of the pair and
-counted in `excluded`; the means are each run's own mean, as `eval` reports it (`means_winner` is the
-winner by those means, which can differ from `winner` when queries are excluded). `tie_low`..`tie_high`
-is the range of mean_a - mean_b when each run's ties are broken pessimistically or optimistically
-(the lower and higher of the two means per run, from the warnings); `tie_sensitive` marks a winner
-that some tie order could reverse.
+Every mean, difference and test of a comparison is over one query set (compare/query_set.py: `common`, the
+judged queries every run answers, the default; or `qrels`, every judged query, a missing one counted as the
+flavor's `missing` says), less, under a flavor, the queries some run leaves undefined (empty=skip). For every
+flavor of a grid and every pair of runs: each run's mean over those queries, the paired difference
+mean_q(a_q - b_q) over the same queries, a 95% CI and a p-value (`rankflavor.compare.stats`), Holm-corrected
+over the pairs of one flavor when there are several, and the winner (the sign of the paired difference, that
+of the means' difference: `means_winner`). `excluded` counts the set's queries a flavor leaves out.
+`tie_low`..`tie_high` is the range of mean_a - mean_b when each run's ties are broken pessimistically or
+optimistically (the lower and higher of the two means per run, from the warnings; unknown when a run's own
+queries are not the compared ones); `tie_sensitive` marks a winner that some tie order could reverse.
 
 The verdict of a pair is `robust` (one winner under every flavor), `reverses` (each run wins under some
 flavor: the flavors on each side and the smallest changes of axes that flip the winner are named),
@@ -29,6 +29,8 @@ import pandas as pd
 from rankflavor.compare.grid import labelled_grid, short_label
 from rankflavor.compare.paper import PaperTable, paper_table
 from rankflavor.compare.pyterrier import pyterrier_table
+from rankflavor.compare.query_set import QUERY_SETS, QuerySet, set_mean, set_values, summary_values
+from rankflavor.compare.query_set import query_set as build_query_set
 from rankflavor.compare.scores import Scores
 from rankflavor.compare.stats import PairedTest, TestSettings, holm, paired_tests
 from rankflavor.errors import EXIT_USAGE, RankflavorError
@@ -75,6 +77,7 @@ class Comparison:
     scores: Scores | None = None
     labels: dict[str, str] = field(default_factory=dict)  # canonical string -> the flavor's short name
     baseline: str | None = None  # the run every other run is compared with (None: all pairs)
+    query_set: QuerySet | None = None  # the queries every mean, difference and test is over
 
     def flavor(self, canonical: str) -> Flavor:
         """The Flavor compared whose canonical string a table shows (`pairs.flavor`, `flips.from_flavor`, ...)."""
@@ -91,6 +94,13 @@ class Comparison:
         """PyTerrier's Experiment table: `name`, a column per measure, and with a baseline `<m> +`, `<m> -`,
         `<m> p-value`, `<m> reject`, `<m> p-value corrected` (compare/pyterrier.py)."""
         return pyterrier_table(self)
+
+    def verify(self) -> list:
+        """Every mean, difference, p-value and Holm correction recomputed plainly from the per-query values
+        (compare/verify.py): the `CompareDisagreement`s, an empty list when every number agrees."""
+        from rankflavor.compare.verify import verify_comparison
+
+        return verify_comparison(self)
 
     def _repr_html_(self) -> str:
         """Jupyter: the verdicts and the paper table, compact (display/notebook.py)."""
@@ -110,7 +120,9 @@ class Comparison:
                 "labels": [self.labels.get(str(f), short_label(f)) for f in self.flavors],
                 "verdicts": records(self.verdicts), "flips": records(self.flips), "pairs": records(self.pairs),
                 "means": records(self.means), "warnings": records(self.warnings),
-                "skipped": [{"combination": c, "reason": r} for c, r in self.skipped]}
+                "skipped": [{"combination": c, "reason": r} for c, r in self.skipped],
+                "query_set": None if self.query_set is None else self.query_set.to_dict(),
+                "query_set_warning": None if self.query_set is None else self.query_set.warning()}
 
 
 def _plain(v: Any) -> Any:
@@ -156,50 +168,65 @@ def _usable(scores: Scores, flavors: list[Flavor], skipped: list[tuple[str, str]
     return usable
 
 
-def _pair_tests(scores: Scores, flavors: list[Flavor], a: str, b: str, settings: TestSettings,
-                ) -> list[tuple[PairedTest, int]]:
-    """(paired test, queries scored in one run only) per flavor for runs a and b. Flavors with the same
-    paired queries are tested together, so they share their resamples."""
-    values = [(scores.values(a, f), scores.values(b, f)) for f in flavors]
-    both = [~np.isnan(va) & ~np.isnan(vb) for va, vb in values]
+def _pair_tests(scores: Scores, qs: QuerySet, flavors: list[Flavor], pairs: list[tuple[str, str]],
+                settings: TestSettings,
+                ) -> tuple[dict[tuple[int, int], PairedTest], list[int], list[dict[str, float | None]]]:
+    """Per (flavor, pair) the paired test over the flavor's queries of the set (`qs`), per flavor those
+    queries' count and each run's mean over them. The values tested are those the mean summarises
+    (`summary_values`). Flavors with the same queries are tested together, so they share their resamples."""
+    per_flavor = [set_values(scores, qs, f) for f in flavors]
+    counts = [int((~np.isnan(next(iter(v.values())))).sum()) for v in per_flavor]
+    means = [{r: set_mean(scores, r, f, v[r]) for r in scores.runs} for f, v in zip(flavors, per_flavor, strict=True)]
     groups: dict[bytes, list[int]] = {}
-    for i, mask in enumerate(both):
-        groups.setdefault(mask.tobytes(), []).append(i)
-    tests: dict[int, PairedTest] = {}
-    for members in groups.values():
-        mask = both[members[0]]
-        d = np.column_stack([values[i][0][mask] - values[i][1][mask] for i in members])
-        for i, t in zip(members, paired_tests(d, settings), strict=True):
-            tests[i] = t
-    return [(tests[i], int((~both[i] & (~np.isnan(va) | ~np.isnan(vb))).sum()))
-            for i, (va, vb) in enumerate(values)]
+    for i, v in enumerate(per_flavor):
+        groups.setdefault((~np.isnan(next(iter(v.values())))).tobytes(), []).append(i)
+    tests: dict[tuple[int, int], PairedTest] = {}
+    for j, (a, b) in enumerate(pairs):
+        for members in groups.values():
+            keep = ~np.isnan(per_flavor[members[0]][a])
+            d = np.column_stack([summary_values(flavors[i], per_flavor[i][a][keep])
+                                 - summary_values(flavors[i], per_flavor[i][b][keep]) for i in members])
+            for i, t in zip(members, paired_tests(d, settings), strict=True):
+                tests[(i, j)] = t
+    return tests, counts, means
 
 
-def _warnings(scores: Scores, flavors: list[Flavor], label: Callable[[Flavor], str],
+def _warnings(scores: Scores, flavors: list[Flavor], label: Callable[[Flavor], str], qs: QuerySet,
               ) -> tuple[list[dict[str, Any]], dict[tuple[str, str], tuple]]:
-    """Rows of the warnings table, and per (run, flavor) the lower and higher of the means under
-    ties=pessimistic and ties=optimistic (the mean itself when no tie warning applies)."""
+    """Rows of the warnings table, and per (run, flavor) the lower and higher of the means over the compared
+    queries under ties=pessimistic and ties=optimistic (the mean itself when no tie warning applies; None when
+    one of them is unknown)."""
     rows: list[dict[str, Any]] = []
     tie_range: dict[tuple[str, str], tuple] = {}
     for f in flavors:
+        compared = set_values(scores, qs, f)
+        keep = ~np.isnan(next(iter(compared.values())))
         for r in scores.runs:
-            mean = scores.mean(r, f)
+            mean = set_mean(scores, r, f, compared[r])
             tie_range[(r, str(f))] = (mean, mean)
             for w in scores.warnings(r, f):
                 rows.append({"run": r, "flavor": str(f), "label": label(f), "code": w.code,
                              "message": w.message, "numbers": dict(w.numbers)})
                 if w.code == "ties_across_cutoff" and "mean_pessimistic" in w.numbers:
-                    ends = [w.numbers["mean_pessimistic"], w.numbers["mean_optimistic"]]
+                    ends = [_mean_over(scores, r, f, f.with_(ties=t), keep) for t in ("pessimistic", "optimistic")]
                     tie_range[(r, str(f))] = (None, None) if None in ends else (min(ends), max(ends))
     return rows, tie_range
 
 
+def _mean_over(scores: Scores, run: str, flavor: Flavor, other: Flavor, keep: np.ndarray) -> float | None:
+    """The run's mean, averaged as `flavor` averages, of its values under `other` (which differs in its ties only)
+    over the queries `keep` (None when the warnings did not make those values)."""
+    raw = scores.cached_values(run, other)
+    return None if raw is None else set_mean(scores, run, flavor, np.where(keep, raw, np.nan))
+
+
 def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | None = None,
                    settings: TestSettings | None = None, skipped: list[tuple[str, str]] | None = None,
-                   labels: Mapping[Flavor, str] | None = None) -> Comparison:
+                   labels: Mapping[Flavor, str] | None = None, query_set: str = "common") -> Comparison:
     """`compare` on already loaded scores (the CLI and the views share one `Scores` and its cache). labels:
     each flavor's short name (the spec the user wrote, `sklearn@10`); a flavor without one is named by
-    `short_label`. settings: how to test (default `TestSettings()`)."""
+    `short_label`. settings: how to test (default `TestSettings()`). query_set: "common" or "qrels"
+    (compare/query_set.py)."""
     settings = settings or TestSettings()
     named = dict(labels or {})
 
@@ -215,33 +242,28 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
     skipped = list(skipped or [])
     flavors = _usable(scores, flavors, skipped, label)
     pairs = run_pairs(runs, baseline)
+    qs = build_query_set(scores, query_set, flavors)
+    tests, counts, set_means = _pair_tests(scores, qs, flavors, pairs, settings)
     means = pd.DataFrame([
-        {"flavor": str(f), "label": label(f), "run": r, "mean": scores.mean(r, f),
-         "scored": int((~np.isnan(scores.values(r, f))).sum())}
-        for f in flavors for r in runs
+        {"flavor": str(f), "label": label(f), "run": r, "mean": set_means[i][r], "n": counts[i]}
+        for i, f in enumerate(flavors) for r in runs
     ])
-    tests: dict[tuple[int, int], PairedTest] = {}
-    excluded: dict[tuple[int, int], int] = {}
-    for j, (a, b) in enumerate(pairs):
-        for i, (t, n_excluded) in enumerate(_pair_tests(scores, flavors, a, b, settings)):
-            tests[(i, j)], excluded[(i, j)] = t, n_excluded
     rows = []
     for i, f in enumerate(flavors):
         block = []
         for j, (a, b) in enumerate(pairs):
             t = tests[(i, j)]
-            block.append({"flavor": str(f), "label": label(f), "run_a": a, "run_b": b,
-                          "mean_a": scores.mean(a, f), "mean_b": scores.mean(b, f), "n": t.n,
-                          "excluded": excluded[(i, j)], "diff": t.diff, "ci_low": t.ci_low, "ci_high": t.ci_high,
-                          "p": t.p, "exact": t.exact, "winner": winner_of(t.diff, a, b)})
-            ma, mb = block[-1]["mean_a"], block[-1]["mean_b"]
-            block[-1]["means_winner"] = NONE if ma is None or mb is None else winner_of(ma - mb, a, b)
+            ma, mb = set_means[i][a], set_means[i][b]
+            block.append({"flavor": str(f), "label": label(f), "run_a": a, "run_b": b, "mean_a": ma, "mean_b": mb,
+                          "n": t.n, "excluded": qs.size - t.n, "diff": t.diff, "ci_low": t.ci_low,
+                          "ci_high": t.ci_high, "p": t.p, "exact": t.exact, "winner": winner_of(t.diff, a, b),
+                          "means_winner": NONE if ma is None or mb is None else winner_of(ma - mb, a, b)})
         adjusted = holm([r["p"] for r in block]) if len(block) > 1 else [r["p"] for r in block]
         for r, p_adj in zip(block, adjusted, strict=True):
             r["p_holm"] = float(p_adj)
             r["significant"] = bool(p_adj < settings.alpha) if not np.isnan(p_adj) else False
         rows += block
-    warn_rows, tie_range = _warnings(scores, flavors, label)
+    warn_rows, tie_range = _warnings(scores, flavors, label, qs)
     for row in rows:
         (lo_a, hi_a), (lo_b, hi_b) = tie_range[(row["run_a"], row["flavor"])], tie_range[(row["run_b"], row["flavor"])]
         known = None not in (lo_a, hi_a, lo_b, hi_b)
@@ -257,10 +279,11 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
                  "n_resamples": settings.n_resamples, "seed": settings.seed, "confidence": settings.confidence,
                  "alpha": settings.alpha, "correction": correction,
                  "pairs": "each run vs " + baseline if baseline else "all pairs",
-                 "paired_queries": "queries scored in both runs; queries scored in only one run are excluded "
-                                   "(counted in `excluded`)"}
+                 "query_set": qs.name, "queries": qs.size,
+                 "paired_queries": qs.describe() + "; a query some run leaves undefined under a flavor is left out "
+                                   "of that flavor for every run (counted in `excluded`)"}
     return Comparison(runs, flavors, table, means, verdicts, flips, warnings, skipped, described, scores,
-                      {str(f): label(f) for f in flavors}, baseline)
+                      {str(f): label(f) for f in flavors}, baseline, qs)
 
 
 def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str, str]],
@@ -315,7 +338,7 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
             cutoffs: Sequence[int] | None = None, base: str | Flavor = "ndcg", baseline: str | None = None,
             test: str = "randomization", n_resamples: int = 10_000, seed: int = 0, confidence: float = 0.95,
             alpha: float = 0.05, on_duplicate: str = "error",
-            names: Sequence[str] | Mapping[str, str] | None = None) -> Comparison:
+            names: Sequence[str] | Mapping[str, str] | None = None, query_set: str = "common") -> Comparison:
     """Compare runs under every flavor of a grid.
 
     qrels, runs: as for `rankflavor.evaluate` (at least two runs). flavors: specs or Flavors to use as
@@ -324,9 +347,13 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
     p-value, percentile bootstrap CI) or "t" (scipy.stats.ttest_rel). Returns a `Comparison` whose
     `pairs`, `means`, `verdicts`, `flips` and `warnings` are DataFrames. on_duplicate: as for `evaluate`.
     test, n_resamples, seed, confidence, alpha: the `TestSettings` of the comparison. names: the runs' names, as
-    for `evaluate`; `baseline` is a run's name, its path as given or its file name.
+    for `evaluate`; `baseline` is a run's name, its path as given or its file name. query_set: the queries every
+    mean, difference and test is over: "common" (the judged queries every run answers) or "qrels" (every judged
+    query, a missing one counted as the flavor's missing= says; refused under missing=skip when a run lacks one).
     """
     settings = TestSettings(test, n_resamples, seed, confidence, alpha)
+    if query_set not in QUERY_SETS:
+        raise CompareError(f"unknown query set {query_set!r}; use 'common' or 'qrels'")
     if flavors is not None and grid is not None:
         raise CompareError("give flavors or a grid, not both")
     if isinstance(flavors, (str, Flavor)):
@@ -339,4 +366,5 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
                            f"({short_label(weighted[0])}); compare them unweighted, and give the weighted means "
                            "with rankflavor eval --weights NAME=FILE")
     scores = Scores.load(qrels, apply_names(runs, names), on_duplicate)
-    return compare_scores(scores, chosen, baseline=baseline, settings=settings, skipped=skipped, labels=labelled)
+    return compare_scores(scores, chosen, baseline=baseline, settings=settings, skipped=skipped, labels=labelled,
+                          query_set=query_set)

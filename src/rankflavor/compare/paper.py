@@ -36,6 +36,7 @@ class PaperTable:
     note: str
     letters: dict[str, str] = field(default_factory=dict)  # run -> its letter (no baseline)
     digits: int = 4
+    query_set: dict[str, Any] | None = None  # the comparison's query set (QuerySet.to_dict)
 
     def marks(self, run: str, measure: str) -> str:
         """The cell's significance marks: ▲/▼ against the baseline, else the letters of the runs it beats."""
@@ -112,7 +113,7 @@ class PaperTable:
 
     def to_dict(self) -> dict[str, Any]:
         return {"runs": self.runs, "measures": self.measures, "flavors": self.flavors, "baseline": self.baseline,
-                "letters": self.letters, "note": self.note,
+                "letters": self.letters, "note": self.note, "query_set": self.query_set,
                 "cells": self.to_frame().replace({np.nan: None}).to_dict(orient="records")}
 
 
@@ -150,14 +151,25 @@ def paper_table(cmp: Any, digits: int = 4) -> PaperTable:
     per_measure = len(cmp.pairs) // max(len(flavors), 1)
     correction = (f" after Holm's correction over the {per_measure} comparisons of each measure" if per_measure > 1
                   else ", uncorrected (one comparison per measure)")
-    where = f"{test}, p < {settings['alpha']:g}{correction}; over the queries scored in both runs"
+    where = f"{test}, p < {settings['alpha']:g}{correction}; means and tests {set_caption(cmp)}"
     if baseline is not None:
         note = f"{BETTER} / {WORSE}: significantly better / worse than {baseline} ({where})."
         letters: dict[str, str] = {}
     else:
         letters = {run: _letter(i) for i, run in enumerate(cmp.runs)}
         note = f"A letter marks a significant improvement over the run with that letter ({where})."
-    return PaperTable(list(cmp.runs), labels, flavors, means, better, worse, baseline, note, letters, digits)
+    query_set = None if cmp.query_set is None else cmp.query_set.to_dict()
+    return PaperTable(list(cmp.runs), labels, flavors, means, better, worse, baseline, note, letters, digits, query_set)
+
+
+def set_caption(cmp: Any) -> str:
+    """The comparison's query set and its size, and the flavors that leave some of its queries out (empty=skip)."""
+    qs = cmp.query_set
+    if qs is None:
+        return "over the queries scored in both runs"
+    fewer = {row.label: int(row.n) for row in cmp.means.itertuples() if row.n < qs.size}
+    less = "; ".join(f"{label}: {n} of them scored in every run" for label, n in fewer.items())
+    return qs.describe() + (f" ({less})" if less else "")
 
 
 def _letter(i: int) -> str:

@@ -13,8 +13,9 @@ RenderFromPerQuery.averages), each measure named by its label (the spec as writt
 - The baseline's row: NaN in its `+`, `-`, p-value and corrected columns, False in `reject` (PyTerrier fills None,
   then np.insert(reject, baseline, False) and np.insert(corrected, baseline, nan)).
 
-Where they differ: the queries paired are those scored in both runs (`compare`'s pairing: with missing=zero, as
-ir_measures' flavors have it, every judged query), where PyTerrier pairs the baseline's queries; and where every
+Where they differ: the means, `+`, `-` and tests are over the comparison's query set (compare/query_set.py: by
+default the judged queries every run answers; `qrels` with missing=zero, as ir_measures' flavors have it, every
+judged query), where PyTerrier averages each run over its own queries and pairs the baseline's; and where every
 paired difference is 0, compare/stats.py's t_test gives p = 1 (no evidence) where scipy's ttest_rel gives NaN (0/0),
 and where every difference is the same non-zero number, NaN where scipy gives 0 (t = inf).
 """
@@ -25,6 +26,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from rankflavor.compare.paper import set_caption
+from rankflavor.compare.query_set import set_values
 
 
 def pyterrier_table(cmp: Any) -> pd.DataFrame:
@@ -40,14 +44,15 @@ def pyterrier_table(cmp: Any) -> pd.DataFrame:
     pairs = {(row.run_b, row.flavor): row for row in cmp.pairs.itertuples()}
     columns: dict[str, list[Any]] = {}
     for flavor, label, measure in zip(flavors, labels, cmp.flavors, strict=True):
-        base = cmp.scores.values(cmp.baseline, measure)
+        compared = set_values(cmp.scores, cmp.query_set, measure)
+        base = compared[cmp.baseline]
         plus, minus, p, reject, corrected = [], [], [], [], []
         for run in cmp.runs:
             if run == cmp.baseline:
                 plus.append(np.nan), minus.append(np.nan), p.append(np.nan), reject.append(False)
                 corrected.append(np.nan)
                 continue
-            values = cmp.scores.values(run, measure)
+            values = compared[run]
             both = ~np.isnan(values) & ~np.isnan(base)
             plus.append(float((values[both] > base[both]).sum()))
             minus.append(float((values[both] < base[both]).sum()))
@@ -61,11 +66,12 @@ def pyterrier_table(cmp: Any) -> pd.DataFrame:
 def note(cmp: Any) -> str:
     """What the table's columns mean, for a printed table."""
     if cmp.baseline is None:
-        return "PyTerrier's Experiment columns: each run's mean per measure (give --baseline for +, -, p-value)."
+        return (f"PyTerrier's Experiment columns: each run's mean per measure {set_caption(cmp)} (give --baseline for "
+                "+, -, p-value).")
     test = {"t": "paired t-test (scipy.stats.ttest_rel)", "randomization": "paired randomization test"}
     pairs = len(cmp.runs) - 1
     return (f"PyTerrier's Experiment columns against the baseline {cmp.baseline}: + / - the queries better / worse "
-            f"than it; p-value: {test[cmp.settings['test']]} over the queries scored in both runs; p-value "
+            f"than it; p-value: {test[cmp.settings['test']]}; means, +, - and tests {set_caption(cmp)}; p-value "
             f"corrected: Holm over the {pairs} run{'s' if pairs > 1 else ''} compared with it; reject: corrected p < "
             f"{cmp.settings['alpha']:g}.")
 

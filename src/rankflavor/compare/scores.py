@@ -77,6 +77,11 @@ class Scores:
         """Unrounded per-query values over the judged queries (NaN = excluded), in `query_ids` order."""
         return self.result(run, flavor).queries.raw_value
 
+    def cached_values(self, run: str, flavor: Flavor) -> np.ndarray | None:
+        """The raw per-query values of `flavor` if an evaluation or a warning already made them (the warnings'
+        ties=pessimistic and ties=optimistic ones), else None."""
+        return self._values.get(self.dataset.run(run), flavor)
+
     def mean(self, run: str, flavor: Flavor) -> float | None:
         return self.result(run, flavor).mean
 

@@ -75,10 +75,10 @@ class WarningGroup:
 
 def build_model(qrels: Any, runs: Any, flavors: Any = None, *, grid: Any = None, cutoffs: list[int] | None = None,
                 base: str = "ndcg", baseline: str | None = None, command: str = "", on_duplicate: str = "error",
-                settings: TestSettings | None = None) -> PageModel:
+                settings: TestSettings | None = None, query_set: str = "common") -> PageModel:
     """Evaluate the runs under the flavors (specs, or a grid as `compare` takes it; default the 'default' grid
     @10) and, with two runs or more, compare each with the baseline (default: the first run) as `settings`
-    says (default `TestSettings()`)."""
+    says (default `TestSettings()`), over the query set `query_set` (compare/query_set.py)."""
     from rankflavor.version import __version__
 
     if isinstance(flavors, (str, Flavor)):
@@ -91,7 +91,7 @@ def build_model(qrels: Any, runs: Any, flavors: Any = None, *, grid: Any = None,
     comparison = None
     if len(scores.runs) >= 2:
         comparison = compare_scores(scores, chosen, baseline=baseline or scores.runs[0], settings=settings,
-                                    skipped=skipped, labels=labelled)
+                                    skipped=skipped, labels=labelled, query_set=query_set)
         chosen, skipped, baseline = list(comparison.flavors), list(comparison.skipped), comparison.baseline
     model = PageModel(scores, chosen, labels, comparison, baseline, command, __version__, skipped)
     flips = []
@@ -191,4 +191,17 @@ def page_data(model: PageModel) -> dict[str, Any]:
         "why": {str(j): reasons for j, reasons in model.picks.why.items()},
         "records": _records(model),
         "explain": {"qrels": shlex.quote(qrels_path), "runs": {r: shlex.quote(run_paths.get(r, r)) for r in model.runs}},
+        "comparison": _comparison_numbers(model.comparison),
     }
+
+
+def _comparison_numbers(cmp: Comparison | None) -> dict[str, Any] | None:
+    """The numbers the page's tables print, unrounded, for a reader to check: the query set, each run's mean
+    and n per flavor, each pair's paired difference, p-values and significance."""
+    if cmp is None:
+        return None
+    data = cmp.to_dict()
+    keep = ("flavor", "run_a", "run_b", "n", "diff", "ci_low", "ci_high", "p", "p_holm", "significant", "winner")
+    return {"query_set": data["query_set"],
+            "means": [{k: row[k] for k in ("flavor", "run", "mean", "n")} for row in data["means"]],
+            "pairs": [{k: row[k] for k in keep} for row in data["pairs"]]}

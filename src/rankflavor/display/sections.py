@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from rankflavor.compare.paper import BETTER, WORSE
+from rankflavor.compare.paper import BETTER, WORSE, set_caption
 from rankflavor.display.model import PageModel
 
 
@@ -56,6 +56,15 @@ def _pair_row(model: PageModel, run: str, flavor: str) -> Any:
     return None if rows.empty else rows.iloc[0]
 
 
+def _mean(model: PageModel, run: str, flavor: Any) -> float | None:
+    """The mean a page's table prints: over the comparison's query set (each run's own mean with one run)."""
+    if model.comparison is None:
+        return model.scores.mean(run, flavor)
+    means = model.comparison.means
+    value = means[(means.run == run) & (means.flavor == str(flavor))]["mean"].iloc[0]
+    return None if value is None or value != value else float(value)
+
+
 def paper_table(model: PageModel) -> str:
     """Runs x measures: the mean, ▲/▼ where significantly better/worse than the baseline (compare's paper
     table), and each run's difference from the baseline with its CI."""
@@ -78,19 +87,21 @@ def paper_table(model: PageModel) -> str:
                     "</span>") if marks else ""
             ci = ""
             pair = _pair_row(model, run, flavor) if run != model.baseline else None
-            if pair is not None:  # (the pair is baseline - run: shown as run - baseline)
+            if pair is not None:  # (the pair is baseline - run: shown as run - baseline, the means' difference)
                 level = int(model.comparison.settings["confidence"] * 100)
+                base = table.means[(model.baseline, measure)]
+                delta = None if mean is None or base is None else mean - base
                 ci = (f'<div class="ci" title="{_e(run)} − {_e(model.baseline)}, {level}% CI, '
-                      f'p (Holm) = {pair.p_holm:.3g}"><span>Δ {_f(-pair["diff"], signed=True)}</span> '
+                      f'p (Holm) = {pair.p_holm:.3g}"><span>Δ {_f(delta, signed=True)}</span> '
                       f'<span>[{_f(-pair.ci_high, signed=True)}, {_f(-pair.ci_low, signed=True)}]</span></div>')
             cells.append(f'<td class="num{" best" if best else ""}">{_f(mean)}{mark}{ci}</td>')
         name = f"{_e(run)}" + (' <span class="muted">(baseline)</span>' if run == model.baseline else "")
         rows.append(f"<tr><th>{name}</th>{''.join(cells)}</tr>")
     return (f'<div class="scroll"><table class="paper"><thead><tr><th>run</th>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>'
-            f'<p class="note">{_e(table.note)} Bold: the best mean of each measure. Δ: the run minus the baseline, '
-            f'mean over the paired queries, with its {int(model.comparison.settings["confidence"] * 100)}% CI '
-            f'({_e(model.comparison.settings["ci"])}).</p>')
+            f'<p class="note">{_e(table.note)} Bold: the best mean of each measure. Δ: the run\'s mean minus the '
+            f'baseline\'s, with the {int(model.comparison.settings["confidence"] * 100)}% CI of the mean paired '
+            f'difference ({_e(model.comparison.settings["ci"])}).</p>')
 
 
 def legend(model: PageModel) -> str:
@@ -117,7 +128,7 @@ def sensitivity(model: PageModel) -> str:
     head += "".join(f"<th>{_e(r)} − {_e(model.baseline)}</th>" for r in others)
     body = []
     for f in model.flavors:
-        means = {r: model.scores.mean(r, f) for r in runs}
+        means = {r: _mean(model, r, f) for r in runs}
         known = {r: m for r, m in means.items() if m is not None}
         top = max(known.values()) if known else None
         winners = [r for r, m in known.items() if m == top]
@@ -133,15 +144,18 @@ def sensitivity(model: PageModel) -> str:
             reverse = pair.winner in (pair.run_a, pair.run_b) and pair.winner != majority.get(r)
             flipped |= reverse
             star = '<span class="mark">*</span>' if pair.significant else ""
-            cls = "pos" if -pair["diff"] > 0 else "neg" if -pair["diff"] < 0 else ""
-            cells += (f'<td class="num {cls}">{_f(-pair["diff"], signed=True)}{star}'
+            base = means[model.baseline]  # type: ignore[index]
+            delta = None if means[r] is None or base is None else means[r] - base  # the means' difference
+            cls = "" if delta is None else "pos" if delta > 0 else "neg" if delta < 0 else ""
+            cells += (f'<td class="num {cls}">{_f(delta, signed=True)}{star}'
                       + ('<span class="tag">reversed</span>' if reverse else "") + "</td>")
         body.append(f'<tr class="{"reversal" if flipped else ""}"><th>{flavor_name(model, str(f))}</th>{cells}</tr>')
+    over = _e(set_caption(cmp)) if cmp is not None else "over each run's own queries"
     table = (f'<div class="scroll"><table class="sens"><thead><tr><th>flavor</th>{head}</tr></thead>'
              f'<tbody>{"".join(body)}</tbody></table></div>'
              '<p class="note">Bold: the winner under that flavor. A highlighted row is a reversal: there the run that '
              'wins under most flavors loses. * p &lt; alpha after Holm\'s correction. Hover a flavor for its '
-             'full string.</p>')
+             f'full string. Means and differences {over}.</p>')
     return table + flips(model)
 
 

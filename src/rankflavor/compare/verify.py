@@ -1,0 +1,154 @@
+"""Comparison.verify(): recompute every mean, difference, p-value and correction of a comparison from the
+per-query values, plainly, and say which differ (issue 24 item 5).
+
+From the per-query values of each run under each flavor (`Scores.values`) and the query set re-derived from
+the runs (common: the judged queries every run has; qrels: every judged query), less the queries some run
+leaves undefined under the flavor:
+- each mean: math.fsum over those queries, as the flavor summarises (the mean; a sum for trec_eval's counts;
+  exp of the mean log(max(v, 1e-5)) for gm_*), of the values or, under mean_of=rounded, of the rounded values
+  (printf's rounding), rounded to `round` decimals under mean_of=raw;
+- each difference: the mean of the per-query differences of those values;
+- each p-value: the t-test from scipy.stats.ttest_rel itself; the exact randomization test by enumerating
+  every sign vector (itertools.product); a Monte Carlo one by running the same seeded test again on the
+  recomputed differences (its resamples cannot be re-derived otherwise);
+- each Holm correction step by step, `significant` (p_holm < alpha) and the winner (the sign of the
+  difference, ties within 1e-9).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rankflavor import registry
+from rankflavor.compare.stats import TestSettings, paired_tests
+from rankflavor.engine import MIN_GEO_MEAN
+from rankflavor.report.numbers import TOLERANCE
+
+AGREE = 1e-9  # relative and absolute tolerance of a recomputed number
+
+
+@dataclass(frozen=True)
+class CompareDisagreement:
+    """One number of a comparison that its recomputation does not reproduce."""
+
+    flavor: str  # its label
+    where: str  # a run, or "A vs B"
+    what: str  # mean, diff, p, p_holm, significant, winner, n
+    reported: Any
+    recomputed: Any
+
+    def __str__(self) -> str:
+        return f"{self.flavor} / {self.where}: {self.what} is {self.reported!r}, recomputed {self.recomputed!r}"
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal strings and flags; numbers within AGREE; None and NaN both stand for no number."""
+    if isinstance(a, (str, bool, np.bool_)) or isinstance(b, (str, bool)):
+        return a == b
+    a, b = (math.nan if x is None else float(x) for x in (a, b))
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return abs(a - b) <= AGREE * max(1.0, abs(b))
+
+
+def _printf_round(x: float, decimals: int | None) -> float:
+    return x if decimals is None or math.isnan(x) else float(f"{x:.{decimals}f}")
+
+
+def _summarised(flavor, values: list[float]) -> list[float]:
+    """The values the flavor's mean averages: rounded under mean_of=rounded, log(max(v, 1e-5)) for a gm."""
+    if flavor.mean_of == "rounded":
+        values = [_printf_round(v, flavor.round.decimals) for v in values]
+    if registry.get(flavor.metric).aggregate == "gm":
+        values = [math.log(max(v, MIN_GEO_MEAN)) for v in values]
+    return values
+
+
+def _mean(flavor, values: list[float]) -> float | None:
+    if not values:
+        return None
+    kind = registry.get(flavor.metric).aggregate
+    summed = math.fsum(_summarised(flavor, values))
+    mean = summed if kind == "sum" else summed / len(values)
+    if kind == "gm":
+        mean = math.exp(mean)
+    return mean if flavor.mean_of == "rounded" or flavor.round.decimals is None else round(mean, flavor.round.decimals)
+
+
+def _exact_p(d: list[float]) -> float:
+    """Two-sided sign-flip p-value over all 2^n sign vectors (equal within rounding counts as extreme)."""
+    observed = abs(math.fsum(d))
+    threshold = observed - 1e-9 * math.fsum(abs(x) for x in d)
+    hits = sum(abs(math.fsum(s * x for s, x in zip(signs, d, strict=True))) >= threshold
+               for signs in itertools.product((1.0, -1.0), repeat=len(d)))
+    return hits / 2 ** len(d)
+
+
+def _p(d: list[float], settings: TestSettings) -> float:
+    if not d:
+        return math.nan
+    if settings.test == "t":
+        from scipy import stats
+
+        if len(d) < 2 or all(x == d[0] for x in d):  # (rankflavor's rule where scipy divides 0 by 0: stats.t_test)
+            return 1.0 if d[0] == 0 else math.nan
+        return float(stats.ttest_rel(d, [0.0] * len(d)).pvalue)
+    if len(d) < 63 and 2 ** len(d) <= settings.n_resamples:
+        return _exact_p(d)
+    return paired_tests(np.array(d)[:, None], settings)[0].p  # (Monte Carlo: the same seeded resamples)
+
+
+def _holm(p: list[float]) -> list[float]:
+    known = sorted((x, i) for i, x in enumerate(p) if not math.isnan(x))
+    out, running = [math.nan] * len(p), 0.0
+    for rank, (x, i) in enumerate(known):
+        running = max(running, min(1.0, (len(known) - rank) * x))
+        out[i] = running
+    return out
+
+
+def _query_mask(cmp: Any) -> np.ndarray:
+    scores = cmp.scores
+    judged = np.flatnonzero(scores.dataset.judged)
+    if cmp.query_set.name == "qrels":
+        return np.ones(len(judged), dtype=bool)
+    return np.array([all(scores.dataset.run(r).present[c] for r in scores.runs) for c in judged], dtype=bool)
+
+
+def verify_comparison(cmp: Any) -> list[CompareDisagreement]:
+    """Every mean, n, difference, p-value, Holm correction, significance and winner of `cmp` recomputed from the
+    per-query values; the ones that differ (an empty list when all agree)."""
+    s = cmp.settings
+    settings = TestSettings(s["test"], s["n_resamples"], s["seed"], s["confidence"], s["alpha"])
+    mask, out = _query_mask(cmp), []
+    for flavor in cmp.flavors:
+        label = cmp.labels.get(str(flavor), str(flavor))
+        raw = {r: cmp.scores.values(r, flavor) for r in cmp.runs}
+        kept = [j for j in np.flatnonzero(mask) if all(not math.isnan(raw[r][j]) for r in cmp.runs)]
+        values = {r: [float(raw[r][j]) for j in kept] for r in cmp.runs}
+        means = cmp.means[cmp.means.flavor == str(flavor)]
+        for row in means.itertuples():
+            for what, got, want in (("mean", row.mean, _mean(flavor, values[row.run])), ("n", row.n, len(kept))):
+                if not _same(None if got is None or got != got else got, want):
+                    out.append(CompareDisagreement(label, row.run, what, got, want))
+        pairs = cmp.pairs[cmp.pairs.flavor == str(flavor)]
+        diffs = [[a - b for a, b in zip(_summarised(flavor, values[p.run_a]), _summarised(flavor, values[p.run_b]),
+                                        strict=True)] for p in pairs.itertuples()]
+        p_values = [_p(d, settings) for d in diffs]
+        adjusted = _holm(p_values) if len(p_values) > 1 else p_values
+        for row, d, p, p_holm in zip(pairs.itertuples(), diffs, p_values, adjusted, strict=True):
+            diff = math.fsum(d) / len(d) if d else math.nan
+            winner = ("none" if math.isnan(diff) else "tie" if abs(diff) <= TOLERANCE
+                      else row.run_a if diff > 0 else row.run_b)
+            significant = bool(not math.isnan(p_holm) and p_holm < settings.alpha)
+            for what, got, want in (("n", row.n, len(d)), ("diff", row.diff, diff),
+                                    ("p", row.p, p), ("p_holm", row.p_holm, p_holm),
+                                    ("significant", bool(row.significant), significant), ("winner", row.winner, winner)):
+                if not _same(got, want):
+                    out.append(CompareDisagreement(label, f"{row.run_a} vs {row.run_b}", what, got, want))
+    return out
