@@ -247,21 +247,23 @@ def _planted_runs(folder: Path) -> list[str]:
     return [str(qrels), *paths, "--name", f"c.run={NAMED}"]
 
 
-PLANTED_PROBLEMS = """() => {
+PLANTED_PROBLEMS = """(planted) => {
   const links = Array.from(document.querySelectorAll("a")).map((a) => a.getAttribute("href") ||
     a.getAttributeNS("http://www.w3.org/1999/xlink", "href")).filter((h) => h && !h.startsWith("#"));
-  // a U+202E whose text is neither isolated (<bdi>, unicode-bidi: isolate, FSI..PDI) nor alone in its block
+  // a U+202E must reverse the rest of its own name only: the text after it, up to the end of the nearest
+  // isolate (<bdi>, unicode-bidi: isolate, a block) or a PDI, is the end of a planted name (or of its quoted path)
   const unisolated = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const text = node.textContent;
-    if (!text.includes("\\u202e")) continue;
-    const parent = node.parentElement;
-    if (parent.closest("script")) continue;
-    const isolated = getComputedStyle(parent).unicodeBidi.startsWith("isolate") ||
-      /\\u2068[^\\u2069]*\\u202e[^\\u2069]*\\u2069/.test(text) ||
-      parent.textContent === text && getComputedStyle(parent).display !== "inline";
-    if (!isolated) unisolated.push(parent.tagName + ": " + text.slice(0, 60));
+    if (!node.textContent.includes("\\u202e") || node.parentElement.closest("script")) continue;
+    let unit = node.parentElement;
+    while (unit.parentElement && getComputedStyle(unit).display === "inline" &&
+           !getComputedStyle(unit).unicodeBidi.startsWith("isolate")) unit = unit.parentElement;
+    const parts = unit.textContent.split("\\u202e").slice(1);
+    for (const part of parts) {
+      const after = part.split("\\u2069")[0].replace(/'$/, "");
+      if (!planted.some((name) => name.endsWith(after))) unisolated.push(unit.tagName + ": " + after.slice(0, 60));
+    }
   }
   return { pwned: window.__pwned === undefined ? null : window.__pwned, links, unisolated,
            width: document.scrollingElement.scrollWidth, viewport: document.documentElement.clientWidth,
@@ -297,7 +299,7 @@ def _open_planted(browser, report: Path, planted: list[str]) -> tuple[dict, list
         page.keyboard.press("Escape")
     page.fill("#rf-filter", "xxxxxxxx")
     titles = page.locator("#rf-queries .cut").evaluate_all("(cells) => cells.map((c) => c.title)")
-    problems = page.evaluate(PLANTED_PROBLEMS)
+    problems = page.evaluate(PLANTED_PROBLEMS, [*PLANTED, *SPACED, *RUN_FILES, NAMED])
     problems["table"] = page.evaluate("document.getElementById('rf-queries').scrollWidth")
     context.close()
     return problems, requests, "\n".join(shown), titles

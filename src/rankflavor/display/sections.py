@@ -11,6 +11,7 @@ from typing import Any
 from rankflavor.compare.paper import BETTER, WORSE
 from rankflavor.display.model import PageModel
 from rankflavor.display.text import html_text as _t
+from rankflavor.display.text import needs_isolation
 
 
 def _e(x: Any) -> str:
@@ -60,7 +61,7 @@ def verdicts(model: PageModel) -> str:
     for v in cmp.verdicts.itertuples():
         kind = {"robust": "ok", "reverses": "bad", "partly tied": "warn"}.get(v.verdict, "muted")
         items.append(f'<li><span class="badge {kind}">{_t(v.verdict)}</span> <b>{_t(v.run_b)}</b> vs '
-                     f'<b>{_t(v.run_a)}</b>: {_t(v.summary.split(": ", 1)[-1])}</li>')
+                     f'<b>{_t(v.run_a)}</b>: {_t(v.summary.split(": ", 1)[-1], model.runs)}</li>')
     return f'<ul class="verdicts">{"".join(items)}</ul>'
 
 
@@ -102,8 +103,8 @@ def paper_table(model: PageModel) -> str:
         rows.append(f"<tr><th>{name}</th>{''.join(cells)}</tr>")
     return (f'<div class="scroll"><table class="paper"><thead><tr><th>run</th>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>'
-            f'<p class="note">{_t(table.note)} Bold: the best mean of each measure. Δ: the run minus the baseline, '
-            f'mean over the paired queries, with its {int(model.comparison.settings["confidence"] * 100)}% CI '
+            f'<p class="note">{_t(table.note, model.runs)} Bold: the best mean of each measure. Δ: the run minus the '
+            f'baseline, mean over the paired queries, with its {int(model.comparison.settings["confidence"] * 100)}% CI '
             f'({_t(model.comparison.settings["ci"])}).</p>')
 
 
@@ -137,7 +138,7 @@ def sensitivity(model: PageModel) -> str:
         winners = [r for r, m in known.items() if m == top]
         cells = "".join(f'<td class="num{" best" if r in winners and len(runs) > 1 else ""}">{_f(means[r])}</td>'
                         for r in runs)
-        cells += f"<td>{_t(', '.join(winners) if len(winners) < len(runs) or len(runs) == 1 else 'tie')}</td>"
+        cells += f"<td>{', '.join(map(_t, winners)) if len(winners) < len(runs) or len(runs) == 1 else 'tie'}</td>"
         flipped = False
         for r in others:
             pair = _pair_row(model, r, str(f))
@@ -193,11 +194,12 @@ def warnings(model: PageModel) -> str:
     """The input warnings, then the flavors' warnings one row per kind: the kind, how many, the runs and
     flavors concerned, one example, and the whole list (run, flavor, message) behind a <details>."""
     groups = model.warning_groups()
+    names = _quoted(model)
     inputs = model.scores.provenance.get("input_warnings", [])
     out = []
     if inputs:
-        out.append("<ul class=\"input-warnings\">" + "".join(f"<li>{_t(w.get('message', w) if isinstance(w, dict) else w)}"
-                                                             "</li>" for w in inputs) + "</ul>")
+        messages = (w.get("message", w) if isinstance(w, dict) else w for w in inputs)
+        out.append('<ul class="input-warnings">' + "".join(f"<li>{_t(m, names)}</li>" for m in messages) + "</ul>")
     if not groups:
         out.append('<p class="ok-line">No warning: no tie across a cutoff, no unjudged document in the top k, '
                    "no zero-ideal or missing query.</p>")
@@ -208,7 +210,7 @@ def warnings(model: PageModel) -> str:
         first = group.rows[0]
         runs = _some([_t(r) for r in group.runs], len(model.runs))
         flavors = _some([flavor_name(model, f) for f in group.flavors], len(model.flavors))
-        every = "".join(f"<tr><td>{_t(w['run'])}</td><td>{flavor_name(model, w['flavor'])}</td><td>{_t(w['message'])}"
+        every = "".join(f"<tr><td>{_t(w['run'])}</td><td>{flavor_name(model, w['flavor'])}</td><td>{_t(w['message'], names)}"
                         "</td></tr>" for w in group.rows)
         listing = (f'<details><summary>all {len(group.rows)} warnings</summary><div class="scroll">'
                    '<table class="warning-list"><thead><tr><th>run</th><th>flavor</th><th>message</th></tr>'
@@ -216,10 +218,15 @@ def warnings(model: PageModel) -> str:
         body.append(f'<tr data-code="{_e(group.code)}"><td data-label="kind"><span class="badge warn">{_t(kind)}</span>'
                     f'</td><td class="num" data-label="count">{len(group.rows)}</td><td data-label="runs">{runs}</td>'
                     f'<td data-label="flavors">{flavors}</td><td data-label="example"><b>{_t(first["run"])}</b> under '
-                    f'{flavor_name(model, first["flavor"])}: {_t(first["message"])}{listing}</td></tr>')
+                    f'{flavor_name(model, first["flavor"])}: {_t(first["message"], names)}{listing}</td></tr>')
     out.append('<table class="warnings"><thead><tr><th>kind</th><th class="num">count</th><th>runs</th>'
                f'<th>flavors</th><th>example</th></tr></thead><tbody>{"".join(body)}</tbody></table>')
     return "".join(out)
+
+
+def _quoted(model: PageModel) -> list[str]:
+    """The names a message may quote that need isolating on their own (html_text): runs, right-to-left ids."""
+    return [*model.runs, *(q for q in map(str, model.scores.query_ids.tolist()) if needs_isolation(q))]
 
 
 def inputs(model: PageModel) -> str:

@@ -12,7 +12,9 @@ a line.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Iterable
 from html import escape
 
 # bidirectional classes that can reorder what follows them (UAX #9 table 4): strong right-to-left, Arabic
@@ -20,6 +22,8 @@ from html import escape
 _REORDERING = frozenset({"R", "AL", "AN", "RLE", "LRE", "RLO", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"})
 _PLOTLY = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "%": "&#37;", "\n": "&#10;", "\r": "&#13;"})
 FSI, PDI = "\u2068", "\u2069"
+LONG_WORD = 32
+_LONG = re.compile(rf"\S{{{LONG_WORD + 1}}}")
 
 
 def needs_isolation(text: str) -> bool:
@@ -36,9 +40,25 @@ def plotly_text(text: object) -> str:
     return f"{FSI}{escaped}{PDI}" if needs_isolation(text) else escaped
 
 
-def html_text(text: object) -> str:
+def html_text(text: object, names: Iterable[str] = ()) -> str:
     """`text` as the content of an HTML element: escaped, in a `<bdi>` when it holds right-to-left or bidi
-    control characters. (An attribute's value takes `html.escape(text, quote=True)`.)"""
+    control characters, and each of `names` (the runs, ids) it quotes in a `<bdi>` of its own, so an override
+    in a name quoted by a sentence reverses that name only; a word longer than LONG_WORD characters in a
+    `<span class="long">` (page.css: it wraps anywhere, so a long id never stretches its table). (An
+    attribute's value takes `html.escape(text, quote=True)`.)"""
     text = str(text)
+    if not needs_isolation(text):
+        return _wrapped(text)
+    quoted = sorted({n for n in names if n and n in text and needs_isolation(n)}, key=len, reverse=True)
+    if not quoted:
+        return f"<bdi>{_wrapped(text)}</bdi>"
+    pieces, last = [], 0
+    for match in re.finditer("|".join(map(re.escape, quoted)), text):
+        pieces += [_wrapped(text[last:match.start()]), f"<bdi>{_wrapped(match.group())}</bdi>"]
+        last = match.end()
+    return f"<bdi>{''.join(pieces)}{_wrapped(text[last:])}</bdi>"
+
+
+def _wrapped(text: str) -> str:
     escaped = escape(text, quote=True)
-    return f"<bdi>{escaped}</bdi>" if needs_isolation(text) else escaped
+    return f'<span class="long">{escaped}</span>' if _LONG.search(text) else escaped

@@ -11,7 +11,8 @@
   // or bidi control characters (a U+202E reverses that text only; display/text.py html_text); `label` also
   // cuts a long id to LABEL characters, the whole id on hover
   const REORDERING = /[\u0590-\u08FF\u200F\u202A-\u202E\u2066-\u2069\uFB1D-\uFDFF\uFE70-\uFEFF\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
-  const txt = (s) => (REORDERING.test(String(s)) ? "<bdi>" + esc(s) + "</bdi>" : esc(s));
+  const wrapped = (s) => (/\S{33}/.test(s) ? '<span class="long">' + esc(s) + "</span>" : esc(s));
+  const txt = (s) => (REORDERING.test(String(s)) ? "<bdi>" + wrapped(String(s)) + "</bdi>" : wrapped(String(s)));
   const LABEL = 80;
   const label = (s) => {
     const text = String(s);
@@ -25,18 +26,18 @@
   const queryIndex = new Map(D.queries.map((q, j) => [q, j]));
 
   function shellQuote(s) { return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'"; }
-  function explainCommand(j, run, fi) {
-    return ["rankflavor explain", D.explain.qrels, D.explain.runs[run], "-q", shellQuote(D.queries[j]), "-m",
-      shellQuote(D.flavors[fi].spec)].join(" ");
+  function explainCommand(j, run, fi) {  // (HTML: each word isolated, so a U+202E in a path reverses that path only)
+    return ["rankflavor", "explain", D.explain.qrels, D.explain.runs[run], "-q", shellQuote(D.queries[j]), "-m",
+      shellQuote(D.flavors[fi].spec)].map(txt).join(" ");
   }
   function hasRecord(j) { return D.why[String(j)] !== undefined; }
 
   // ---- the per-query table -------------------------------------------------------------------------------
   function columns() {
-    const cols = [{ key: "query", label: "query", num: false }];
-    D.runs.forEach((r) => cols.push({ key: "run:" + r, label: r, num: true }));
-    others.forEach((r) => cols.push({ key: "diff:" + r, label: r + " − " + D.baseline, num: true }));
-    cols.push({ key: "record", label: "record", num: false });
+    const cols = [{ key: "query", html: "query", num: false }];  // (html: each name a label of its own)
+    D.runs.forEach((r) => cols.push({ key: "run:" + r, html: label(r), num: true }));
+    others.forEach((r) => cols.push({ key: "diff:" + r, html: label(r) + " − " + label(D.baseline), num: true }));
+    cols.push({ key: "record", html: "record", num: false });
     return cols;
   }
   function cell(j, key) {
@@ -89,7 +90,7 @@
     const cols = columns();
     const head = cols.map((c) => {
       const cls = ["sortable", c.num ? "num" : "", state.sort === c.key ? (state.dir > 0 ? "asc" : "desc") : ""].join(" ");
-      return '<th class="' + cls + '" data-key="' + esc(c.key) + '">' + label(c.label) + "</th>";
+      return '<th class="' + cls + '" data-key="' + esc(c.key) + '">' + c.html + "</th>";
     }).join("");
     const all = rows();
     const body = all.slice(0, state.shown).map((j) => {
@@ -158,7 +159,7 @@
   }
   function recordHtml(j, run, fi) {
     const r = D.records[j + "|" + run + "|" + fi];
-    const cmd = '<code class="explain">' + esc(explainCommand(j, run, fi)) + "</code>";
+    const cmd = '<code class="explain">' + explainCommand(j, run, fi) + "</code>";
     if (!r) {
       return '<div class="record"><h3>' + txt(run) + '</h3><p>This record is not embedded in the page. Print it with:</p>' + cmd + "</div>";
     }
