@@ -12,6 +12,7 @@ import pytest
 
 import rankflavor.compare as rc
 from rankflavor.cli.main import main
+from rankflavor.compare.paper import PaperTable
 
 N = 30  # queries: 2^30 sign vectors, so the randomization test is Monte Carlo (its floor is 1/(R+1))
 QRELS = {f"q{i}": {"rel": 1, "non": 0} for i in range(N)}
@@ -55,6 +56,40 @@ def test_latex_escapes_names_and_bolds_the_best():
     with pytest.raises(ValueError, match="markdown"):
         rc.compare(QRELS, runs, ["ndcg@1"], n_resamples=500).paper_table().render("html")
 
+
+
+# LaTeX's text-mode spellings of its special characters (as a LaTeX reader reads them back: one command each)
+LATEX_READS = {"\\textbackslash{}": "\\", "\\textasciitilde{}": "~", "\\textasciicircum{}": "^", "\\&": "&", "\\%": "%",
+               "\\$": "$", "\\#": "#", "\\_": "_", "\\{": "{", "\\}": "}"}
+
+
+def _read_latex_text(tex: str) -> str:
+    """The text a LaTeX cell spells, read left to right; a special character left bare is an error."""
+    out, i = [], 0
+    while i < len(tex):
+        spelled = next((s for s in LATEX_READS if tex.startswith(s, i)), None)
+        if spelled is None:
+            assert tex[i] not in "\\&%$#_{}~^", f"bare {tex[i]!r} at {i} in {tex!r}"
+            out.append(tex[i])
+            i += 1
+        else:
+            out.append(LATEX_READS[spelled])
+            i += len(spelled)
+    return "".join(out)
+
+
+def test_latex_spells_every_special_character_of_a_name_once():
+    names = ["a\\b", "{x}_1 & 50% #2", "~^$", "UPenn DOWN \\{\\}"]  # (the last one the baseline)
+    table = PaperTable(runs=names, measures=["m\\1"], flavors=["ndcg@1"], means={(r, "m\\1"): 0.5 for r in names},
+                       better={(r, "m\\1"): [] for r in names}, worse={(r, "m\\1"): [] for r in names},
+                       baseline=names[-1], note=f"▲ / ▼: significantly better / worse than {names[-1]} (t).")
+    lines = table.render("latex").splitlines()
+    body = lines[lines.index("\\midrule") + 1: lines.index("\\bottomrule")]
+    assert [_read_latex_text(row.split(" & ")[0]) for row in body] == [table.run_name(r) for r in names]
+    assert _read_latex_text(lines[lines.index("\\toprule") + 1].split(" & ")[1].removesuffix(" \\\\")) == "m\\1"
+    caption = next(line for line in lines if line.startswith("\\caption{"))[len("\\caption{"):-1]
+    marks = caption.replace("$\\blacktriangle$", "▲").replace("$\\blacktriangledown$", "▼")
+    assert _read_latex_text(marks) == table.note
 
 def test_the_cli_prints_each_style_and_the_cells_as_json_and_csv(tmp_path, capsys):
     qrels = tmp_path / "qrels"

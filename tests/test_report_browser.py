@@ -215,3 +215,124 @@ def test_a_desktop_width_keeps_two_columns_of_charts(browser, wide_report):
     problems = _layout(browser, wide_report, {"width": 1300, "height": 900}, mobile=False, shot="report-1300.png")
     _assert_laid_out(problems, 1300)
     assert len(set(problems["charts"])) == 2
+
+
+# ---- user text is text: ids, run names and file names that are markup, scripts, links or bidi controls ------
+# Each sets window.__pwned if it ever runs; none may become a link, a tag, a plotly placeholder or a request.
+PLANTED = ["<script>window.__pwned=1</script>", "</script><script>window.__pwned=2</script>",
+           '"onmouseover="window.__pwned=3"', "'onmouseover='window.__pwned=4'", "<img/src=x/onerror=window.__pwned=5>",
+           "<b>bold</b><br><i>it</i>", "%{y}%{x}", "\u202eevil.gpj"]  # (no whitespace: TREC ids)
+SPACED = ['<a href="https://evil.example/x">https</a>', '<a href="javascript:window.__pwned=6">js</a>',
+          '" onmouseover="window.__pwned=7" x="', "<a href='http:evil.example'>bm25<"]
+LONG = "x" * 100_000
+RUN_FILES = ['<a href="http:evil.example">bm25<', "%{y}<b>B<br>\u202eX.run"]  # (a file name has no '/')
+NAMED = "<i>C</i> %{x} <br>"  # (--name FILE=NAME: a name without '=')
+
+
+def _planted_runs(folder: Path) -> list[str]:
+    """The report command's arguments: a qrels and three runs over 30 plain queries and one query per planted
+    id (and the 100 KB id), whose documents are planted ids too; two run files named with markup and a bidi
+    override, the third named by --name with markup."""
+    queries = [f"q{i:02d}" for i in range(30)] + PLANTED + [LONG]
+    docs = [*PLANTED, LONG, "d1", "d2"]
+    qrels = folder / "planted.qrels"
+    qrels.write_text("".join(f"{q} 0 {d} {(i + n) % 3}\n" for n, q in enumerate(queries) for i, d in enumerate(docs)),
+                     encoding="utf-8")
+    paths = []
+    for r, name in enumerate([*RUN_FILES, "c.run"]):
+        path = folder / name
+        path.write_text("".join(f"{q} Q0 {d} {i + 1} {20 - i} t\n" for n, q in enumerate(queries)
+                                for i, d in enumerate(docs[(n + r) % 3:] + docs[:(n + r) % 3])), encoding="utf-8")
+        paths.append(str(path))
+    return [str(qrels), *paths, "--name", f"c.run={NAMED}"]
+
+
+PLANTED_PROBLEMS = """(planted) => {
+  const links = Array.from(document.querySelectorAll("a")).map((a) => a.getAttribute("href") ||
+    a.getAttributeNS("http://www.w3.org/1999/xlink", "href")).filter((h) => h && !h.startsWith("#"));
+  // a U+202E must reverse the rest of its own name only: the text after it, up to the end of the nearest
+  // isolate (<bdi>, unicode-bidi: isolate, a block) or a PDI, is the end of a planted name (or of its quoted path)
+  const unisolated = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.includes("\\u202e") || node.parentElement.closest("script")) continue;
+    let unit = node.parentElement;
+    while (unit.parentElement && getComputedStyle(unit).display === "inline" &&
+           !getComputedStyle(unit).unicodeBidi.startsWith("isolate")) unit = unit.parentElement;
+    const parts = unit.textContent.split("\\u202e").slice(1);
+    for (const part of parts) {
+      const after = part.split("\\u2069")[0].replace(/'$/, "");
+      if (!planted.some((name) => name.endsWith(after))) unisolated.push(unit.tagName + ": " + after.slice(0, 60));
+    }
+  }
+  return { pwned: window.__pwned === undefined ? null : window.__pwned, links, unisolated,
+           width: document.scrollingElement.scrollWidth, viewport: document.documentElement.clientWidth,
+           legend: Array.from(document.querySelectorAll(".legendtext")).map((t) => t.textContent),
+           svg: Array.from(document.querySelectorAll(".main-svg")).map((s) => s.textContent).join("\\n"),
+           captions: Array.from(document.querySelectorAll("figcaption")).map((c) => c.textContent) };
+}"""
+
+
+def _open_planted(browser, report: Path, planted: list[str]) -> tuple[dict, list[str], str, list[str]]:
+    """The page's problems after hovering every chart and opening every planted query's record: (problems,
+    requests made, the text shown, the titles' text)."""
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    requests: list[str] = []
+    context.route("**/*", lambda route: (requests.append(route.request.url), route.abort())
+                  if not route.request.url.startswith("file:") else route.continue_())
+    page = context.new_page()
+    page.goto(report.as_uri())
+    page.wait_for_selector(".chart .main-svg", timeout=60_000)
+    for chart in page.locator(".chart").all():  # hover labels: plotly's markup runs there
+        chart.scroll_into_view_if_needed()
+        box = chart.bounding_box()
+        for fx in (0.2, 0.35, 0.5, 0.65, 0.8):
+            for fy in (0.3, 0.5, 0.7):
+                page.mouse.move(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+    shown = [page.inner_text("body")]
+    queries = page.evaluate("window.rankflavorReport.data.queries")
+    for text in planted:
+        page.evaluate("(j) => window.rankflavorReport.openRecord(j, 0)", queries.index(text))
+        for cell in page.locator("#rf-panel td").all()[:40]:
+            cell.hover()
+        shown.append(page.inner_text("#rf-panel"))
+        page.keyboard.press("Escape")
+    page.fill("#rf-filter", "xxxxxxxx")
+    titles = page.locator("#rf-queries .cut").evaluate_all("(cells) => cells.map((c) => c.title)")
+    problems = page.evaluate(PLANTED_PROBLEMS, [*PLANTED, *SPACED, *RUN_FILES, NAMED])
+    problems["table"] = page.evaluate("document.getElementById('rf-queries').scrollWidth")
+    context.close()
+    return problems, requests, "\n".join(shown), titles
+
+
+def _assert_text_only(problems: dict, requests: list[str], shown: str, expected: list[str]) -> None:
+    assert problems["pwned"] is None and problems["links"] == [] and requests == []
+    assert problems["unisolated"] == []
+    assert problems["width"] <= problems["viewport"] and problems["table"] < 3000  # (a 100 KB id is cut)
+    plain = shown.replace("\u2068", "").replace("\u2069", "")
+    assert [text for text in expected if text not in plain] == []
+
+
+def test_planted_ids_and_file_names_are_text_in_the_page(browser, tmp_path):
+    out = tmp_path / "planted.html"
+    assert main(["report", *_planted_runs(tmp_path), "-m", "ndcg@5", "-o", str(out), "--resamples", "200"]) == 0
+    problems, requests, shown, titles = _open_planted(browser, out, PLANTED)
+    runs = [*RUN_FILES, NAMED]
+    svg = problems["svg"].replace("\u2068", "").replace("\u2069", "")
+    _assert_text_only(problems, requests, shown + "\n" + svg, [*PLANTED, *runs])
+    assert [t.replace("\u2068", "").replace("\u2069", "") for t in problems["legend"]] == runs
+    assert any(RUN_FILES[1] in caption for caption in problems["captions"])
+    assert titles == [LONG]
+
+
+def test_planted_text_through_the_python_api(browser, tmp_path):
+    from rankflavor.display.page import write_report
+
+    queries = [f"q{i:02d}" for i in range(20)] + SPACED
+    qrels = {q: {d: (i + n) % 3 for i, d in enumerate([*SPACED, "d1"])} for n, q in enumerate(queries)}
+    runs = {name: {q: {d: float((i * (r + 2) + n) % 5) for i, d in enumerate([*SPACED, "d1"])}
+                   for n, q in enumerate(queries)} for r, name in enumerate(SPACED)}
+    out = tmp_path / "api.html"
+    write_report(qrels, runs, out, ["ndcg@3"], settings=None)
+    problems, requests, shown, _ = _open_planted(browser, out, SPACED)
+    _assert_text_only(problems, requests, shown + "\n" + problems["svg"], SPACED)

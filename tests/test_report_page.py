@@ -112,6 +112,36 @@ def test_plots_from_python_and_notebook_reprs():
     assert len(repr(report)) < 300
 
 
+
+def _shown(plotly_string: str) -> str:
+    """What plotly shows for a string whose user text is escaped (its entities read, the isolates dropped)."""
+    from html import unescape
+
+    return unescape(plotly_string).replace("\u2068", "").replace("\u2069", "")
+
+
+def test_the_figures_take_names_and_ids_as_text_not_plotly_markup():
+    from rankflavor import evaluate, plots
+    from rankflavor.compare import compare
+
+    link, template = '<a href="https://evil.example/">a</a>', "%{meta}<br>\u202eb"  # (%{meta}: no figure's own)
+    qrels = {link: {"d1": 1, "d2": 0}, "%{meta}q": {"d1": 1, "d2": 0}, "q3": {"d1": 0, "d2": 1}}
+    runs = {link: {q: {"d1": 2.0, "d2": 1.0} for q in qrels}, template: {q: {"d1": 1.0, "d2": 2.0} for q in qrels}}
+    report = evaluate(qrels, runs, ["ndcg@2"])
+    strings = []
+    for fig in (plots.distribution(report), plots.differences(report), plots.scatter(report),
+                plots.flavor_heatmap(compare(qrels, runs, ["ndcg@2", "p@1"], n_resamples=100))):
+        strings += [fig.layout.title.text or "", fig.layout.xaxis.title.text or "", fig.layout.yaxis.title.text or ""]
+        for trace in fig.data:
+            strings += [trace.name or "", trace.hovertemplate or ""]
+            for values in (trace.text, trace.x, trace.y):
+                strings += [v for v in (() if values is None else values) if isinstance(v, str)]
+    assert not [s for s in strings if "<a " in s or "%{meta}" in s or "\u202eb<" in s]
+    assert [_shown(t.name) for t in plots.distribution(report).data] == [link, template]
+    scatter = plots.scatter(report).data[0]
+    assert sorted(scatter.customdata) == sorted(qrels) and [_shown(t) for t in scatter.text] == list(scatter.customdata)
+    assert _shown(plots.scatter(report).layout.xaxis.title.text) == link
+
 def _line_shapes(fig) -> list:
     return [s for s in fig.layout.shapes if s.type == "line"]
 

@@ -96,8 +96,8 @@ class PaperTable:
 
         head = " & ".join(["Run", *(_tex(m) for m in self.measures)])
         body = [" & ".join([_tex(self.run_name(r)), *(cell(r, m) for m in self.measures)]) + " \\\\" for r in self.runs]
-        note = _tex(self.note.replace(BETTER, "UP").replace(WORSE, "DOWN")).replace(
-            "UP", "$\\blacktriangle$").replace("DOWN", "$\\blacktriangledown$")
+        note = "$\\blacktriangledown$".join("$\\blacktriangle$".join(_tex(part) for part in piece.split(BETTER))
+                                           for piece in self.note.split(WORSE))
         return "\n".join([
             "% needs \\usepackage{booktabs,amssymb}",
             "\\begin{table}", "\\centering", f"\\begin{{tabular}}{{l{'r' * len(self.measures)}}}", "\\toprule",
@@ -121,11 +121,13 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+# LaTeX's special characters in text, each replaced once (one pass: the braces of \textbackslash{} stay braces)
+_TEX = str.maketrans({"\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "$": "\\$", "#": "\\#", "_": "\\_",
+                      "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}"})
+
+
 def _tex(text: str) -> str:
-    for a, b in (("\\", "\\textbackslash{}"), ("&", "\\&"), ("%", "\\%"), ("$", "\\$"), ("#", "\\#"), ("_", "\\_"),
-                 ("{", "\\{"), ("}", "\\}"), ("~", "\\textasciitilde{}"), ("^", "\\textasciicircum{}")):
-        text = text.replace(a, b)
-    return text
+    return text.translate(_TEX)
 
 
 def paper_table(cmp: Any, digits: int = 4) -> PaperTable:

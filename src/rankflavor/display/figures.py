@@ -7,7 +7,8 @@ page (`rankflavor report`) shows, for users who make their own.
 - `flavor_heatmap(comparison)`: runs x flavors, each cell a mean (the flavor grid as a heat map).
 
 `source` is a `rankflavor.Report`, a `rankflavor.compare.Comparison` or a `compare.Scores`; `flavor` a Flavor,
-a spec or a label the source shows (default: its first flavor). Each function returns a
+a spec or a label the source shows (default: its first flavor). User text (run names, labels, query ids) is
+shown as text, never read as plotly's markup (display/text.py `plotly_text`). Each function returns a
 `plotly.graph_objects.Figure`: `.show()` in a notebook, `.write_html(...)`, `.update_layout(...)`.
 """
 
@@ -22,6 +23,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("rankflavor.plots (display/figures.py) needs plotly: pip install 'rankflavor[report]'") from exc
 
+from rankflavor.display.text import plotly_text
 from rankflavor.flavor import Flavor
 from rankflavor.report.numbers import TOLERANCE
 
@@ -86,7 +88,8 @@ class _Values:
 
 
 def _title(text: str, flavor_label: str) -> dict[str, Any]:
-    note = f"<span style='font-size:12px;color:#666'>({flavor_label})</span>"
+    """A figure's title: `text` (its user text escaped already) and the flavor's label, smaller."""
+    note = f"<span style='font-size:12px;color:#666'>({plotly_text(flavor_label)})</span>"
     return {"font": {"size": 14}, "text": f"{text} {note}", "x": 0.01}
 
 
@@ -99,10 +102,10 @@ def distribution(source: Any, flavor: Flavor | str | None = None, runs: list[str
     for i, run in enumerate(runs or data.runs):
         _, values = data.values(run, f)
         values = values[~np.isnan(values)]
-        fig.add_trace(go.Histogram(x=values, name=run, opacity=0.6, marker_color=COLORS[i % len(COLORS)],
+        fig.add_trace(go.Histogram(x=values, name=plotly_text(run), opacity=0.6, marker_color=COLORS[i % len(COLORS)],
                                    xbins={"start": 0.0, "end": max(1.0, float(values.max(initial=0.0))),
                                           "size": max(1.0, float(values.max(initial=0.0))) / bins},
-                                   hovertemplate="%{x}: %{y} queries<extra>" + run + "</extra>"))
+                                   hovertemplate="%{x}: %{y} queries<extra>" + plotly_text(run) + "</extra>"))
     fig.update_layout(**LAYOUT, barmode="overlay", title=_title("Per-query values", data.label(f)),
                       xaxis_title="value per query", yaxis_title="queries")
     return fig
@@ -130,7 +133,8 @@ def differences(source: Any, run_a: str | None = None, run_b: str | None = None,
     fig = go.Figure(go.Histogram(x=d, xbins={"start": -edge, "end": edge, "size": 2 * edge / bins},
                                  marker_color=COLORS[2], hovertemplate="%{x}: %{y} queries<extra></extra>"))
     fig.add_vline(x=0, line={"dash": "dot", "color": "#444", "width": 1}, opacity=1)  # (the template's width is 0)
-    fig.update_layout(**LAYOUT, title=_title(f"{a} − {b}: + on {wins[0]}, − on {wins[1]}, = on {wins[2]} queries",
+    pair = f"{plotly_text(a)} − {plotly_text(b)}"
+    fig.update_layout(**LAYOUT, title=_title(f"{pair}: + on {wins[0]}, − on {wins[1]}, = on {wins[2]} queries",
                                              data.label(f)),
                       xaxis_title="difference per query", yaxis_title="queries", showlegend=False)
     return fig
@@ -160,14 +164,17 @@ def scatter(source: Any, run_a: str | None = None, run_b: str | None = None, fla
     vb = data.values(b, f)[1]
     both = ~np.isnan(va) & ~np.isnan(vb)
     low, high = _shared_range(va[both], vb[both])
-    fig = go.Figure(go.Scatter(x=va[both], y=vb[both], mode="markers", customdata=ids[both].astype(str),
+    shown = ids[both].astype(str)
+    fig = go.Figure(go.Scatter(x=va[both], y=vb[both], mode="markers", customdata=shown,
+                               text=[plotly_text(q) for q in shown],
                                marker={"size": 5, "opacity": 0.45, "color": COLORS[0]}, cliponaxis=False,
-                               hovertemplate="query %{customdata}<br>" + a + " %{x:.4f}<br>" + b
+                               hovertemplate="query %{text}<br>" + plotly_text(a) + " %{x:.4f}<br>" + plotly_text(b)
                                              + " %{y:.4f}<extra></extra>"))
     fig.add_shape(type="line", name="y = x", x0=low, y0=low, x1=high, y1=high, xref="x", yref="y",
                   line={"dash": "dot", "color": "#666", "width": 1.5}, opacity=1, layer="below")
-    fig.update_layout(**{**LAYOUT, "height": 380}, title=_title(f"{b} vs {a}, per query", data.label(f)),
-                      xaxis_title=a, yaxis_title=b, showlegend=False)
+    fig.update_layout(**{**LAYOUT, "height": 380}, title=_title(f"{plotly_text(b)} vs {plotly_text(a)}, per query",
+                                                                data.label(f)),
+                      xaxis_title=plotly_text(a), yaxis_title=plotly_text(b), showlegend=False)
     # constrain="domain": the square is made by shrinking the plot area, never by widening a range
     ticks = {"dtick": 0.2} if (low, high) == (0.0, 1.0) else {}
     fig.update_xaxes(range=[low, high], constrain="domain", **ticks)
@@ -189,8 +196,9 @@ def flavor_heatmap(comparison: Any) -> go.Figure:
     text = [[("● " if best[j] == i else "") + ("null" if np.isnan(v) else f"{v:.4f}") for j, v in enumerate(row)]
             for i, row in enumerate(z)]
     limit = float(np.nanmax(np.abs(centred))) if np.isfinite(centred).any() else 1.0
-    fig = go.Figure(go.Heatmap(z=centred, x=labels, y=list(comparison.runs), text=text, texttemplate="%{text}",
-                               customdata=[flavors] * len(z), colorscale="RdBu", zmid=0,
+    fig = go.Figure(go.Heatmap(z=centred, x=[plotly_text(label) for label in labels],
+                               y=[plotly_text(run) for run in comparison.runs], text=text, texttemplate="%{text}",
+                               customdata=[[plotly_text(f) for f in flavors]] * len(z), colorscale="RdBu", zmid=0,
                                zmin=-limit or -1, zmax=limit or 1,
                                colorbar={"title": {"text": "mean − flavor's<br>average"}},
                                hovertemplate="%{y} under %{x}<br>%{text}<br>%{customdata}<extra></extra>"))

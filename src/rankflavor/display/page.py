@@ -4,6 +4,7 @@ the script of the per-query table and records, the styles; nothing is fetched wh
 from __future__ import annotations
 
 import datetime as _dt
+import html
 import json
 import os
 from importlib import resources
@@ -12,6 +13,7 @@ from typing import Any
 
 from rankflavor.display import sections
 from rankflavor.display.model import PageModel, build_model, page_data
+from rankflavor.display.text import html_text
 
 
 def _asset(name: str) -> str:
@@ -37,11 +39,11 @@ def _charts(model: PageModel) -> tuple[str, str]:
             figures.append((plots.scatter(model.scores, model.baseline, run, model.flavors[0]), "clickable"))
     boxes, specs = [], []
     for i, (fig, extra) in enumerate(figures):
-        title = (fig.layout.title.text or "").split(" <span")[0]
+        title = html.unescape((fig.layout.title.text or "").split(" <span")[0])  # (plotly_text's entities)
         fig.update_layout(title_text=None, margin_t=36 if fig.layout.showlegend is not False else 12)
         spec = pio.to_json(fig, validate=False).replace("<", "\\u003c")
         specs.append(f'<script type="application/json" id="rf-fig-{i}">{spec}</script>')
-        boxes.append(f'<figure class="chart-box"><figcaption>{_esc(title)}</figcaption><div class="chart" '
+        boxes.append(f'<figure class="chart-box"><figcaption>{html_text(title)}</figcaption><div class="chart" '
                      f'data-spec="rf-fig-{i}"{" data-clickable=1" if extra else ""}></div></figure>')
     return "".join(boxes), "".join(specs)
 
@@ -73,7 +75,7 @@ def render(model: PageModel, generated: str | None = None) -> str:
 <option value="unjudged">unjudged documents in the top k</option></select></label><span id="rf-count"></span></div>
 <div class="scroll"><table id="rf-queries"></table></div><button id="rf-more">show more</button>
 <p class="note">Click a column to sort, a row to open the query's record (the ranked list with grade, gain, discount and
-contribution; the ideal list). Records are embedded for {len(model.picks.why)} queries under {_esc(label)} (the worst,
+contribution; the ideal list). Records are embedded for {len(model.picks.why)} queries under {html_text(label)} (the worst,
 the largest differences, the winner changes, a sample); any other is printed by the <code>rankflavor explain</code>
 command the panel shows. ⚑: a warning on that value (hover it).</p></section>
 <section id="warnings"><h2>Warnings</h2>{sections.warnings(model)}</section>

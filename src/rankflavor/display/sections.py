@@ -4,14 +4,18 @@ warnings and the inputs. The per-query table and the records are drawn by the pa
 
 from __future__ import annotations
 
+import shlex
 from html import escape
 from typing import Any
 
 from rankflavor.compare.paper import BETTER, WORSE, set_caption
 from rankflavor.display.model import PageModel
+from rankflavor.display.text import html_text as _t
+from rankflavor.display.text import needs_isolation
 
 
 def _e(x: Any) -> str:
+    """An attribute's value."""
     return escape(str(x), quote=True)
 
 
@@ -23,19 +27,30 @@ def _f(x: Any, digits: int = 4, signed: bool = False) -> str:
 
 def flavor_name(model: PageModel, canonical: str) -> str:
     """A flavor's label, its canonical string on hover."""
-    return f'<span class="flv" title="{_e(canonical)}">{_e(model.label(canonical))}</span>'
+    return f'<span class="flv" title="{_e(canonical)}">{_t(model.label(canonical))}</span>'
 
 
 def header(model: PageModel, generated: str) -> str:
     scores = model.scores
     n = int(scores.dataset.judged.sum())
-    runs = ", ".join(_e(r) for r in model.runs)
-    baseline = f" · baseline <b>{_e(model.baseline)}</b>" if model.baseline else ""
+    runs = ", ".join(_t(r) for r in model.runs)
+    baseline = f" · baseline <b>{_t(model.baseline)}</b>" if model.baseline else ""
     return (f'<header><h1>Ranking evaluation <span class="muted">· {runs}</span></h1>'
             f'<p class="meta">{n:,} judged queries · {len(model.runs)} run{"s" * (len(model.runs) != 1)} · '
-            f'{len(model.flavors)} flavor{"s" * (len(model.flavors) != 1)}{baseline} · rankflavor {_e(model.version)}'
-            f' · {_e(generated)}</p>'
-            f'<pre class="command" title="the command that made this page">{_e(model.command)}</pre></header>')
+            f'{len(model.flavors)} flavor{"s" * (len(model.flavors) != 1)}{baseline} · rankflavor {_t(model.version)}'
+            f' · {_t(generated)}</p>'
+            f'<pre class="command" title="the command that made this page">{command(model.command)}</pre></header>')
+
+
+def command(text: str) -> str:
+    """The command that made the page, each word isolated (a U+202E in a file name reverses that name only)."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return _t(text)
+    if shlex.join(words) != text:
+        return _t(text)
+    return " ".join(_t(shlex.quote(word)) for word in words)
 
 
 def verdicts(model: PageModel) -> str:
@@ -45,8 +60,8 @@ def verdicts(model: PageModel) -> str:
     items = []
     for v in cmp.verdicts.itertuples():
         kind = {"robust": "ok", "reverses": "bad", "partly tied": "warn"}.get(v.verdict, "muted")
-        items.append(f'<li><span class="badge {kind}">{_e(v.verdict)}</span> <b>{_e(v.run_b)}</b> vs '
-                     f'<b>{_e(v.run_a)}</b>: {_e(v.summary.split(": ", 1)[-1])}</li>')
+        items.append(f'<li><span class="badge {kind}">{_t(v.verdict)}</span> <b>{_t(v.run_b)}</b> vs '
+                     f'<b>{_t(v.run_a)}</b>: {_t(v.summary.split(": ", 1)[-1], model.runs)}</li>')
     return f'<ul class="verdicts">{"".join(items)}</ul>'
 
 
@@ -71,7 +86,7 @@ def paper_table(model: PageModel) -> str:
     flavors = [str(f) for f in model.flavors]
     head = "".join(f"<th>{flavor_name(model, f)}</th>" for f in flavors)
     if model.comparison is None:
-        body = "".join(f"<tr><th>{_e(r)}</th>" + "".join(f'<td class="num">{_f(model.scores.mean(r, f))}</td>'
+        body = "".join(f"<tr><th>{_t(r)}</th>" + "".join(f'<td class="num">{_f(model.scores.mean(r, f))}</td>'
                                                           for f in model.flavors) + "</tr>" for r in model.runs)
         return (f'<div class="scroll"><table class="paper"><thead><tr><th>run</th>{head}</tr></thead>'
                 f'<tbody>{body}</tbody></table></div>')
@@ -83,7 +98,7 @@ def paper_table(model: PageModel) -> str:
             mean = table.means[(run, measure)]
             best = mean is not None and mean == table.best(measure)
             marks = table.marks(run, measure)
-            mark = (f'<span class="mark {"up" if marks == BETTER else "down" if marks == WORSE else ""}">{_e(marks)}'
+            mark = (f'<span class="mark {"up" if marks == BETTER else "down" if marks == WORSE else ""}">{_t(marks)}'
                     "</span>") if marks else ""
             ci = ""
             pair = _pair_row(model, run, flavor) if run != model.baseline else None
@@ -95,20 +110,20 @@ def paper_table(model: PageModel) -> str:
                       f'p (Holm) = {pair.p_holm:.3g}"><span>Δ {_f(delta, signed=True)}</span> '
                       f'<span>[{_f(-pair.ci_high, signed=True)}, {_f(-pair.ci_low, signed=True)}]</span></div>')
             cells.append(f'<td class="num{" best" if best else ""}">{_f(mean)}{mark}{ci}</td>')
-        name = f"{_e(run)}" + (' <span class="muted">(baseline)</span>' if run == model.baseline else "")
+        name = f"{_t(run)}" + (' <span class="muted">(baseline)</span>' if run == model.baseline else "")
         rows.append(f"<tr><th>{name}</th>{''.join(cells)}</tr>")
     return (f'<div class="scroll"><table class="paper"><thead><tr><th>run</th>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>'
-            f'<p class="note">{_e(table.note)} Bold: the best mean of each measure. Δ: the run\'s mean minus the '
-            f'baseline\'s, with the {int(model.comparison.settings["confidence"] * 100)}% CI of the mean paired '
-            f'difference ({_e(model.comparison.settings["ci"])}).</p>')
+            f'<p class="note">{_t(table.note, model.runs)} Bold: the best mean of each measure. Δ: the run\'s mean minus '
+            f'the baseline\'s, with the {int(model.comparison.settings["confidence"] * 100)}% CI of the mean paired '
+            f'difference ({_t(model.comparison.settings["ci"])}).</p>')
 
 
 def legend(model: PageModel) -> str:
-    rows = "".join(f"<tr><td><b>{_e(model.label(f))}</b></td><td><code>{_e(f)}</code></td></tr>" for f in model.flavors)
+    rows = "".join(f"<tr><td><b>{_t(model.label(f))}</b></td><td><code>{_t(f)}</code></td></tr>" for f in model.flavors)
     skipped = ""
     if model.skipped:
-        items = "".join(f"<li><code>{_e(c)}</code>: {_e(r)}</li>" for c, r in model.skipped[:20])
+        items = "".join(f"<li><code>{_t(c)}</code>: {_t(r)}</li>" for c, r in model.skipped[:20])
         skipped = f'<details><summary>{len(model.skipped)} flavors skipped</summary><ul>{items}</ul></details>'
     return (f'<table class="legend"><thead><tr><th>label</th><th>full flavor (canonical string)</th></tr></thead>'
             f"<tbody>{rows}</tbody></table>{skipped}")
@@ -124,8 +139,8 @@ def sensitivity(model: PageModel) -> str:
     if cmp is not None:
         for v in cmp.verdicts.itertuples():
             majority[v.run_b] = v.run_a if v.a_wins >= v.b_wins else v.run_b
-    head = "".join(f"<th>{_e(r)}</th>" for r in runs) + "<th>winner</th>"
-    head += "".join(f"<th>{_e(r)} − {_e(model.baseline)}</th>" for r in others)
+    head = "".join(f"<th>{_t(r)}</th>" for r in runs) + "<th>winner</th>"
+    head += "".join(f"<th>{_t(r)} − {_t(model.baseline)}</th>" for r in others)
     body = []
     for f in model.flavors:
         means = {r: _mean(model, r, f) for r in runs}
@@ -134,7 +149,7 @@ def sensitivity(model: PageModel) -> str:
         winners = [r for r, m in known.items() if m == top]
         cells = "".join(f'<td class="num{" best" if r in winners and len(runs) > 1 else ""}">{_f(means[r])}</td>'
                         for r in runs)
-        cells += f"<td>{_e(', '.join(winners) if len(winners) < len(runs) or len(runs) == 1 else 'tie')}</td>"
+        cells += f"<td>{', '.join(map(_t, winners)) if len(winners) < len(runs) or len(runs) == 1 else 'tie'}</td>"
         flipped = False
         for r in others:
             pair = _pair_row(model, r, str(f))
@@ -168,12 +183,12 @@ def flips(model: PageModel, shown: int = 8) -> str:
     for (a, b), block in cmp.flips.groupby(["run_a", "run_b"], sort=False):
         n_axes = int(block.n_axes.iloc[0])
         axes = ", ".join(dict.fromkeys(block.axis))
-        items = "".join(f"<li><b>{_e(f.change)}</b>: from {flavor_name(model, f.from_flavor)} ({_e(f.from_winner)} wins) "
-                        f"to {flavor_name(model, f.to_flavor)} ({_e(f.to_winner)} wins)</li>"
+        items = "".join(f"<li><b>{_t(f.change)}</b>: from {flavor_name(model, f.from_flavor)} ({_t(f.from_winner)} wins) "
+                        f"to {flavor_name(model, f.to_flavor)} ({_t(f.to_winner)} wins)</li>"
                         for f in block.head(shown).itertuples())
         more = f"<li class=\"muted\">… and {len(block) - shown} more</li>" if len(block) > shown else ""
-        parts.append(f'<div class="flips"><h3>{_e(b)} vs {_e(a)}: the winner flips with the axis '
-                     f'<span class="axis">{_e(axes)}</span> ({n_axes} ax{"is" if n_axes == 1 else "es"} changed)</h3>'
+        parts.append(f'<div class="flips"><h3>{_t(b)} vs {_t(a)}: the winner flips with the axis '
+                     f'<span class="axis">{_t(axes)}</span> ({n_axes} ax{"is" if n_axes == 1 else "es"} changed)</h3>'
                      f"<ul>{items}{more}</ul></div>")
     return "".join(parts)
 
@@ -193,11 +208,12 @@ def warnings(model: PageModel) -> str:
     """The input warnings, then the flavors' warnings one row per kind: the kind, how many, the runs and
     flavors concerned, one example, and the whole list (run, flavor, message) behind a <details>."""
     groups = model.warning_groups()
+    names = _quoted(model)
     inputs = model.scores.provenance.get("input_warnings", [])
     out = []
     if inputs:
-        out.append("<ul class=\"input-warnings\">" + "".join(f"<li>{_e(w.get('message', w) if isinstance(w, dict) else w)}"
-                                                             "</li>" for w in inputs) + "</ul>")
+        messages = (w.get("message", w) if isinstance(w, dict) else w for w in inputs)
+        out.append('<ul class="input-warnings">' + "".join(f"<li>{_t(m, names)}</li>" for m in messages) + "</ul>")
     if not groups:
         out.append('<p class="ok-line">No warning: no tie across a cutoff, no unjudged document in the top k, '
                    "no zero-ideal or missing query.</p>")
@@ -206,20 +222,25 @@ def warnings(model: PageModel) -> str:
     for group in groups:
         kind = KIND_NAMES.get(group.code, group.code.replace("_", " "))
         first = group.rows[0]
-        runs = _some([_e(r) for r in group.runs], len(model.runs))
+        runs = _some([_t(r) for r in group.runs], len(model.runs))
         flavors = _some([flavor_name(model, f) for f in group.flavors], len(model.flavors))
-        every = "".join(f"<tr><td>{_e(w['run'])}</td><td>{flavor_name(model, w['flavor'])}</td><td>{_e(w['message'])}"
+        every = "".join(f"<tr><td>{_t(w['run'])}</td><td>{flavor_name(model, w['flavor'])}</td><td>{_t(w['message'], names)}"
                         "</td></tr>" for w in group.rows)
         listing = (f'<details><summary>all {len(group.rows)} warnings</summary><div class="scroll">'
                    '<table class="warning-list"><thead><tr><th>run</th><th>flavor</th><th>message</th></tr>'
                    f"</thead><tbody>{every}</tbody></table></div></details>") if len(group.rows) > 1 else ""
-        body.append(f'<tr data-code="{_e(group.code)}"><td data-label="kind"><span class="badge warn">{_e(kind)}</span>'
+        body.append(f'<tr data-code="{_e(group.code)}"><td data-label="kind"><span class="badge warn">{_t(kind)}</span>'
                     f'</td><td class="num" data-label="count">{len(group.rows)}</td><td data-label="runs">{runs}</td>'
-                    f'<td data-label="flavors">{flavors}</td><td data-label="example"><b>{_e(first["run"])}</b> under '
-                    f'{flavor_name(model, first["flavor"])}: {_e(first["message"])}{listing}</td></tr>')
+                    f'<td data-label="flavors">{flavors}</td><td data-label="example"><b>{_t(first["run"])}</b> under '
+                    f'{flavor_name(model, first["flavor"])}: {_t(first["message"], names)}{listing}</td></tr>')
     out.append('<table class="warnings"><thead><tr><th>kind</th><th class="num">count</th><th>runs</th>'
                f'<th>flavors</th><th>example</th></tr></thead><tbody>{"".join(body)}</tbody></table>')
     return "".join(out)
+
+
+def _quoted(model: PageModel) -> list[str]:
+    """The names a message may quote that need isolating on their own (html_text): runs, right-to-left ids."""
+    return [*model.runs, *(q for q in map(str, model.scores.query_ids.tolist()) if needs_isolation(q))]
 
 
 def inputs(model: PageModel) -> str:
@@ -228,11 +249,11 @@ def inputs(model: PageModel) -> str:
     for item in prov.get("inputs", []):
         count = item.get("judged_queries", item.get("queries", ""))
         n_rows = item.get("rows")
-        rows.append(f"<tr><td>{_e(item['role'])}</td><td><b>{_e(item['name'])}</b></td>"
-                    f"<td><code>{_e(item.get('path') or '')}</code></td>"
-                    f'<td class="num">{"" if n_rows is None else f"{n_rows:,}"}</td><td class="num">{_e(count)}</td>'
-                    f"<td><code class=\"hash\">{_e(item.get('sha256', ''))}</code></td></tr>")
-    policies = "".join(f"<li><b>{_e(k)}</b>: {_e(v)}</li>" for k, v in prov.get("policies", {}).items())
+        rows.append(f"<tr><td>{_t(item['role'])}</td><td><b>{_t(item['name'])}</b></td>"
+                    f"<td><code>{_t(item.get('path') or '')}</code></td>"
+                    f'<td class="num">{"" if n_rows is None else f"{n_rows:,}"}</td><td class="num">{_t(count)}</td>'
+                    f"<td><code class=\"hash\">{_t(item.get('sha256', ''))}</code></td></tr>")
+    policies = "".join(f"<li><b>{_t(k)}</b>: {_t(v)}</li>" for k, v in prov.get("policies", {}).items())
     return (f'<div class="scroll"><table class="inputs"><thead><tr><th>role</th><th>name</th><th>path</th><th>rows</th>'
             f'<th>queries</th>'
             f'<th>sha256</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>'

@@ -7,6 +7,18 @@
   const state = { flavor: 0, filter: "", only: "all", sort: null, dir: 1, shown: PAGE };
   const byId = (id) => document.getElementById(id);
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  // user text (ids, run names, labels) in an element: escaped, isolated in a <bdi> when it holds right-to-left
+  // or bidi control characters (a U+202E reverses that text only; display/text.py html_text); `label` also
+  // cuts a long id to LABEL characters, the whole id on hover
+  const REORDERING = /[\u0590-\u08FF\u200F\u202A-\u202E\u2066-\u2069\uFB1D-\uFDFF\uFE70-\uFEFF\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
+  const wrapped = (s) => (/\S{33}/.test(s) ? '<span class="long">' + esc(s) + "</span>" : esc(s));
+  const txt = (s) => (REORDERING.test(String(s)) ? "<bdi>" + wrapped(String(s)) + "</bdi>" : wrapped(String(s)));
+  const LABEL = 80;
+  const label = (s) => {
+    const text = String(s);
+    if (text.length <= LABEL) return txt(text);
+    return '<span class="cut" title="' + esc(text) + '">' + txt(text.slice(0, LABEL)) + "…</span>";
+  };
   const fmt = (v, d = 4) => (v === null || v === undefined ? "null" : Number(v).toFixed(d));
   const signed = (v) => (v === null ? "null" : (v > 0 ? "+" : "") + Number(v).toFixed(4));
   const others = D.baseline === null ? [] : D.runs.filter((r) => r !== D.baseline);
@@ -14,18 +26,18 @@
   const queryIndex = new Map(D.queries.map((q, j) => [q, j]));
 
   function shellQuote(s) { return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'"; }
-  function explainCommand(j, run, fi) {
-    return ["rankflavor explain", D.explain.qrels, D.explain.runs[run], "-q", shellQuote(D.queries[j]), "-m",
-      shellQuote(D.flavors[fi].spec)].join(" ");
+  function explainCommand(j, run, fi) {  // (HTML: each word isolated, so a U+202E in a path reverses that path only)
+    return ["rankflavor", "explain", D.explain.qrels, D.explain.runs[run], "-q", shellQuote(D.queries[j]), "-m",
+      shellQuote(D.flavors[fi].spec)].map(txt).join(" ");
   }
   function hasRecord(j) { return D.why[String(j)] !== undefined; }
 
   // ---- the per-query table -------------------------------------------------------------------------------
   function columns() {
-    const cols = [{ key: "query", label: "query", num: false }];
-    D.runs.forEach((r) => cols.push({ key: "run:" + r, label: r, num: true }));
-    others.forEach((r) => cols.push({ key: "diff:" + r, label: r + " − " + D.baseline, num: true }));
-    cols.push({ key: "record", label: "record", num: false });
+    const cols = [{ key: "query", html: "query", num: false }];  // (html: each name a label of its own)
+    D.runs.forEach((r) => cols.push({ key: "run:" + r, html: label(r), num: true }));
+    others.forEach((r) => cols.push({ key: "diff:" + r, html: label(r) + " − " + label(D.baseline), num: true }));
+    cols.push({ key: "record", html: "record", num: false });
     return cols;
   }
   function cell(j, key) {
@@ -78,12 +90,12 @@
     const cols = columns();
     const head = cols.map((c) => {
       const cls = ["sortable", c.num ? "num" : "", state.sort === c.key ? (state.dir > 0 ? "asc" : "desc") : ""].join(" ");
-      return '<th class="' + cls + '" data-key="' + esc(c.key) + '">' + esc(c.label) + "</th>";
+      return '<th class="' + cls + '" data-key="' + esc(c.key) + '">' + c.html + "</th>";
     }).join("");
     const all = rows();
     const body = all.slice(0, state.shown).map((j) => {
       const tds = cols.map((c) => {
-        if (c.key === "query") return "<td>" + esc(D.queries[j]) + "</td>";
+        if (c.key === "query") return "<td>" + label(D.queries[j]) + "</td>";
         if (c.key === "record") {
           return hasRecord(j) ? '<td class="has-record" title="' + esc(D.why[String(j)].join("; ")) + '">open</td>' : '<td class="muted">explain</td>';
         }
@@ -139,7 +151,7 @@
         if (k === ji) return '<td class="num">' + (v ? "yes" : "no") + "</td>";
         if (k === gi) return '<td class="num ' + gradeClass(v) + '">' + (v === null ? "unjudged" : v) + "</td>";
         if (typeof v === "number" && !Number.isInteger(v)) return '<td class="num">' + Number(v).toFixed(4) + "</td>";
-        return '<td class="' + (typeof v === "number" ? "num" : "") + '">' + esc(v) + "</td>";
+        return '<td class="' + (typeof v === "number" ? "num" : "") + '">' + (typeof v === "string" ? label(v) : esc(v)) + "</td>";
       }).join("") + "</tr>";
     }).join("");
     return '<div class="scroll"><table><thead><tr>' + head + "</tr></thead><tbody>" + body + "</tbody></table></div>" +
@@ -147,12 +159,12 @@
   }
   function recordHtml(j, run, fi) {
     const r = D.records[j + "|" + run + "|" + fi];
-    const cmd = '<code class="explain">' + esc(explainCommand(j, run, fi)) + "</code>";
+    const cmd = '<code class="explain">' + explainCommand(j, run, fi) + "</code>";
     if (!r) {
-      return '<div class="record"><h3>' + esc(run) + '</h3><p>This record is not embedded in the page. Print it with:</p>' + cmd + "</div>";
+      return '<div class="record"><h3>' + txt(run) + '</h3><p>This record is not embedded in the page. Print it with:</p>' + cmd + "</div>";
     }
     const parts = Object.entries(r.parts).map(([k, v]) => k + " " + fmt(v)).join(" · ");
-    let html = '<div class="record"><h3>' + esc(run) + ': <span class="best">' + fmt(r.value) + "</span> " +
+    let html = '<div class="record"><h3>' + txt(run) + ': <span class="best">' + fmt(r.value) + "</span> " +
       '<span class="badge ' + (r.status === "ok" ? "ok" : "warn") + '">' + esc(r.status) + "</span></h3>" +
       '<div class="parts">' + esc(parts) + " — " + esc(r.reason) + (r.dropped ? " · " + r.dropped + " rows removed before scoring" : "") + "</div>";
     html += "<h3>Ranked list</h3>" + listTable(r.ranked, r.hidden);
@@ -166,12 +178,12 @@
     const panel = byId("rf-panel");
     const f = D.flavors[fi];
     const embedded = D.runs.some((run) => D.records[j + "|" + run + "|" + fi]);
-    let html = '<button class="close" id="rf-close">close ✕</button><h2>query ' + esc(D.queries[j]) + "</h2>" +
-      '<p><b>' + esc(f.label) + '</b><br><code>' + esc(f.flavor) + "</code></p>";
+    let html = '<button class="close" id="rf-close">close ✕</button><h2>query ' + label(D.queries[j]) + "</h2>" +
+      '<p><b>' + txt(f.label) + '</b><br><code>' + esc(f.flavor) + "</code></p>";
     if (hasRecord(j)) html += '<p class="note">embedded because: ' + esc(D.why[String(j)].join("; ")) + "</p>";
     if (!embedded && hasRecord(j)) {
       const alt = D.flavors.findIndex((_, k) => D.runs.some((run) => D.records[j + "|" + run + "|" + k]));
-      if (alt >= 0) html += '<p><a href="#" id="rf-alt" data-f="' + alt + '">see the records under ' + esc(D.flavors[alt].label) + "</a></p>";
+      if (alt >= 0) html += '<p><a href="#" id="rf-alt" data-f="' + alt + '">see the records under ' + txt(D.flavors[alt].label) + "</a></p>";
     }
     html += D.runs.map((run) => recordHtml(j, run, fi)).join("");
     panel.innerHTML = html;
