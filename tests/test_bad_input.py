@@ -451,6 +451,19 @@ CASES: list[Case] = [
          run=pd.DataFrame({"qid": _columns(RUN)["doc_id"], "docno": _columns(RUN)["query_id"],
                            "score": _columns(RUN)["score"]}),
          expect=Err("run", None, "query and doc columns look swapped")),
+    Case("run-query-id-space", "a run whose query ids hold a space, in quotes", '`"q 1" Q0 B 1 4 X`',
+         "error: the query id seems to hold a space (columns split at every space; quotes do not group them), not the "
+         "`qid docid Q0` layout advice; the fix: ids without spaces or quotes, as in the qrels",
+         run=enc(RUN.replace("q1 Q0", '"q 1" Q0')), expect=Err("run", 1, 'the query id "q 1" seems to hold a space')),
+    Case("run-query-id-spaces", "a run whose query ids hold spaces, without quotes", "`q 1 Q0 B 1 4 X`, `q a b Q0 ...`",
+         "error: the query id seems to hold a space ('Q0' is not the second column); same fix",
+         run=enc(RUN.replace("q2 Q0", "q a b Q0")), expect=Err("run", 5, "the query id 'q a b' seems to hold a space")),
+    Case("run-doc-id-space", "a run whose doc ids hold a space, in quotes", '`q1 Q0 "doc 7" 1 4 X`',
+         "error: the doc id seems to hold a space; same fix", run=enc(RUN.replace(" C ", ' "doc 7" ')),
+         expect=Err("run", 2, 'the doc id "doc 7" seems to hold a space')),
+    Case("qrels-doc-id-space", "a qrels whose doc ids hold a space, in quotes", '`q1 0 "doc 7" 3`',
+         "error: the doc id seems to hold a space; same fix", qrels=enc(QRELS.replace(" E ", ' "doc 7" ')),
+         expect=Err("qrels", 6, 'the doc id "doc 7" seems to hold a space')),
 ]
 
 

@@ -1,12 +1,13 @@
 """The exceptions rankflavor raises on purpose, with what the CLI exits with for each."""
 
-__all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "EvaluationError", "InputError", "RankflavorError",
-           "SpecError", "UsageError"]
+__all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "EvaluationError", "InputError",
+           "RankflavorError", "SpecError", "UsageError"]
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_USAGE = 2
 EXIT_INPUT = 3
+EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT): 128 + 2, as a shell reports a process it interrupted
 
 
 class RankflavorError(Exception):

@@ -12,7 +12,7 @@ from typing import Any
 from rankflavor import registry
 from rankflavor.cli import render
 from rankflavor.cli.cmd_check import add_on_duplicate
-from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option
+from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option, resamples, seed, significance_level
 from rankflavor.cli.render import fmt, text_columns
 from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
@@ -37,9 +37,9 @@ def add_parser(sub) -> None:
     p.add_argument("--test", choices=("randomization", "t"), default="randomization", action=_GivenTest,
                    help="paired randomization (sign-flip) test with a bootstrap CI (the default), or scipy's paired "
                         "t-test (the default of --table pyterrier, as PyTerrier's)")
-    p.add_argument("--resamples", type=int, default=10_000, help="resamples for the randomization test and bootstrap")
-    p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm correction")
+    p.add_argument("--resamples", type=resamples, default=10_000, help="resamples for the randomization test and bootstrap")
+    p.add_argument("--seed", type=seed, default=0, help="seed of the resampling (default 0)")
+    p.add_argument("--alpha", type=significance_level, default=0.05, help="significance level after Holm correction")
     p.add_argument("--query-set", choices=("common", "qrels"), default=None,
                    help="the queries every mean, difference and test is over: common (the default) the judged queries "
                         "every run answers; qrels every judged query, one a run lacks counted as the flavor's "

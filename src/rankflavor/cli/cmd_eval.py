@@ -54,6 +54,41 @@ def add_quiet_option(p: argparse.ArgumentParser) -> None:
                         "flavor warnings, only one line that counts the warnings left out")
 
 
+def resamples(text: str) -> int:
+    """--resamples N (compare, report): a whole number of 1 or more, else a usage error naming the value."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of resamples: give a whole number of 1 or more, "
+                                         "e.g. --resamples 10000")
+    return value
+
+
+def seed(text: str) -> int:
+    """--seed N (compare, report): a whole number of 0 or more (numpy's SeedSequence takes no negative seed)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: give a whole number of 0 or more, e.g. --seed 0")
+    return value
+
+
+def significance_level(text: str) -> float:
+    """--alpha A (compare, report): a number strictly between 0 and 1 (not NaN), else a usage error naming it."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:  # (NaN fails both comparisons)
+        raise argparse.ArgumentTypeError(f"{text!r} is not a significance level: give a number between 0 and 1 "
+                                         "(exclusive), e.g. --alpha 0.05")
+    return value
+
+
 def run_names(typed: list[str], options: list[str]) -> list[str] | None:
     """Each run's name with the --name FILE=NAME options applied (FILE matched against the runs as typed), or None
     without options; a bad option is a UsageError before any file is read."""
@@ -85,6 +120,18 @@ def weight_files(items: list[str]) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.engine != "spark":
+        return _run(args)
+    from rankflavor.spark.session import end_spark, quiet_py4j_on_interrupt
+
+    quiet_py4j_on_interrupt()
+    try:
+        return _run(args)
+    finally:  # (also on Ctrl-C: no JVM is left running)
+        end_spark()
+
+
+def _run(args: argparse.Namespace) -> int:
     one_blas_thread()
     from rankflavor.inputs.prefetch import prefetch_runs
 

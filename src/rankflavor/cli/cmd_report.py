@@ -10,7 +10,7 @@ import sys
 import time
 
 from rankflavor.cli.cmd_check import add_on_duplicate
-from rankflavor.cli.cmd_eval import add_name_option, named, run_names
+from rankflavor.cli.cmd_eval import add_name_option, named, resamples, run_names, seed, significance_level
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 
@@ -32,9 +32,9 @@ def add_parser(sub) -> None:
     p.add_argument("--baseline", metavar="RUN", help="the run the others are tested against (default: the first): "
                                                      "its name, its path as typed, or its file name")
     add_name_option(p)
-    p.add_argument("--resamples", type=int, default=10_000, help="resamples of the randomization test and bootstrap")
-    p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm's correction")
+    p.add_argument("--resamples", type=resamples, default=10_000, help="resamples of the randomization test and bootstrap")
+    p.add_argument("--seed", type=seed, default=0, help="seed of the resampling (default 0)")
+    p.add_argument("--alpha", type=significance_level, default=0.05, help="significance level after Holm's correction")
     p.add_argument("--query-set", choices=("common", "qrels"), default="common",
                    help="the queries every mean, difference and test is over: common (the default) the judged queries "
                         "every run answers; qrels every judged query, one a run lacks counted as missing= says")

@@ -1,7 +1,8 @@
 """`rankflavor` command line. Each command lives in its own module of `rankflavor.cli` with
 `add_parser(subparsers)` and `run(args) -> exit code`; COMMANDS lists them in help order.
 
-Exit codes: 0 success, 2 bad usage (including a bad flavor spec), 3 bad input data, 1 internal error.
+Exit codes: 0 success, 2 bad usage (including a bad flavor spec), 3 bad input data, 1 internal error, 130
+interrupted (Ctrl-C: one line on stderr, no traceback; what a command cleans up in its `finally` is cleaned up).
 Only argparse and the command modules (which import nothing heavy at module level) load at start-up.
 """
 
@@ -10,10 +11,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
-from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RankflavorError
+from rankflavor.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RankflavorError
 
 COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "diff", "report", "trec_eval")
 
@@ -96,7 +98,33 @@ def _tell_readings(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command line; Ctrl-C anywhere in it (start-up imports, reading, evaluating, writing) ends it with
+    `rankflavor: interrupted` and exit 130 (`--debug`: the traceback)."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        if "--debug" in argv:
+            raise
+        return interrupted()
+
+
+def interrupted() -> int:
+    """After Ctrl-C (the command's `finally` blocks have run): one line on stderr, exit code 130 (128 + SIGINT,
+    what a shell reports). A second Ctrl-C while the process winds down ends it at once, without a traceback."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    except ValueError:  # (not the main thread: the signal is not ours to set)
+        pass
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):  # (a closed pipe: what was printed is all there is)
+        pass
+    sys.stderr.write("rankflavor: interrupted\n")
+    return EXIT_INTERRUPTED
+
+
+def _main(argv: list[str]) -> int:
     if argv[:1] == ["trec_eval"]:  # (trec_eval's own flags: read by its getopt rules, not argparse)
         return _module("trec_eval").main(argv[1:])
     parser = build_parser(named_command(argv))

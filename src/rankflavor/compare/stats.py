@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rankflavor.errors import UsageError
+
 CHUNK = 1 << 21  # resampled values held in memory at once
 
 
@@ -42,8 +44,18 @@ class TestSettings:
     alpha: float = 0.05
 
     def __post_init__(self) -> None:
+        """Each setting checked, a UsageError naming the value (a ValueError, as before)."""
         if self.test not in TESTS:
-            raise ValueError(f"unknown test {self.test!r}; use 'randomization' or 't'")
+            raise UsageError(f"unknown test {self.test!r}; use 'randomization' or 't'")
+        for name, least in (("n_resamples", 1), ("seed", 0)):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < least:
+                raise UsageError(f"{name}={value!r}: give a whole number of {least} or more")
+        for name in ("confidence", "alpha"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float, np.number)) or isinstance(value, bool) or not 0 < value < 1:
+                raise UsageError(f"{name}={value!r}: give a number between 0 and 1 (exclusive), e.g. "
+                                 f"{name}={getattr(TestSettings, name)}")
 
 
 @dataclass(frozen=True)

@@ -199,8 +199,13 @@ def _resolve_params(metric: Any, given: Any) -> tuple[tuple[str, AxisValue], ...
     return tuple((name, p.parse(str(values.get(name, p.default)).replace(" ", ""))) for name, p in declared.items())
 
 
+_WHAT_SPEC = "write a spec such as 'ndcg@10' or 'trec_eval@10', or a Flavor"
+
+
 def parse_spec(spec: str) -> list[Flavor]:
     """All flavors a spec stands for: one, or one per default cutoff of a preset written without @k."""
+    if not isinstance(spec, str):
+        raise SpecError(f"{spec!r} ({type(spec).__name__}) is not a flavor spec: {_WHAT_SPEC}")
     if spec.lstrip().startswith(project.PREFIX):  # (read from the project file of the working directory)
         return _parse_spec(spec)
     return list(_parsed(spec))
@@ -262,8 +267,9 @@ def parse_specs(specs: Sequence[str | Flavor] | str | Flavor) -> list[Flavor]:
 def labelled_specs(specs: Sequence[str | Flavor] | str | Flavor) -> dict[Flavor, list[str]]:
     """Each flavor the specs stand for (in order, once) with the names the user gave it: the spec as written
     (spaces collapsed), `NAME@k ...` for each cutoff of a spec that stands for several, `Flavor.short` for
-    a Flavor given as such. Two specs that resolve to one flavor give it two labels."""
-    items = [specs] if isinstance(specs, (str, Flavor)) else list(specs)
+    a Flavor given as such. Two specs that resolve to one flavor give it two labels. Anything else (None, a
+    number, a list holding one) is a SpecError naming it."""
+    items = [specs] if isinstance(specs, (str, Flavor)) else _spec_items(specs)
     out: dict[Flavor, list[str]] = {}
     failed: list[tuple[str, SpecError]] = []
     for item in items:
@@ -283,6 +289,18 @@ def labelled_specs(specs: Sequence[str | Flavor] | str | Flavor) -> dict[Flavor,
     if not out:
         raise SpecError("no flavor given; pass at least one spec such as ndcg@10")
     return out
+
+
+def _spec_items(specs: object) -> list[str | Flavor]:
+    """The items of a list (or other iterable) of specs, each a str or a Flavor; else a SpecError naming the value."""
+    what = _WHAT_SPEC + ", or a list of them"
+    if specs is None or isinstance(specs, bytes) or not hasattr(specs, "__iter__"):
+        raise SpecError(f"flavors={specs!r} ({type(specs).__name__}) is not a flavor spec: {what}")
+    items = list(specs)  # type: ignore[call-overload]
+    for item in items:
+        if not isinstance(item, (str, Flavor)):
+            raise SpecError(f"{item!r} ({type(item).__name__}) among the flavors is not a flavor spec: {what}")
+    return items
 
 
 def _named(item: str | Flavor) -> list[tuple[Flavor, str]]:

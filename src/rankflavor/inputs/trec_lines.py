@@ -136,7 +136,34 @@ def _column_fix(fields: list[str], columns: tuple[str, ...], line: str) -> str:
         return fix + f"; this line has the shape of a {_FORMS[len(fields)]} line: are the qrels and run swapped?"
     if len(columns) == 4 and len(fields) == 3:
         return fix + "; a qrels line without its iteration column? add 0 as the second column"
+    if len(fields) > len(columns):
+        return fix + "; if an id holds a space: " + SPACE_FIX
     return fix
+
+
+_QUOTES = "\"'"
+SPACE_FIX = ("ids cannot hold spaces or tabs (every run of them separates two columns, quotes do not group them): "
+             "write each id without them and without quotes, e.g. with '_' for the space, the same way in the run "
+             "and the qrels")
+
+
+def space_in_id(fields: list[str], columns: tuple[str, ...]) -> str | None:
+    """Why a line of more fields than `columns` looks like an id holding a space, or None: a quote opening a
+    query or doc id (column 1 or 3) closed in a later field (`"q 1" Q0 d1 ...`, `q1 0 "d 1" 2`), or, in a run,
+    TREC's literal `Q0` found after the second field (`q 1 Q0 d1 1 1.0 tag`: the query id split in two)."""
+    for index, role in ((0, "query"), (2, "doc")):
+        field = fields[index] if index < len(fields) else ""
+        if field[:1] in _QUOTES and field[:1] and not (len(field) > 1 and field.endswith(field[0])):
+            close = next((k for k in range(index + 1, len(fields)) if fields[k].endswith(field[0])), None)
+            if close is not None:
+                shown = " ".join(fields[index:close + 1])
+                return f"the {role} id {shown} seems to hold a space: the line splits into {len(fields)} columns"
+    q0 = fields.index("Q0") if len(columns) == RUN_WIDTH and "Q0" in fields[2:] and fields[1] != "Q0" else None
+    if q0 is not None:
+        shown = " ".join(fields[:q0])
+        return (f"the query id {shown!r} seems to hold a space: 'Q0' is column {q0 + 1}, not 2, and the line splits "
+                f"into {len(fields)} columns")
+    return None
 
 
 def _check_chars(line: str, path: Path, line_no: int) -> None:
@@ -194,7 +221,11 @@ def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, 
         if odd_chars:
             _check_chars(line, path, line_no)
         fields = _SEPARATOR.split(stripped) if odd_spaces else stripped.split()
-        if len(fields) > RUN_WIDTH == len(columns) and not _looks_like_header(fields, value_col):
+        spaced = space_in_id(fields, columns) if len(fields) > len(columns) else None
+        if spaced is not None:
+            raise InputError(spaced, source=str(path), line=line_no, text=line, fix=SPACE_FIX)
+        widened = len(fields) > RUN_WIDTH == len(columns) and not _looks_like_header(fields, value_col)
+        if widened:
             extra += 1  # a run line's columns after the sixth: skipped, as trec_eval does
             fields = fields[:RUN_WIDTH]
         if len(fields) != len(columns):
@@ -213,7 +244,8 @@ def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, 
                 raise InputError("this line looks like a header", source=str(path), line=line_no, text=line,
                                  fix="TREC files have no header line: delete it (or start it with #)")
             raise InputError(f"{what} {field!r} is not a number", source=str(path), line=line_no, text=line,
-                             fix=f"the {what} column must hold a plain decimal number such as 3, -0.5 or 1e-3")
+                             fix=f"the {what} column must hold a plain decimal number such as 3, -0.5 or 1e-3"
+                                 + ("; if an id holds a space: " + SPACE_FIX if widened else ""))
         if not math.isfinite(value):
             raise InputError(f"{what} {field!r} is not a finite number", source=str(path), line=line_no, text=line,
                              fix=f"replace NaN/infinite {what}s with finite numbers, or drop those rows")

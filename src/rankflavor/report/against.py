@@ -14,14 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rankflavor.errors import EXIT_USAGE, RankflavorError
+from rankflavor.errors import InputError, UsageError
 from rankflavor.flavor import Flavor
 
 
-class AgainstError(RankflavorError):
-    """The saved results cannot be compared with these (another qrels, another flavor under a label)."""
-
-    exit_code = EXIT_USAGE
+class AgainstError(UsageError):
+    """The saved results cannot be compared with these (another qrels, another flavor under a label, a file that
+    is not what rankflavor eval --format json writes): a usage error, exit 2."""
 
 
 @dataclass
@@ -41,8 +40,12 @@ def load_saved(path: str | Path) -> dict[str, Any]:
                            "json)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise AgainstError(f"{path}: not the JSON of rankflavor eval --format json ({exc})") from None
-    if not isinstance(saved, dict) or not isinstance(saved.get("results"), list):
-        raise AgainstError(f"{path}: not the JSON of rankflavor eval --format json (no 'results' list)")
+    from rankflavor.report.saved import checked_results
+
+    try:
+        checked_results(saved, str(path))  # (every key `against` reads, of the type rankflavor writes)
+    except InputError as exc:
+        raise AgainstError(f"{path}: not the JSON of rankflavor eval --format json: {exc.reason}") from None
     return saved
 
 

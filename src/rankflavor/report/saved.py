@@ -134,9 +134,20 @@ def load(path: str | Path) -> SavedReport:
         raise InputError(f"not JSON: {exc.msg} (column {exc.colno})", source=source, line=exc.lineno,
                          text=text.splitlines()[exc.lineno - 1] if text.splitlines() else None,
                          fix=f"load a report saved by {WRITERS}") from None
-    _check_shape(saved, source)
-    results = [_result(item, i, source) for i, item in enumerate(saved["results"])]
+    results = checked_results(saved, source)
     return SavedReport(results, dict(saved.get("provenance") or {}), source)
+
+
+def checked_results(saved: Any, source: str) -> list[SavedResult]:
+    """The results of a saved report's JSON, its shape checked (what `load` and `eval --against` read): an
+    InputError naming the key and the value that is not what rankflavor writes (a tampered or foreign file)."""
+    _check_shape(saved, source)
+    provenance = saved.get("provenance")
+    inputs = provenance.get("inputs", []) if isinstance(provenance, dict) else None
+    if provenance is not None and not (isinstance(inputs, list) and all(isinstance(i, dict) for i in inputs)):
+        raise InputError(f"its 'provenance' is not an object with an 'inputs' list of objects (got {provenance!r:.80})",
+                         source=source, fix=f"load a report saved by {WRITERS}")
+    return [_result(item, i, source) for i, item in enumerate(saved["results"])]
 
 
 def _check_shape(saved: Any, source: str) -> None:
@@ -170,6 +181,11 @@ def _result(item: Any, index: int, source: str) -> SavedResult:
         if not isinstance(item.get(key), kinds) or isinstance(item.get(key), bool):
             raise InputError(f"{where} has no {key!r} of the right type (got {item.get(key)!r})", source=source,
                              fix=f"load a report saved by {WRITERS}")
+    labels = item.get("labels", [item.get("label", "")])
+    if not (isinstance(labels, list) and all(isinstance(label, str) for label in labels)):
+        key = "labels" if "labels" in item else "label"
+        raise InputError(f"{where} has no {key!r} of the right type (got {item[key]!r})", source=source,
+                         fix=f"load a report saved by {WRITERS}")
     try:
         flavor = Flavor.parse(item["flavor"])
     except SpecError as exc:

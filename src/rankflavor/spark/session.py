@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -53,3 +54,84 @@ def spark_frame(spark: Any, table: Any) -> Any:
     if int(pyspark.__version__.split(".")[0]) >= 4:
         return spark.createDataFrame(table)
     return spark.createDataFrame(table.to_pandas())
+
+
+
+
+def _py4j_interrupt_noise(record: Any) -> bool:
+    """A py4j log record of Ctrl-C while the driver waits on the JVM (py4j/java_gateway.py `send_command` logs
+    both on the root logger, with a traceback): the KeyboardInterrupt itself, or the `reentrant call` of
+    pyspark's SIGINT handler (core/context.py `signal_handler`: cancelAllJobs on the connection in use)."""
+    message = record.getMessage()
+    if message == "KeyboardInterrupt while sending command.":
+        return True
+    error = record.exc_info[1] if message == "Exception while sending command." and record.exc_info else None
+    while error is not None:
+        if isinstance(error, RuntimeError) and "reentrant call" in str(error):
+            return True
+        error = error.__context__
+    return False
+
+
+def quiet_py4j_on_interrupt() -> None:
+    """Drop py4j's tracebacks of a Ctrl-C (`_py4j_interrupt_noise`): the CLI says `interrupted` alone."""
+    import logging
+
+    logging.getLogger().addFilter(lambda record: not _py4j_interrupt_noise(record))
+
+
+def _launched_jvms() -> list[int]:
+    """This process's child JVMs that run Spark (Linux: /proc), found when pyspark holds no handle on them:
+    Ctrl-C during `launch_gateway` leaves the JVM it started unknown to pyspark, and never ending."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == os.getpid() and b"org.apache.spark" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def end_spark() -> None:
+    """Stop the Spark session this process started and end the JVM it launched: what `eval --engine spark` does
+    in a `finally`, so that no JVM outlives rankflavor, finished, failed or interrupted. The session's stop()
+    ends its jobs; pyspark's gateway JVM (java_gateway.py: `gateway.proc`) would live on until it reads the end
+    of its standard input, after this process has gone: it is terminated here and waited for (killed after
+    10 s), as is a JVM whose launch was interrupted (`_launched_jvms`). Nothing to do when pyspark was never
+    imported."""
+    if "pyspark" not in sys.modules:
+        return
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    session = SparkSession.getActiveSession()
+    if session is not None:
+        try:
+            session.stop()
+        except Exception:  # (a JVM already gone: nothing left to stop but the process)
+            pass
+    proc = getattr(SparkContext._gateway, "proc", None)
+    pids = [proc.pid] if proc is not None and proc.poll() is None else []
+    for pid in dict.fromkeys([*pids, *_launched_jvms()]):
+        _end_process(pid)
+
+
+def _end_process(pid: int) -> None:
+    """SIGTERM a child process and reap it; SIGKILL when it is still there after 10 s."""
+    import signal
+    import time
+
+    try:
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while os.waitpid(pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return
+            time.sleep(0.05)
+    except (ProcessLookupError, ChildProcessError):  # (already ended and reaped)
+        return
