@@ -122,13 +122,15 @@ def weight_files(items: list[str]) -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     if args.engine != "spark":
         return _run(args)
-    from rankflavor.spark.session import end_spark, quiet_py4j_on_interrupt
+    from rankflavor.spark.session import end_spark, quiet_py4j_on_interrupt, spark_running
 
     quiet_py4j_on_interrupt()
+    started_here = not spark_running()
     try:
         return _run(args)
-    finally:  # (also on Ctrl-C: no JVM is left running)
-        end_spark()
+    finally:  # (also on Ctrl-C: no JVM this command started is left running; a caller's session stays)
+        if started_here:
+            end_spark()
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -95,6 +95,16 @@ def _launched_jvms() -> list[int]:
     return found
 
 
+def spark_running() -> bool:
+    """Whether this process has a Spark gateway already (a session a caller started, e.g. a test's or a
+    notebook's): a command then leaves it running, as it did not start it."""
+    if "pyspark" not in sys.modules:
+        return False
+    from pyspark import SparkContext
+
+    return SparkContext._gateway is not None or SparkContext._active_spark_context is not None
+
+
 def end_spark() -> None:
     """Stop the Spark session this process started and end the JVM it launched: what `eval --engine spark` does
     in a `finally`, so that no JVM outlives rankflavor, finished, failed or interrupted. The session's stop()
