@@ -277,3 +277,20 @@ def test_the_page_embeds_the_numbers_its_tables_print(tmp_path):
             assert embedded[(run, flavor)] == pytest.approx(plain, abs=1e-12)
         delta = re.findall(r"Δ ([+-]\d\.\d{4})", paper)[flavors.index(flavor)]
         assert delta == f"{embedded[('B', flavor)] - embedded[('A', flavor)]:+.4f}"
+
+
+def test_the_page_heads_with_measures_disagree_not_a_reversal_when_mrr_and_map_disagree():
+    """MRR favours A, MAP favours B (3 queries: neither significant): the headline badge says the measures disagree
+    with each one's significance; no 'reverses', no flip on the axis metric, no reversal row."""
+    from rankflavor.display import sections
+    from rankflavor.display.model import build_model
+
+    qrels = {f"q{i}": {"r1": 1, "r2": 1, "r3": 1, "n1": 0} for i in range(3)}
+    runs = {"A": {q: {"r1": 2.0, "n1": 1.0} for q in qrels}, "B": {q: {"n1": 4.0, "r1": 3.0, "r2": 2.0, "r3": 1.0}
+                                                                   for q in qrels}}
+    model = build_model(qrels, runs, ["mrr", "map"], baseline="A")
+    head, sensitivity = sections.verdicts(model), sections.sensitivity(model)
+    assert '<span class="badge warn">measures disagree</span>' in head and "reverses" not in head
+    assert "mrr favours A by 0.5000 (not significant" in head and "map favours B by" in head
+    assert "flips with the axis" not in sensitivity and 'class="reversal"' not in sensitivity
+    assert "No reversal: every pair has the same winner under every flavor of a measure." in sensitivity

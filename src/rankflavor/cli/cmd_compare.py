@@ -116,19 +116,29 @@ def print_comparison(cmp, queries: int = 5, example: bool = False, quiet: bool =
 
 
 def _print_verdicts(cmp, shown: int = 12) -> None:
+    """Each pair's verdict (compare/verdicts.py); under a reversal, per reversing measure the flavors on each side
+    and the smallest changes of flavor that flip the winner."""
     for v in cmp.verdicts.itertuples():
         print(f"verdict {v.run_a} vs {v.run_b}: {v.summary}")
         if v.verdict != "reverses":
             continue
-        print(f"  {v.run_a} wins under: {', '.join(v.a_wins_under)}")
-        print(f"  {v.run_b} wins under: {', '.join(v.b_wins_under)}")
-        flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)]
-        n_axes = int(flips.n_axes.iloc[0])
-        print(f"  smallest changes of flavor that flip the winner ({n_axes} ax{'is' if n_axes == 1 else 'es'}):")
-        for f in flips.head(shown).itertuples():
-            print(f"    {f.change}, from {f.from_label}: {f.from_winner} wins -> {f.to_winner} wins ({f.to_label})")
-        if len(flips) > shown:
-            print(f"    ... and {len(flips) - shown} more (--format json lists them all)")
+        measures = cmp.measures[(cmp.measures.run_a == v.run_a) & (cmp.measures.run_b == v.run_b)]
+        for m in measures[measures.verdict == "reverses"].itertuples():
+            flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)
+                              & (cmp.flips.measure == m.measure)]
+            indent = "  " if len(measures) == 1 else "    "
+            if len(measures) > 1:
+                print(f"  within {m.measure}:")
+            print(f"{indent}{v.run_a} wins under: {', '.join(m.a_wins_under)}")
+            print(f"{indent}{v.run_b} wins under: {', '.join(m.b_wins_under)}")
+            n_axes = int(flips.n_axes.iloc[0])
+            axes = f"{n_axes} ax{'is' if n_axes == 1 else 'es'}"
+            print(f"{indent}smallest changes of flavor that flip the winner ({axes}):")
+            for f in flips.head(shown).itertuples():
+                print(f"{indent}  {f.change}, from {f.from_label}: {f.from_winner} wins -> {f.to_winner} wins "
+                      f"({f.to_label})")
+            if len(flips) > shown:
+                print(f"{indent}  ... and {len(flips) - shown} more (--format json lists them all)")
 
 
 def _print_method(cmp) -> None:

@@ -1,8 +1,8 @@
 """Comparing systems across flavors: does "A beats B" survive a change of flavor?
 
 - `compare(qrels, runs, grid=...)`: every flavor of a grid, every pair of runs: means, paired difference,
-  CI, p-value (Holm-corrected over pairs), winner, and a verdict (robust / reverses, with the smallest
-  change of axes that flips it).
+  CI, p-value (Holm-corrected over pairs), winner, and a verdict (robust / reverses among the flavors of one
+  measure, with the smallest change of axes that flips it; measures disagree across metrics: compare/verdicts.py).
 - `diff(qrels, runs, flavor_a, flavor_b)`: the walk from one flavor to another, one axis at a time.
 - `top_differences`, `changed_winners`: per-query views with `rankflavor explain` command lines.
 - `GRIDS`, `build_grid`: the named grids and the flavors of a grid.

@@ -11,9 +11,10 @@ of the means' difference: `means_winner`). `excluded` counts the set's queries a
 optimistically (the lower and higher of the two means per run, from the warnings; unknown when a run's own
 queries are not the compared ones); `tie_sensitive` marks a winner that some tie order could reverse.
 
-The verdict of a pair is `robust` (one winner under every flavor), `reverses` (each run wins under some
-flavor: the flavors on each side and the smallest changes of axes that flip the winner are named),
-`tie`, `partly tied`, or `none` (no query scored in both runs).
+The verdict of a pair (compare/verdicts.py, the one place it is decided) is `robust` (one winner under every
+flavor), `reverses` (each run wins under some flavor of one measure: the flavors on each side and the smallest
+changes of axes that flip the winner are named), `measures disagree` (different metrics favour different runs,
+each with its significance: no reversal), `tie`, `partly tied`, or `none` (no query scored in both runs).
 """
 
 from __future__ import annotations
@@ -33,14 +34,12 @@ from rankflavor.compare.query_set import QUERY_SETS, QuerySet, set_mean, set_val
 from rankflavor.compare.query_set import query_set as build_query_set
 from rankflavor.compare.scores import Scores
 from rankflavor.compare.stats import PairedTest, TestSettings, holm, paired_tests
+from rankflavor.compare.verdicts import NONE, TIE, decide
 from rankflavor.errors import EXIT_USAGE, RankflavorError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.pipeline import apply_names
 from rankflavor.inputs.run_names import find_run
 from rankflavor.report.numbers import TOLERANCE
-
-TIE = "tie"
-NONE = "none"  # no query scored in both runs: nothing to compare
 
 
 class CompareError(RankflavorError, ValueError):
@@ -57,10 +56,6 @@ def winner_of(diff: float, run_a: str, run_b: str) -> str:
     return run_a if diff > 0 else run_b
 
 
-def describe_change(diffs: list[tuple[str, str, str]]) -> str:
-    return ", ".join(f"{axis} {a} -> {b}" for axis, a, b in diffs)
-
-
 @dataclass
 class Comparison:
     """Tables (pandas DataFrames) of one comparison; `to_dict()` is the JSON form."""
@@ -69,7 +64,8 @@ class Comparison:
     flavors: list[Flavor]
     pairs: pd.DataFrame  # one row per flavor x pair of runs
     means: pd.DataFrame  # one row per flavor x run
-    verdicts: pd.DataFrame  # one row per pair of runs
+    verdicts: pd.DataFrame  # one row per pair of runs (compare/verdicts.py)
+    measures: pd.DataFrame  # one row per pair of runs x measure (metric): its verdict over its flavors, its winner
     flips: pd.DataFrame  # the smallest changes of flavor that flip a pair's winner
     warnings: pd.DataFrame  # one row per warning: run, flavor, code, message, numbers
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -118,7 +114,8 @@ class Comparison:
 
         return {"settings": self.settings, "runs": self.runs, "flavors": [str(f) for f in self.flavors],
                 "labels": [self.labels.get(str(f), short_label(f)) for f in self.flavors],
-                "verdicts": records(self.verdicts), "flips": records(self.flips), "pairs": records(self.pairs),
+                "verdicts": records(self.verdicts), "measures": records(self.measures), "flips": records(self.flips),
+                "pairs": records(self.pairs),
                 "means": records(self.means), "warnings": records(self.warnings),
                 "skipped": [{"combination": c, "reason": r} for c, r in self.skipped],
                 "query_set": None if self.query_set is None else self.query_set.to_dict(),
@@ -271,7 +268,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
         row["tie_high"] = hi_a - lo_b if known else np.nan
         row["tie_sensitive"] = bool(known and row["winner"] not in (TIE, NONE) and row["tie_low"] < 0 < row["tie_high"])
     table = pd.DataFrame(rows)
-    verdicts, flips = _verdicts(table, flavors, pairs, label)
+    verdicts, measures, flips = decide(table, flavors, pairs, label)
     warnings = pd.DataFrame(warn_rows, columns=["run", "flavor", "label", "code", "message", "numbers"])
     correction = (f"Holm over the {len(pairs)} pairs of each flavor" if len(pairs) > 1 else "none (one pair)")
     test = settings.test
@@ -282,56 +279,8 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
                  "query_set": qs.name, "queries": qs.size,
                  "paired_queries": qs.describe() + "; a query some run leaves undefined under a flavor is left out "
                                    "of that flavor for every run (counted in `excluded`)"}
-    return Comparison(runs, flavors, table, means, verdicts, flips, warnings, skipped, described, scores,
+    return Comparison(runs, flavors, table, means, verdicts, measures, flips, warnings, skipped, described, scores,
                       {str(f): label(f) for f in flavors}, baseline, qs)
-
-
-def _verdicts(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str, str]],
-              label: Callable[[Flavor], str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    by_str = {str(f): f for f in flavors}
-    verdict_rows, flip_rows = [], []
-    for a, b in pairs:
-        sub = table[(table.run_a == a) & (table.run_b == b)]
-        won = {w: [by_str[s] for s in sub.flavor[sub.winner == w]] for w in (a, b, TIE, NONE)}
-        sig = {w: int(sub.significant[sub.winner == w].sum()) for w in (a, b)}
-        n = len(sub)
-        if won[a] and won[b]:
-            verdict = "reverses"
-            best = min(len(f.differences(g)) for f in won[a] for g in won[b])
-            for f in won[a]:
-                for g in won[b]:
-                    d = f.differences(g)
-                    if len(d) == best:
-                        flip_rows.append({"run_a": a, "run_b": b, "n_axes": best,
-                                          "axis": ",".join(x[0] for x in d), "change": describe_change(d),
-                                          "from_label": label(f), "to_label": label(g),
-                                          "from_flavor": str(f), "to_flavor": str(g), "from_winner": a, "to_winner": b})
-            summary = (f"reverses: {a} wins under {len(won[a])} of {n} flavors ({sig[a]} significant), "
-                       f"{b} under {len(won[b])} ({sig[b]} significant)")
-        elif won[a] or won[b]:
-            w = a if won[a] else b
-            verdict = "robust" if not won[TIE] else "partly tied"
-            summary = f"{verdict}: {w} wins under {len(won[w])} of {n} flavors ({sig[w]} significant)"
-            if won[TIE]:
-                summary += f", tie under {len(won[TIE])}"
-        elif won[TIE]:
-            verdict, summary = TIE, f"tie under all {n} flavors" if not won[NONE] else f"tie under {len(won[TIE])}"
-        else:
-            verdict, summary = NONE, "no query is scored in both runs under any flavor"
-        if won[NONE] and (won[a] or won[b] or won[TIE]):
-            summary += f"; no query scored in both runs under {len(won[NONE])} flavors"
-        sensitive = int(sub.tie_sensitive.sum())
-        if sensitive:
-            summary += (f"; under {sensitive} of them the tie order alone could reverse it (the ranges of the means "
-                        "between ties=pessimistic and ties=optimistic overlap)")
-        verdict_rows.append({"run_a": a, "run_b": b, "verdict": verdict, "flavors": n,
-                             "a_wins": len(won[a]), "b_wins": len(won[b]), "ties": len(won[TIE]),
-                             "a_significant": sig[a], "b_significant": sig[b], "tie_sensitive": sensitive,
-                             "a_wins_under": [label(f) for f in won[a]],
-                             "b_wins_under": [label(f) for f in won[b]], "summary": summary})
-    flips = pd.DataFrame(flip_rows, columns=["run_a", "run_b", "n_axes", "axis", "change", "from_label", "to_label",
-                                             "from_flavor", "to_flavor", "from_winner", "to_winner"])
-    return pd.DataFrame(verdict_rows), flips
 
 
 def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[str, Sequence[str]] | None = None,

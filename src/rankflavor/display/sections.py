@@ -9,6 +9,7 @@ from html import escape
 from typing import Any
 
 from rankflavor.compare.paper import BETTER, WORSE, set_caption
+from rankflavor.compare.verdicts import measure_of
 from rankflavor.display.model import PageModel
 from rankflavor.display.text import html_text as _t
 from rankflavor.display.text import needs_isolation
@@ -59,7 +60,8 @@ def verdicts(model: PageModel) -> str:
         return ""
     items = []
     for v in cmp.verdicts.itertuples():
-        kind = {"robust": "ok", "reverses": "bad", "partly tied": "warn"}.get(v.verdict, "muted")
+        kind = {"robust": "ok", "reverses": "bad", "partly tied": "warn", "measures disagree": "warn"}
+        kind = kind.get(v.verdict, "muted")
         items.append(f'<li><span class="badge {kind}">{_t(v.verdict)}</span> <b>{_t(v.run_b)}</b> vs '
                      f'<b>{_t(v.run_a)}</b>: {_t(v.summary.split(": ", 1)[-1], model.runs)}</li>')
     return f'<ul class="verdicts">{"".join(items)}</ul>'
@@ -135,10 +137,10 @@ def sensitivity(model: PageModel) -> str:
     cmp = model.comparison
     runs = model.runs
     others = [r for r in runs if r != model.baseline] if cmp is not None else []
-    majority: dict[str, str] = {}
+    majority: dict[tuple[str, str], str] = {}  # (run, measure) -> the run winning under most of its flavors
     if cmp is not None:
-        for v in cmp.verdicts.itertuples():
-            majority[v.run_b] = v.run_a if v.a_wins >= v.b_wins else v.run_b
+        for m in cmp.measures.itertuples():
+            majority[(m.run_b, m.measure)] = m.run_a if m.a_wins >= m.b_wins else m.run_b
     head = "".join(f"<th>{_t(r)}</th>" for r in runs) + "<th>winner</th>"
     head += "".join(f"<th>{_t(r)} − {_t(model.baseline)}</th>" for r in others)
     body = []
@@ -156,7 +158,7 @@ def sensitivity(model: PageModel) -> str:
             if pair is None:
                 cells += '<td class="num">—</td>'
                 continue
-            reverse = pair.winner in (pair.run_a, pair.run_b) and pair.winner != majority.get(r)
+            reverse = pair.winner in (pair.run_a, pair.run_b) and pair.winner != majority.get((r, measure_of(f)))
             flipped |= reverse
             star = '<span class="mark">*</span>' if pair.significant else ""
             base = means[model.baseline]  # type: ignore[index]
@@ -169,27 +171,32 @@ def sensitivity(model: PageModel) -> str:
     table = (f'<div class="scroll"><table class="sens"><thead><tr><th>flavor</th>{head}</tr></thead>'
              f'<tbody>{"".join(body)}</tbody></table></div>'
              '<p class="note">Bold: the winner under that flavor. A highlighted row is a reversal: there the run that '
-             'wins under most flavors loses. * p &lt; alpha after Holm\'s correction. Hover a flavor for its '
-             f'full string. Means and differences {over}.</p>')
+             'wins under most flavors of its measure (its metric) loses. * p &lt; alpha after Holm\'s correction. '
+             f'Hover a flavor for its full string. Means and differences {over}.</p>')
     return table + flips(model)
 
 
 def flips(model: PageModel, shown: int = 8) -> str:
+    """Per pair and reversing measure, the smallest changes of flavor that flip the winner (compare/verdicts.py:
+    measures that disagree are no reversal; the verdicts say so)."""
     cmp = model.comparison
     if cmp is None or cmp.flips.empty:
-        none = '<p class="ok-line">No reversal: every pair has the same winner under every flavor.</p>'
+        each = " of a measure" if cmp is not None and cmp.measures.measure.nunique() > 1 else ""
+        none = f'<p class="ok-line">No reversal: every pair has the same winner under every flavor{each}.</p>'
         return none if cmp is not None else ""
+    several = cmp.measures.measure.nunique() > 1
     parts = []
-    for (a, b), block in cmp.flips.groupby(["run_a", "run_b"], sort=False):
+    for (a, b, measure), block in cmp.flips.groupby(["run_a", "run_b", "measure"], sort=False):
         n_axes = int(block.n_axes.iloc[0])
         axes = ", ".join(dict.fromkeys(block.axis))
         items = "".join(f"<li><b>{_t(f.change)}</b>: from {flavor_name(model, f.from_flavor)} ({_t(f.from_winner)} wins) "
                         f"to {flavor_name(model, f.to_flavor)} ({_t(f.to_winner)} wins)</li>"
                         for f in block.head(shown).itertuples())
         more = f"<li class=\"muted\">… and {len(block) - shown} more</li>" if len(block) > shown else ""
+        within = f" of {_t(measure)}" if several else ""
         parts.append(f'<div class="flips"><h3>{_t(b)} vs {_t(a)}: the winner flips with the axis '
-                     f'<span class="axis">{_t(axes)}</span> ({n_axes} ax{"is" if n_axes == 1 else "es"} changed)</h3>'
-                     f"<ul>{items}{more}</ul></div>")
+                     f'<span class="axis">{_t(axes)}</span>{within} ({n_axes} ax{"is" if n_axes == 1 else "es"} changed)'
+                     f"</h3><ul>{items}{more}</ul></div>")
     return "".join(parts)
 
 
