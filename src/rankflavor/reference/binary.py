@@ -248,7 +248,7 @@ def f_measure(ranked: Ranked, flavor: Flavor) -> Outcome:
     parts = {"relevant_retrieved": hits, "relevant": float(ranked.r)}
     if ranked.r == 0:
         return None, parts, True
-    b2 = flavor.param("beta").number ** 2
+    b2 = flavor.param("beta").squared
     p, r = precision_at, hits / ranked.r
     return ((1 + b2) * p * r / (b2 * p + r) if hits else 0.0), parts, False
 
