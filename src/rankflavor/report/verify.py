@@ -87,7 +87,8 @@ def check_mean(result: Result, dataset: Dataset) -> list[str]:
         expected = math.fsum(kept) if kept else None
     else:
         expected = reference_mean(values, weights, flavor.round.decimals, str(flavor.mean_of),
-                                  registry.get(flavor.metric).aggregate == "gm")
+                                  registry.get(flavor.metric).aggregate == "gm",
+                                  registry.get(flavor.metric).aggregate == "log_gm")
     reported = result.mean
     if reported is None or expected is None:
         same = reported is None and expected is None
