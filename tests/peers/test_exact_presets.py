@@ -5,6 +5,7 @@ grades, unjudged docs, queries on one side only: peerdata.random_case), each num
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from peerdata import random_case, require, rf_mean, rf_values
 
 SEEDS = st.integers(0, 2**32 - 1)
+DROPIN = Path(__file__).resolve().parents[1] / "dropin"
 
 
 @settings(max_examples=40)
@@ -55,3 +57,40 @@ def test_gm_per_query_and_mean_are_pytrec_evals(seed, judged_only, rel_level):
         if theirs:
             mean = pytrec_eval.compute_aggregated_measure(name, [m[name] for m in theirs.values()])
             assert math.isclose(rf_mean(f"pytrec_eval.{name}{axes}", case.qrels, case.run), mean, rel_tol=1e-12)
+
+
+@settings(max_examples=40)
+@given(seed=SEEDS, rel_level=st.sampled_from([1, 2]))
+def test_num_q_and_num_rel_are_pytrec_evals(seed, rel_level):
+    """pytrec_eval's num_q (1 per query with results and judgments) and num_rel, per query and summed."""
+    pytrec_eval = require("pytrec_eval")
+    case = random_case(seed)
+    case.qrels = {q: docs for q, docs in case.qrels.items() if any(g >= 0 for g in docs.values())}
+    theirs = pytrec_eval.RelevanceEvaluator(case.qrels, {"num_q", "num_rel"},
+                                            relevance_level=rel_level).evaluate(case.run)
+    for name in ("num_q", "num_rel"):
+        spec = f"pytrec_eval.{name} rel_level={rel_level}"
+        ours = rf_values(spec, case.qrels, case.run)
+        assert {q: v for q, v in ours.items() if v is not None} == {q: m[name] for q, m in theirs.items()}
+        if theirs:
+            assert rf_mean(spec, case.qrels, case.run) == sum(m[name] for m in theirs.values())
+
+
+def _c_lines(name: str) -> dict[tuple[str, str], str]:
+    """(measure, query) -> value of a C trec_eval 10.0 output of tests/dropin (c_outputs/trec, record_c.py)."""
+    text = (DROPIN / "c_outputs" / "trec" / f"{name}.out").read_text()
+    return {(m.strip(), q): v for m, q, v in (line.split("\t") for line in text.splitlines())}
+
+
+def test_num_q_under_missing_zero_is_c_trec_evals():
+    """trec_eval -q -c (missing_c: graded.qrels, missing.run lacks queries 5 and 10): a qrels query absent from
+    the run counts in num_q (trec_eval.c's bogus ranking). Its num_rel (trec_eval prints its R) is not checked:
+    rankflavor's missing=zero gives it 0, as ir_measures does (see the report of issue 24)."""
+    import rankflavor as rf
+
+    printed = _c_lines("missing_c")
+    qrels, run = DROPIN / "inputs" / "graded.qrels", DROPIN / "inputs" / "missing.run"
+    report = rf.evaluate(str(qrels), str(run), ["trec_eval.num_rel missing=zero", "trec_eval.num_q missing=zero"])
+    num_rel, num_q = report.results
+    assert {row["query"] for row in num_rel.per_query()} == {q for m, q in printed if m == "num_rel" and q != "all"}
+    assert num_q.mean == float(printed["num_q", "all"])

@@ -267,6 +267,10 @@ def num_ret(ranked: Ranked, flavor: Flavor) -> Outcome:
     return float(len(flags)), {}, False
 
 
+def num_q(ranked: Ranked, flavor: Flavor) -> Outcome:
+    return 1.0, {}, False
+
+
 def num_rel(ranked: Ranked, flavor: Flavor) -> Outcome:
     relevant = ranked.r
     return float(relevant), {}, False

@@ -41,6 +41,10 @@ def reference_query(flavor: Flavor, judgments: Mapping[str, float], ranking: Map
     metric = registry.get(flavor.metric)
     for grade in judgments.values():
         judgment(grade, flavor)  # negative=error and table errors hold for every judged doc
+    if ranking is None and flavor.missing == "zero" and metric.scores_missing:  # (num_q: trec_eval -c)
+        value, parts, _ = metric.reference(flavor, judgments, ranked_list(flavor, judgments, {}, [], query),
+                                           qrels or {query: judgments})
+        return _rounded(RefResult(value, "missing", parts), flavor)
     if ranking is None:
         value = metric.zero_value if flavor.missing == "zero" else None
         return _rounded(RefResult(value, "missing", dict.fromkeys(metric.parts)), flavor)
