@@ -94,3 +94,49 @@ def test_num_q_under_missing_zero_is_c_trec_evals():
     num_rel, num_q = report.results
     assert {row["query"] for row in num_rel.per_query()} == {q for m, q in printed if m == "num_rel" and q != "all"}
     assert num_q.mean == float(printed["num_q", "all"])
+
+
+def _ranx_scores(ranx, qrels, run, metric: str, make_comparable: bool, passes: int = 1) -> dict[str, float]:
+    """ranx's per-query scores of one Run object evaluated `passes` times (the last call's scores)."""
+    import warnings
+
+    the_run = ranx.Run({q: dict(docs) for q, docs in run.items()})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba's uint64 -> int64 hash cast warning
+        for _ in range(passes):
+            ranx.evaluate(ranx.Qrels(qrels), the_run, metric, make_comparable=make_comparable)
+    return dict(the_run.scores[metric])
+
+
+@settings(max_examples=30)
+@given(seed=SEEDS, cut=st.sampled_from(["", "@5", "@10"]), burges=st.booleans())
+def test_ranx_preset_is_the_default_call_and_make_comparable_the_other(seed, cut, burges):
+    """evaluate(qrels, run, metric) sorts a fresh Run once (ties=quicksort(1)); make_comparable=True sorts it
+    again (quicksort(2)). The plain call needs one query set: the case keeps the queries on both sides."""
+    ranx = require("ranx")
+    case = random_case(seed, max_docs=60)
+    both = [q for q in case.run if q in case.qrels and any(g >= 1 for g in case.qrels[q].values())]
+    if not both:
+        return
+    qrels, run = {q: case.qrels[q] for q in both}, {q: case.run[q] for q in both}
+    metric, preset = ("ndcg_burges", "ranx.burges") if burges else ("ndcg", "ranx")
+    assert rf_values(preset + cut, qrels, run) == pytest.approx(_ranx_scores(ranx, qrels, run, metric + cut, False),
+                                                                 rel=1e-12, abs=1e-12)
+    comparable = rf_values(f"{preset}.make_comparable{cut}", qrels, run)
+    assert comparable == pytest.approx(_ranx_scores(ranx, qrels, run, metric + cut, True), rel=1e-12, abs=1e-12)
+
+
+def test_a_reused_run_object_drifts_one_sort_per_make_comparable_call():
+    """Each evaluate(..., make_comparable=True) of one Run object sorts it once more: call n is ties=quicksort(n+1)."""
+    ranx = require("ranx")
+    drifted = 0
+    for seed in range(6):
+        case = random_case(seed, max_docs=60)
+        values = []
+        for calls in (1, 2, 3):
+            theirs = _ranx_scores(ranx, case.qrels, case.run, "ndcg", True, passes=calls)
+            ours = rf_values(f"ranx.make_comparable ties=quicksort({calls + 1})", case.qrels, case.run)
+            assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12), (seed, calls)
+            values.append(ours)
+        drifted += values[0] != values[1] or values[1] != values[2]
+    assert drifted  # (the drift shows on these cases)

@@ -11,8 +11,9 @@ dcg_burges, ndcg, ndcg_burges, bpref and rbp; any other name is refused there (h
 Conventions, each from the file named:
 
 - ranking: a Run is sorted by numba's argsort of -score when built and again by make_comparable
-  (ranx/data_structures/common.py sort_dict_by_value, run.py make_comparable): ties=quicksort(2), as the `ranx`
-  preset (dialects/presets.py) says; scores are float64 (precision=f64).
+  (ranx/data_structures/common.py sort_dict_by_value, run.py make_comparable): ties=quicksort(2), as the
+  `ranx.make_comparable` preset (dialects/presets.py) says (the `ranx` preset is the plain call: one sort);
+  scores are float64 (precision=f64).
 - queries: make_comparable gives a qrels query absent from the run an empty list, which every metric scores 0
   (missing=zero), and removes run queries absent from the qrels (unjudged_queries=skip).
 - relevance: ranx/metrics/common.py clean_qrels keeps the judgments with grade >= rel_lvl; every other run doc,
@@ -26,8 +27,8 @@ Conventions, each from the file named:
   shorter than k is filled with nonrelevant docs), and by the list's length without k (0 for an empty list).
   r_precision.py and bpref.py take k and ignore it: `ranx.r-precision@10` and `ranx.bpref@10` are refused here.
 - gains: ndcg.py _dcg: grade / log2(i + 1) (ndcg, dcg) or (2^grade - 1) / log2(i + 1) (ndcg_burges, dcg_burges:
-  gain=exp2); the ideal is _dcg of the query's judgments sorted by grade (ideal=global, cut at k): the `ranx` and
-  `ranx.burges` presets, whose axes these names take.
+  gain=exp2); the ideal is _dcg of the query's judgments sorted by grade (ideal=global, cut at k): the
+  `ranx.make_comparable` and `ranx.burges.make_comparable` presets, whose axes these names take.
 - bpref.py: R counts grades >= rel_lvl, N grades < rel_lvl (negative ones too: judged nonrelevant); unjudged run
   docs are removed first; each relevant doc scores 1 - min(n above, R) / min(R, N).
 - f1.py: 2 P R / (P + R), 0 when P + R = 0: f(beta=1).
@@ -141,7 +142,8 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
                         f"{entry.metric} needs a cutoff: write ranx.{name}@k with k at least the length of the "
                         "longest ranked list")
     reads = metric.reads
-    axes = {axis: value for axis, value in PRESETS[entry.preset].axes.items() if axis != "min_grade"}
+    axes = {axis: value for axis, value in PRESETS[f"{entry.preset}.make_comparable"].axes.items()
+            if axis != "min_grade"}
     axes["min_grade" if "min_grade" in reads else "rel_level"] = str(level)
     if level < 0:
         if entry.metric == "ndcg":
@@ -175,7 +177,7 @@ def _rbp(name: str, base: str, params: tuple[tuple[str | None, str], ...], cutof
                         f"float('0.{digits}@k'))")
     if int(digits) == 0:
         raise SpecError(f"ranx.{name}: p = 0 scores the first doc alone (0^0 = 1); rankflavor's rbp needs p > 0")
-    axes = {axis: value for axis, value in PRESETS["ranx"].axes.items() if axis != "min_grade"}
+    axes = {axis: value for axis, value in PRESETS["ranx.make_comparable"].axes.items() if axis != "min_grade"}
     axes["rel_level"] = str(level)
     if level < 0:
         axes["negative"] = "keep"
