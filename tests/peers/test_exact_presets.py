@@ -5,6 +5,7 @@ grades, unjudged docs, queries on one side only: peerdata.random_case), each num
 from __future__ import annotations
 
 import math
+import random
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,24 @@ def test_a_reused_run_object_drifts_one_sort_per_make_comparable_call():
             values.append(ours)
         drifted += values[0] != values[1] or values[1] != values[2]
     assert drifted  # (the drift shows on these cases)
+
+
+@settings(max_examples=40)
+@given(seed=SEEDS, level=st.sampled_from([1, 2]), queries=st.integers(3, 20))
+def test_ranx_bpref_is_ranx_with_its_departures(seed, level, queries):
+    """ranx.bpref per query, with dialects/ranx.py bpref_departures (the first query with R = 0 in sorted id order
+    and every query after it: 0.0; N = 0 with a relevant doc ranked: nan), is ranx 0.3.21's bpref."""
+    ranx = require("ranx")
+    from rankflavor.dialects.ranx import bpref_departures
+
+    case = random_case(seed, max_docs=30)
+    rng = random.Random(seed)
+    extra = {f"z{i:02d}": {f"d{j}": rng.choice([0, 1, 2, 3]) for j in range(rng.randint(1, 4))} for i in range(queries)}
+    qrels = {**case.qrels, **extra}
+    run = {**case.run, **{q: {f"d{j}": float(rng.choice([1, 2])) for j in range(5)} for q in extra}}
+    name = "bpref" if level == 1 else f"bpref-l{level}"
+    theirs = _ranx_scores(ranx, qrels, run, name, True)
+    ours = {**rf_values(f"ranx.{name}", qrels, run), **bpref_departures(qrels, run, level)}
+    assert set(ours) == set(theirs)
+    for q, value in theirs.items():
+        assert (math.isnan(value) and math.isnan(ours[q])) or ours[q] == pytest.approx(value, abs=1e-12), (q, value)

@@ -1,7 +1,8 @@
 """`ranx.NAME` (dialects/ranx.py) against ranx 0.3.21 itself, per query, and how the names parse.
 
-ranx is called as the `ranx.make_comparable` preset documents it: `evaluate(Qrels(qrels), Run(run), names, make_comparable=True)`
-on a fresh Run (sorted when built and again by make_comparable: ties=quicksort(2)), its per-query scores read from
+ranx is called as the `ranx.make_comparable` preset documents it:
+`evaluate(Qrels(qrels), Run(run), names, make_comparable=True)` on a fresh Run (sorted when built and again by
+make_comparable: ties=quicksort(2)), its per-query scores read from
 `run.scores`. The cases (peerdata.random_case) hold tied scores in short lists (input order) and long ones
 (numba's quicksort), unjudged docs, grades -1 to 3 or 0/1, queries with no relevant doc and queries missing on
 either side. ranx writes the relevance level after the cutoff (`map@5-l2`); rankflavor's grammar puts the cutoff

@@ -43,7 +43,8 @@ What no flavor expresses (ranx's own behaviour, documented and tested in tests/p
 - bpref.py on a query with R = 0 divides 0.0 by 0 inside numba's prange loop: the ZeroDivisionError stops the
   loop, and that query and every later query of the loop keep the 0.0 they were initialised with (rankflavor
   scores each query on its own); on a query with N = 0 that ranks a relevant judged doc it gives nan
-  (1 - 0/0), where rankflavor (trec_eval's m_bpref.c) counts 1 for each such doc.
+  (1 - 0/0), where rankflavor (trec_eval's m_bpref.c) counts 1 for each such doc. `bpref_departures(qrels, run)`
+  names those queries and ranx's numbers for them: ranx's bpref of such a batch is degenerate.
 - rank_biased_precision.py accepts p = 0 (rbp.0: the first doc's grade alone); rankflavor's rbp needs p > 0.
 - ndcg.py with a negative level keeps negative grades in its ideal list in grade order (a doc of grade -2 below
   the level sits after one of grade -1) and divides by an IDCG <= 0 when it is not exactly 0: refused.
@@ -54,6 +55,8 @@ What no flavor expresses (ranx's own behaviour, documented and tested in tests/p
 from __future__ import annotations
 
 import functools
+import math
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from rankflavor import registry
@@ -184,3 +187,22 @@ def _rbp(name: str, base: str, params: tuple[tuple[str | None, str], ...], cutof
     reads = registry.get("rbp").reads
     return PeerMeasure("rbp", None, {"p": f"0.{digits}", "scale": "grade"},
                        {a: v for a, v in axes.items() if a in reads})
+
+
+def bpref_departures(qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
+                     rel_level: int = 1) -> dict[str, float]:
+    """Where ranx 0.3.21's bpref (evaluate(..., make_comparable=True)) departs from `ranx.bpref`, query -> ranx's
+    number; empty when ranx's numbers are all bpref's. ranx/metrics/bpref.py divides the sum by R (a scalar
+    division: numba raises ZeroDivisionError when R = 0) inside _bpref_parallel's prange loop over the qrels'
+    queries in sorted id order; the error is swallowed and the first query with R = 0 and every query after it
+    keep their initial 0.0 (checked with 2 threads: the whole batch after it, whichever thread had it). Before
+    it, a query with R > 0, N = 0 and a relevant doc ranked gets 1 - 0/0 = nan (m_bpref.c: 1 per such doc)."""
+    out: dict[str, float] = {}
+    for position, query in enumerate(sorted(qrels)):
+        grades = [int(g) for g in qrels[query].values()]  # (ranx's Qrels cast grades to int)
+        relevant = {d for d, g in zip(qrels[query], grades, strict=True) if g >= rel_level}
+        if not relevant:
+            return {**out, **{q: 0.0 for q in sorted(qrels)[position:]}}
+        if len(relevant) == len(grades) and relevant & set(run.get(query, {})):
+            out[query] = math.nan
+    return out
