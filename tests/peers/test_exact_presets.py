@@ -162,3 +162,26 @@ def test_ranx_bpref_is_ranx_with_its_departures(seed, level, queries):
     assert set(ours) == set(theirs)
     for q, value in theirs.items():
         assert (math.isnan(value) and math.isnan(ours[q])) or ours[q] == pytest.approx(value, abs=1e-12), (q, value)
+
+
+def test_trec_eval_drop_in_reads_set_f_parameter_as_beta_squared(capsys):
+    """`rankflavor trec_eval -m set_F.2` is (2 + 1) P R / (2 P + R) per query (m_set_F.c), as pytrec_eval's set_F.2."""
+    pytrec_eval = require("pytrec_eval")
+    from rankflavor.cli.main import main
+
+    qrels_path, run_path = DROPIN / "inputs" / "graded.qrels", DROPIN / "inputs" / "full.run"
+    qrels: dict[str, dict[str, int]] = {}
+    run: dict[str, dict[str, float]] = {}
+    for line in qrels_path.read_text().splitlines():
+        if line and not line.startswith("#"):
+            q, _, d, g = line.split()[:4]
+            qrels.setdefault(q, {})[d] = int(g)
+    for line in run_path.read_text().splitlines():
+        if line and not line.startswith("#"):
+            q, _, d, _, s = line.split()[:5]
+            run.setdefault(q, {})[d] = float(s)
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"set_F.2"}).evaluate(run)
+    main(["trec_eval", "-q", "-m", "set_F.2", str(qrels_path), str(run_path)])
+    lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    printed = {q: v for _, q, v in lines if q != "all"}
+    assert printed == {q: f"{m['set_F']:.4f}" for q, m in theirs.items()}
