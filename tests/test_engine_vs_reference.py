@@ -44,14 +44,14 @@ def check(qrels, run, flavor):
                 assert _same(got[name], part), (query, name, got, ref)
     values = [r.raw_value for r in expected.values()]
     if flavor.unjudged_queries == "zero":  # run queries with no judgment: a 0 each in the mean
-        values += [0.0] * sum(1 for q in run if not qrels.get(q))
+        values += [registry.get(flavor.metric).zero_value] * sum(1 for q in run if not qrels.get(q))
     if registry.get(flavor.metric).aggregate == "sum":  # (counts: trec_eval sums them)
         kept = [v for v in values if v is not None]
         assert _same(report.mean(), sum(kept) if kept else None)
     else:
-        geometric = registry.get(flavor.metric).aggregate == "gm"  # (gm_map, gm_bpref)
+        kind = registry.get(flavor.metric).aggregate  # gm: gm_map, gm_bpref; log_gm: their pytrec_eval logs
         assert _same(report.mean(), reference_mean(values, None, flavor.round.decimals, str(flavor.mean_of),
-                                                   geometric))
+                                                   kind == "gm", kind == "log_gm"))
     return report
 
 

@@ -1,4 +1,5 @@
-"""ranx (evaluate with make_comparable=True) against the `ranx` and `ranx.burges` presets.
+"""ranx (evaluate with make_comparable=True) against the `ranx.make_comparable` and `ranx.burges.make_comparable`
+presets (the plain call, against `ranx`: test_exact_presets.py).
 
 ranx orders a query's results with numba's argsort of -score (data_structures/common.py): an insertion sort,
 so input order on ties, for at most 15 documents; longer lists go through a quicksort whose tie order is its
@@ -34,9 +35,9 @@ def peer(case, metric: str) -> dict[str, float]:
 @pytest.mark.parametrize("max_docs", [12, 60])
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize(("metric", "preset"), [
-    ("ndcg", "ranx"), ("ndcg@1", "ranx@1"), ("ndcg@5", "ranx@5"), ("ndcg@10", "ranx@10"),
-    ("ndcg_burges@5", "ranx.burges@5"), ("ndcg_burges", "ranx.burges"),
-    ("ndcg@5-l2", "ranx@5 min_grade=2"),
+    ("ndcg", "ranx.make_comparable"), ("ndcg@1", "ranx.make_comparable@1"), ("ndcg@5", "ranx.make_comparable@5"),
+    ("ndcg@10", "ranx.make_comparable@10"), ("ndcg_burges@5", "ranx.burges.make_comparable@5"),
+    ("ndcg_burges", "ranx.burges.make_comparable"), ("ndcg@5-l2", "ranx.make_comparable@5 min_grade=2"),
 ])
 def test_ndcg_matches_ranx(seed, metric, preset, max_docs):
     case = random_case(seed, max_docs=max_docs)
@@ -62,10 +63,10 @@ def test_long_tie_groups_take_the_quicksorts_order_as_ranx_does():
     scores = {d: (2.0 if i % 3 == 0 else 1.0) for i, d in enumerate(docs)}
     qrels = {"q": {"d00": 1}}
     theirs = peer(type("C", (), {"qrels": qrels, "run": {"q": scores}})(), "ndcg")["q"]
-    assert theirs < 1.0 and close(rf_values("ranx", qrels, {"q": scores})["q"], theirs)
+    assert theirs < 1.0 and close(rf_values("ranx.make_comparable", qrels, {"q": scores})["q"], theirs)
     short = {d: s for d, s in scores.items() if d < "d15"}  # 15 documents: input order again
     assert peer(type("C", (), {"qrels": qrels, "run": {"q": short}})(), "ndcg")["q"] == 1.0
-    assert rf_values("ranx", qrels, {"q": short})["q"] == 1.0
+    assert rf_values("ranx.make_comparable", qrels, {"q": short})["q"] == 1.0
 
 
 def test_the_quicksort_order_is_numbas():
@@ -85,7 +86,8 @@ def test_ranx_on_200_queries_of_1000_tied_docs():
         run[f"q{q}"] = {d: float(s) for d, s in zip(docs, np.round(rng.normal(size=1000), 2), strict=True)}
         qrels[f"q{q}"] = {d: int(rng.integers(0, 4)) for d in rng.choice(docs, size=40, replace=False)}
     case = type("C", (), {"qrels": qrels, "run": run})()
-    for metric, preset in (("ndcg@100", "ranx@100"), ("ndcg", "ranx"), ("ndcg_burges@10", "ranx.burges@10")):
+    for metric, preset in (("ndcg@100", "ranx.make_comparable@100"), ("ndcg", "ranx.make_comparable"),
+                           ("ndcg_burges@10", "ranx.burges.make_comparable@10")):
         theirs, ours = peer(case, metric), rf_values(preset, qrels, run)
         differing = [q for q in theirs if not close(ours[q], theirs[q])]
         assert not differing, (metric, differing[:5])

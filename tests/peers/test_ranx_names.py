@@ -1,7 +1,8 @@
 """`ranx.NAME` (dialects/ranx.py) against ranx 0.3.21 itself, per query, and how the names parse.
 
-ranx is called as the `ranx` preset documents it: `evaluate(Qrels(qrels), Run(run), names, make_comparable=True)`
-on a fresh Run (sorted when built and again by make_comparable: ties=quicksort(2)), its per-query scores read from
+ranx is called as the `ranx.make_comparable` preset documents it:
+`evaluate(Qrels(qrels), Run(run), names, make_comparable=True)` on a fresh Run (sorted when built and again by
+make_comparable: ties=quicksort(2)), its per-query scores read from
 `run.scores`. The cases (peerdata.random_case) hold tied scores in short lists (input order) and long ones
 (numba's quicksort), unjudged docs, grades -1 to 3 or 0/1, queries with no relevant doc and queries missing on
 either side. ranx writes the relevance level after the cutoff (`map@5-l2`); rankflavor's grammar puts the cutoff
@@ -202,12 +203,12 @@ TABLE = {
     "ranx.bpref": f"bpref rel_level=1 {RANX}",
     "ranx.dcg@10": f"dcg@10 gain=linear min_grade=1 {RANX}",
     "ranx.dcg_burges@10": f"dcg@10 gain=exp2 min_grade=1 {RANX}",
-    "ranx.ndcg@10": "ranx@10",
-    "ranx.ndcg": "ranx",
-    "ranx.ndcg_burges@10": "ranx.burges@10",
-    "ranx.ndcg_burges": "ranx.burges",
-    "ranx.ndcg-l2@5": "ranx@5 min_grade=2",
-    "ranx.ndcg_burges-l0": "ranx.burges min_grade=0",
+    "ranx.ndcg@10": "ranx.make_comparable@10",
+    "ranx.ndcg": "ranx.make_comparable",
+    "ranx.ndcg_burges@10": "ranx.burges.make_comparable@10",
+    "ranx.ndcg_burges": "ranx.burges.make_comparable",
+    "ranx.ndcg-l2@5": "ranx.make_comparable@5 min_grade=2",
+    "ranx.ndcg_burges-l0": "ranx.burges.make_comparable min_grade=0",
     "ranx.map-l2@100": f"map@100 rel_level=2 {RANX}",
     "ranx.precision-l0@5": f"p@5 rel_level=0 {RANX}",
     "ranx.hits-l3": f"hits rel_level=3 {RANX}",

@@ -39,7 +39,8 @@ def text_columns(rows: list[list[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1] for r in rows]
 
 
-SUMMARY_KIND = {"mean": "mean", "sum": "sum", "gm": "geomean"}  # a metric's `aggregate`, as the table says it
+# a metric's `aggregate`, as the table says it
+SUMMARY_KIND = {"mean": "mean", "sum": "sum", "gm": "geomean", "log_gm": "geomean"}
 
 
 def summary_cell(value: float | None, aggregate: str) -> str:

@@ -77,7 +77,7 @@ def write_trec(report: ReportView, stream: IO[str], per_query: bool = False, set
         if len(runs) > 1 and not set_lines:
             stream.write(f"{'runid':<22s}\tall\t{run}\n")
         names = [_name(r, set_lines) for r in results]
-        counts = [None if r.metric.aggregate == "gm" else r.metric.aggregate == "sum" for r in results]
+        counts = [None if r.metric.aggregate in ("gm", "log_gm") else r.metric.aggregate == "sum" for r in results]
         if per_query:
             queries = [row["query"] for row in results[0].per_query()]
             rows = [{row["query"]: row["value"] for row in r.per_query()} for r in results]

@@ -24,7 +24,8 @@ qrels are never scored):
   (unjudged=skip), and pytrec_eval's float32 scores (precision=f32, as `pytrec_eval.NAME` in dialects/pytrec_eval.py).
   IPrec@x asks for iprec_at_recall_{x:.2f}: the level rounded to two decimals, counted as trec_eval 9 does
   (count=add0.9). SetF(beta=b) asks for set_F with parameter b, which trec_eval reads as beta²
-  (metrics/fmeasure.py): f(beta=sqrt(b)). nDCG(gains={...}) maps each qrels grade through gains.get(g, g) before
+  (metrics/fmeasure.py): f(beta=sqrt(b)), beta² = b exactly. nDCG(gains={...}) maps each qrels grade through
+  gains.get(g, g) before
   pytrec_eval: gain={...,*:g} (tests/peers/test_ir_measures.py); its grades and gains are ints >= 0 (a negative
   number is no value in ir_measures' grammar). The provider puts a plain nDCG, NumRet and NumQ into the first
   pytrec_eval invocation it built, which may be one with gains or judged_only=True: what is computed here is the
@@ -58,7 +59,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import math
 import re
 from typing import Any, NamedTuple
 
@@ -283,7 +283,7 @@ def _pytrec(base: str, v: dict[str, Any], cut: int | None, where: str) -> PeerMe
     elif base == "SetF":
         if v["beta"] <= 0:
             raise SpecError(f"{where}: pytrec_eval's set_F reads beta as beta² > 0; rankflavor's f needs beta > 0")
-        metric, params = "f", {"beta": repr(math.sqrt(v["beta"]))}
+        metric, params = "f", {"beta": f"sqrt({v['beta']!r})"}
     elif base == "IPrec":
         metric, params = "iprec", {"level": f"{v['recall']:.2f}", "count": "add0.9"}
     elif base == "nDCG" and v["gains"] is not _NOT_GIVEN:

@@ -127,24 +127,44 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             "ranx",
-            "ranx ndcg (evaluate(..., make_comparable=True))",
+            "ranx ndcg (evaluate(qrels, run, metric) on a fresh Run)",
             "AmenRa/ranx ranx/metrics/ndcg.py (clean_qrels keeps rel >= rel_lvl=1; idcg 0 -> 1, so 0), "
             "ranx/data_structures/common.py (sort_dict_by_value: numba argsort of -score), "
-            "ranx/data_structures/run.py (make_comparable: missing queries get empty results)",
-            axes={"min_grade": "1", "negative": "zero", "missing": "zero", "ties": "quicksort(2)"},
+            "ranx/data_structures/run.py (a Run is sorted when built; to_typed_list sorts only an unsorted one), "
+            "ranx/meta/evaluate.py (check_keys: the query sets must match)",
+            axes={"min_grade": "1", "negative": "zero", "missing": "zero", "ties": "quicksort(1)"},
             note="ties follow numba's quicksort argsort of -score over each query's docs in input order, done "
-                 "twice (a Run is sorted when built and again by make_comparable: ties=quicksort(2); input order "
-                 "up to 15 docs, the quicksort's own order beyond); without "
-                 "make_comparable=True ranx refuses runs whose query set differs from the qrels; doc ids are "
-                 "hashed to float64",
+                 "once (ties=quicksort(1); input order up to 15 docs, the quicksort's own order beyond); ranx "
+                 "refuses runs whose query set differs from the qrels (ranx.make_comparable is the call that "
+                 "accepts them); a Run object evaluated again with make_comparable=True is sorted again each time, "
+                 "so its tie order drifts (quicksort(3), (4), ...); doc ids are hashed to float64",
+            checked="ranx 0.3.21 (live)",
+        ),
+        Preset(
+            "ranx.make_comparable",
+            "ranx ndcg (evaluate(qrels, run, metric, make_comparable=True) on a fresh Run)",
+            "AmenRa/ranx ranx/data_structures/run.py (make_comparable: missing queries get empty results, then "
+            "self.sort(): a second sort)",
+            axes={"min_grade": "1", "negative": "zero", "missing": "zero", "ties": "quicksort(2)"},
+            note="as ranx, but the Run is sorted when built and again by make_comparable (ties=quicksort(2)); a "
+                 "qrels query absent from the run scores 0; every further evaluate(..., make_comparable=True) of "
+                 "the same Run object sorts it once more, so a reused Run drifts (quicksort(3), ...)",
             checked="ranx 0.3.21 (live)",
         ),
         Preset(
             "ranx.burges",
-            "ranx ndcg_burges (evaluate(..., make_comparable=True))",
+            "ranx ndcg_burges (evaluate(qrels, run, metric) on a fresh Run)",
             "AmenRa/ranx ranx/metrics/ndcg.py (_dcg with jarvelin=False: 2**rel - 1)",
+            axes={"gain": "exp2", "min_grade": "1", "negative": "zero", "missing": "zero", "ties": "quicksort(1)"},
+            note="same tie order and caveats as ranx",
+            checked="ranx 0.3.21 (live)",
+        ),
+        Preset(
+            "ranx.burges.make_comparable",
+            "ranx ndcg_burges (evaluate(..., make_comparable=True) on a fresh Run)",
+            "AmenRa/ranx ranx/metrics/ndcg.py (_dcg with jarvelin=False: 2**rel - 1), run.py make_comparable",
             axes={"gain": "exp2", "min_grade": "1", "negative": "zero", "missing": "zero", "ties": "quicksort(2)"},
-            note="same tie order and make_comparable caveats as ranx",
+            note="same tie order and caveats as ranx.make_comparable",
             checked="ranx 0.3.21 (live)",
         ),
         Preset(

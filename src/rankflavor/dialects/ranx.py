@@ -11,8 +11,9 @@ dcg_burges, ndcg, ndcg_burges, bpref and rbp; any other name is refused there (h
 Conventions, each from the file named:
 
 - ranking: a Run is sorted by numba's argsort of -score when built and again by make_comparable
-  (ranx/data_structures/common.py sort_dict_by_value, run.py make_comparable): ties=quicksort(2), as the `ranx`
-  preset (dialects/presets.py) says; scores are float64 (precision=f64).
+  (ranx/data_structures/common.py sort_dict_by_value, run.py make_comparable): ties=quicksort(2), as the
+  `ranx.make_comparable` preset (dialects/presets.py) says (the `ranx` preset is the plain call: one sort);
+  scores are float64 (precision=f64).
 - queries: make_comparable gives a qrels query absent from the run an empty list, which every metric scores 0
   (missing=zero), and removes run queries absent from the qrels (unjudged_queries=skip).
 - relevance: ranx/metrics/common.py clean_qrels keeps the judgments with grade >= rel_lvl; every other run doc,
@@ -26,8 +27,8 @@ Conventions, each from the file named:
   shorter than k is filled with nonrelevant docs), and by the list's length without k (0 for an empty list).
   r_precision.py and bpref.py take k and ignore it: `ranx.r-precision@10` and `ranx.bpref@10` are refused here.
 - gains: ndcg.py _dcg: grade / log2(i + 1) (ndcg, dcg) or (2^grade - 1) / log2(i + 1) (ndcg_burges, dcg_burges:
-  gain=exp2); the ideal is _dcg of the query's judgments sorted by grade (ideal=global, cut at k): the `ranx` and
-  `ranx.burges` presets, whose axes these names take.
+  gain=exp2); the ideal is _dcg of the query's judgments sorted by grade (ideal=global, cut at k): the
+  `ranx.make_comparable` and `ranx.burges.make_comparable` presets, whose axes these names take.
 - bpref.py: R counts grades >= rel_lvl, N grades < rel_lvl (negative ones too: judged nonrelevant); unjudged run
   docs are removed first; each relevant doc scores 1 - min(n above, R) / min(R, N).
 - f1.py: 2 P R / (P + R), 0 when P + R = 0: f(beta=1).
@@ -42,7 +43,8 @@ What no flavor expresses (ranx's own behaviour, documented and tested in tests/p
 - bpref.py on a query with R = 0 divides 0.0 by 0 inside numba's prange loop: the ZeroDivisionError stops the
   loop, and that query and every later query of the loop keep the 0.0 they were initialised with (rankflavor
   scores each query on its own); on a query with N = 0 that ranks a relevant judged doc it gives nan
-  (1 - 0/0), where rankflavor (trec_eval's m_bpref.c) counts 1 for each such doc.
+  (1 - 0/0), where rankflavor (trec_eval's m_bpref.c) counts 1 for each such doc. `bpref_departures(qrels, run)`
+  names those queries and ranx's numbers for them: ranx's bpref of such a batch is degenerate.
 - rank_biased_precision.py accepts p = 0 (rbp.0: the first doc's grade alone); rankflavor's rbp needs p > 0.
 - ndcg.py with a negative level keeps negative grades in its ideal list in grade order (a doc of grade -2 below
   the level sits after one of grade -1) and divides by an IDCG <= 0 when it is not exactly 0: refused.
@@ -53,6 +55,8 @@ What no flavor expresses (ranx's own behaviour, documented and tested in tests/p
 from __future__ import annotations
 
 import functools
+import math
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from rankflavor import registry
@@ -141,7 +145,8 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
                         f"{entry.metric} needs a cutoff: write ranx.{name}@k with k at least the length of the "
                         "longest ranked list")
     reads = metric.reads
-    axes = {axis: value for axis, value in PRESETS[entry.preset].axes.items() if axis != "min_grade"}
+    axes = {axis: value for axis, value in PRESETS[f"{entry.preset}.make_comparable"].axes.items()
+            if axis != "min_grade"}
     axes["min_grade" if "min_grade" in reads else "rel_level"] = str(level)
     if level < 0:
         if entry.metric == "ndcg":
@@ -175,10 +180,29 @@ def _rbp(name: str, base: str, params: tuple[tuple[str | None, str], ...], cutof
                         f"float('0.{digits}@k'))")
     if int(digits) == 0:
         raise SpecError(f"ranx.{name}: p = 0 scores the first doc alone (0^0 = 1); rankflavor's rbp needs p > 0")
-    axes = {axis: value for axis, value in PRESETS["ranx"].axes.items() if axis != "min_grade"}
+    axes = {axis: value for axis, value in PRESETS["ranx.make_comparable"].axes.items() if axis != "min_grade"}
     axes["rel_level"] = str(level)
     if level < 0:
         axes["negative"] = "keep"
     reads = registry.get("rbp").reads
     return PeerMeasure("rbp", None, {"p": f"0.{digits}", "scale": "grade"},
                        {a: v for a, v in axes.items() if a in reads})
+
+
+def bpref_departures(qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
+                     rel_level: int = 1) -> dict[str, float]:
+    """Where ranx 0.3.21's bpref (evaluate(..., make_comparable=True)) departs from `ranx.bpref`, query -> ranx's
+    number; empty when ranx's numbers are all bpref's. ranx/metrics/bpref.py divides the sum by R (a scalar
+    division: numba raises ZeroDivisionError when R = 0) inside _bpref_parallel's prange loop over the qrels'
+    queries in sorted id order; the error is swallowed and the first query with R = 0 and every query after it
+    keep their initial 0.0 (checked with 2 threads: the whole batch after it, whichever thread had it). Before
+    it, a query with R > 0, N = 0 and a relevant doc ranked gets 1 - 0/0 = nan (m_bpref.c: 1 per such doc)."""
+    out: dict[str, float] = {}
+    for position, query in enumerate(sorted(qrels)):
+        grades = [int(g) for g in qrels[query].values()]  # (ranx's Qrels cast grades to int)
+        relevant = {d for d, g in zip(qrels[query], grades, strict=True) if g >= rel_level}
+        if not relevant:
+            return {**out, **{q: 0.0 for q in sorted(qrels)[position:]}}
+        if len(relevant) == len(grades) and relevant & set(run.get(query, {})):
+            out[query] = math.nan
+    return out

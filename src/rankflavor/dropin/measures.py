@@ -224,7 +224,7 @@ def _eleven_point(values: list[float], options: TrecEvalOptions) -> Flavor:
 def _set_f(values: list[float], options: TrecEvalOptions) -> Flavor:
     from rankflavor.flavor.values import format_number
 
-    return trec_flavor("set_F").with_(beta=format_number(values[0]))
+    return trec_flavor("set_F").with_(beta=f"sqrt({format_number(values[0])})")  # set_F.x: x is beta²
 
 
 PARAMETERISED: dict[str, Callable[[list[float], TrecEvalOptions], Flavor]] = {

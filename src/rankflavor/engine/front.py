@@ -191,7 +191,10 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
                                   "empty=error; choose empty=skip, zero or one")
         value[undefined] = {"skip": np.nan, "zero": 0.0, "one": 1.0}[flavor.empty]
     missing = ~present
-    value[missing] = 0.0 if flavor.missing == "zero" else np.nan
+    if flavor.missing != "zero":
+        value[missing] = np.nan
+    elif not metric.scores_missing:
+        value[missing] = metric.zero_value
     parts = {name: np.where(missing, np.nan, part[codes]) for name, part in values.parts.items()}
     decimals = flavor.round.decimals
     raw = value

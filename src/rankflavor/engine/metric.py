@@ -54,7 +54,11 @@ class Metric:
     qrels_rows_only: ClassVar[bool] = False  # (a metric for which it depends on the flavor: `reads_qrels_rows_only`)
     aggregate: ClassVar[str] = "mean"  # how per-query values make the summary: "mean", "sum" (counts) or "gm"
     # ("gm": exp of the mean of log(max(value, MIN_GEO_MEAN)), engine/results.py; trec_eval meas_avg.c
-    # te_calc_avg_meas_s_gm)
+    # te_calc_avg_meas_s_gm); "log_gm": the values are those logs already (pytrec_eval's gm_map), exp of their mean
+    zero_value: ClassVar[float] = 0.0  # a query scored 0 (missing=zero, unjudged_queries=zero) takes this value
+    # under missing=zero, a qrels query absent from the run keeps the metric's own value over an empty list (num_q:
+    # 1), as trec_eval -c's bogus ranking does
+    scores_missing: ClassVar[bool] = False
     # an unjudged doc read as grade 0 can bend the value (report/warnings.py's unjudged_in_top); False for a metric
     # that reads `unjudged` but not the grades of the docs it counts (num_ret counts docs, num_rel the qrels)
     grades_unjudged: ClassVar[bool] = True

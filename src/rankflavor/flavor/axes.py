@@ -105,7 +105,7 @@ _TIES = (
       ("pessimistic",)),
     V("optimistic", "higher gain first", "tied docs with the higher gain first", "the bound opposite pessimistic",
       ("optimistic",)),
-    V("quicksort(passes)", "numba's quicksort argsort of -score, `passes` times (ranx: 2)",
+    V("quicksort(passes)", "numba's quicksort argsort of -score, `passes` times (ranx: 1, with make_comparable 2)",
       "the order numba's np.argsort(-scores) gives (input order for lists of at most 15 docs, else its "
       "quicksort's), applied `passes` times, each to the order the previous pass left",
       "ranx data_structures/common.py (a Run is sorted when built and again by make_comparable); "

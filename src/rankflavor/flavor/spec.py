@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from rankflavor.errors import SpecError
 from rankflavor.flavor.axes import AXIS_BY_NAME, AXIS_NAMES
 
-_HEAD = re.compile(r"^([0-9]*[A-Za-z_][A-Za-z_0-9.\-]*)(?:\(([^()]*)\))?(?:@(\S+))?$")
+_HEAD = re.compile(r"^([0-9]*[A-Za-z_][A-Za-z_0-9.\-]*)(?:\(((?:[^()]|\([^()]*\))*)\))?(?:@(\S+))?$")  # a value may be f(x)
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,15 @@
 over queries, not the mean (trec_eval: "Summary figure is sum of individual topics").
 
     num_ret     = the docs retrieved (after run_depth and unjudged=skip)
+    num_q       = 1: the queries evaluated (m_num_q.c)
     num_rel     = R: the query's relevant judgments (grade >= rel_level), retrieved or not
     num_rel_ret = the relevant docs retrieved
     num_nonrel_judged_ret = the judged nonrelevant docs retrieved (m_num_nonrel_judged_ret.c; unjudged docs are
                   not counted, so it does not read `unjudged`)
+
+Under missing=zero (trec_eval -c), a qrels query absent from the run counts in num_q (1), as trec_eval's bogus
+one-doc ranking does (trec_eval.c). Its num_rel stays 0: trec_eval -c prints its R, but ir_measures (whose
+missing=zero fills 0 for it) does not, so the drop-in (dropin/trec_eval.py) prints trec_eval's.
 """
 
 from __future__ import annotations
@@ -56,6 +61,17 @@ class NumRet(Count):
         return lists.returned
 
 
+class NumQ(Count):
+    """num_q = 1 per query evaluated"""
+
+    name = "num_q"
+    scores_missing = True
+    measure = reference.num_q
+
+    def counts(self, lists: RankedLists, flavor: Flavor, relevant: np.ndarray) -> np.ndarray:
+        return np.ones(lists.n_queries)
+
+
 class NumRel(Count):
     """num_rel = the relevant judgments"""
 
@@ -89,6 +105,7 @@ class NumNonrelJudgedRet(Count):
 
 
 register(NumRet(), peers={"trec_eval": ("num_ret",), "ir_measures": ("NumRet",)})
+register(NumQ(), peers={"trec_eval": ("num_q",)})
 register(NumRel(), peers={"trec_eval": ("num_rel",), "ir_measures": ("NumRel",)})
 register(NumRelRet(), peers={"trec_eval": ("num_rel_ret",), "ir_measures": ("NumRelRet",)})
 register(NumNonrelJudgedRet(), peers={"trec_eval": ("num_nonrel_judged_ret",)})

@@ -5,17 +5,19 @@ van Rijsbergen, Information Retrieval, 1979, ch. 7; ranx's f1).
     set_map  = P · R over the whole list = num_rel_ret² / (num_ret · R)
 
 trec_eval's set_F parameter is beta² (its `-m set_F.x` computes (x + 1) P R / (x P + R)); its default 1 is beta=1.
+beta is written `sqrt(x)` when x is not a square: beta² is then x itself, not sqrt(x) squared (2.0000000000000004).
 R = 0 is left to the `empty` axis (trec_eval: 0).
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rankflavor.engine.metric import MetricValues
-from rankflavor.flavor.values import Param, number_parser
+from rankflavor.flavor.values import AxisValue, Param, format_number, number_parser
 from rankflavor.metrics.relevance import (
     NORMALISED_AXES,
     BinaryMetric,
@@ -32,6 +34,24 @@ if TYPE_CHECKING:
     from rankflavor.flavor import Flavor
 
 
+_BETA = number_parser("beta", 0.0, 1e6, low_open=True)
+
+
+def parse_beta(raw: str) -> AxisValue:
+    """beta > 0, a number or `sqrt(x)` (x = beta², trec_eval's set_F parameter); `squared` is beta² exactly."""
+    if raw.startswith("sqrt(") and raw.endswith(")"):
+        squared = _BETA(raw[5:-1]).number
+        return AxisValue(beta_token(squared), axis="beta", kind="number", number=math.sqrt(squared), squared=squared)
+    value = _BETA(raw)
+    return AxisValue(str(value), axis="beta", kind="number", number=value.number, squared=value.number**2)
+
+
+def beta_token(squared: float) -> str:
+    """beta's token for beta² = squared: the number when its square is exactly `squared`, else `sqrt(squared)`."""
+    root = math.sqrt(squared)
+    return format_number(root) if root * root == squared else f"sqrt({format_number(squared)})"
+
+
 class FMeasure(BinaryMetric):
     """F = (1 + beta²) P R / (beta² P + R)"""
 
@@ -39,8 +59,8 @@ class FMeasure(BinaryMetric):
 
     name = "f"
     reads = NORMALISED_AXES
-    parameters = (Param("beta", "1", number_parser("beta", 0.0, 1e6, low_open=True),
-                        "the weight of recall against precision, beta > 0 (1: F1)", ("0.5", "1", "2")),)
+    parameters = (Param("beta", "1", parse_beta, "the weight of recall against precision, beta > 0 (1: F1); "
+                        "sqrt(x): beta² = x exactly (trec_eval's set_F.x)", ("0.5", "1", "2", "sqrt(2)")),)
     parts = ("relevant_retrieved", "relevant")
     measure = reference.f_measure
 
@@ -49,7 +69,7 @@ class FMeasure(BinaryMetric):
         r = lists.scope.shared(relevant_judgments, flavor.negative, flavor.rel_level)
         hits = per_query(lists, relevant & lists.positions.in_top)
         k = lists.returned if flavor.cutoff is None else float(flavor.cutoff)
-        b2 = flavor.param("beta").number ** 2
+        b2 = flavor.param("beta").squared
         with np.errstate(invalid="ignore", divide="ignore"):
             p, recall = np.where(k > 0, hits / np.maximum(k, 1), 0.0), hits / r
             value = np.where(r > 0, np.where(hits > 0, (1 + b2) * p * recall / (b2 * p + recall), 0.0), np.nan)

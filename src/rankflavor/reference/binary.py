@@ -248,7 +248,7 @@ def f_measure(ranked: Ranked, flavor: Flavor) -> Outcome:
     parts = {"relevant_retrieved": hits, "relevant": float(ranked.r)}
     if ranked.r == 0:
         return None, parts, True
-    b2 = flavor.param("beta").number ** 2
+    b2 = flavor.param("beta").squared
     p, r = precision_at, hits / ranked.r
     return ((1 + b2) * p * r / (b2 * p + r) if hits else 0.0), parts, False
 
@@ -265,6 +265,10 @@ def set_map(ranked: Ranked, flavor: Flavor) -> Outcome:
 def num_ret(ranked: Ranked, flavor: Flavor) -> Outcome:
     flags = ranked.flags
     return float(len(flags)), {}, False
+
+
+def num_q(ranked: Ranked, flavor: Flavor) -> Outcome:
+    return 1.0, {}, False
 
 
 def num_rel(ranked: Ranked, flavor: Flavor) -> Outcome:

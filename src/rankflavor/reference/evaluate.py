@@ -41,8 +41,12 @@ def reference_query(flavor: Flavor, judgments: Mapping[str, float], ranking: Map
     metric = registry.get(flavor.metric)
     for grade in judgments.values():
         judgment(grade, flavor)  # negative=error and table errors hold for every judged doc
+    if ranking is None and flavor.missing == "zero" and metric.scores_missing:  # (num_q: trec_eval -c)
+        value, parts, _ = metric.reference(flavor, judgments, ranked_list(flavor, judgments, {}, [], query),
+                                           qrels or {query: judgments})
+        return _rounded(RefResult(value, "missing", parts), flavor)
     if ranking is None:
-        value = 0.0 if flavor.missing == "zero" else None
+        value = metric.zero_value if flavor.missing == "zero" else None
         return _rounded(RefResult(value, "missing", dict.fromkeys(metric.parts)), flavor)
     ranked = ranked_list(flavor, judgments, ranking, input_order, query)
     assert metric.reference is not None, f"metric {metric.name} names no reference"
@@ -71,11 +75,12 @@ def reference_evaluate(flavor: Flavor, qrels: Mapping[str, Mapping[str, float]],
 
 
 def reference_mean(values: list[float | None], weights: list[float] | None, decimals: int | None, mean_of: str,
-                   geometric: bool = False) -> float | None:
+                   geometric: bool = False, logged: bool = False) -> float | None:
     """A result's mean from its per-query values (None = null; the zeros of unjudged_queries=zero included):
     sum(w v) / sum(w) over the non-null values, each rounded to `decimals` first when mean_of
     is `rounded` (the mean is then not rounded again), else the mean rounded to `decimals` last. `geometric`:
-    exp(sum(w log(max(v, 1e-5))) / sum(w)) (trec_eval meas_avg.c te_calc_avg_meas_s_gm, MIN_GEO_MEAN)."""
+    exp(sum(w log(max(v, 1e-5))) / sum(w)) (trec_eval meas_avg.c te_calc_avg_meas_s_gm, MIN_GEO_MEAN); `logged`: the
+    values are those logs already, exp(sum(w v) / sum(w))."""
     kept = [(v, 1.0 if weights is None else weights[i]) for i, v in enumerate(values) if v is not None]
     if not kept:
         return None
@@ -85,6 +90,6 @@ def reference_mean(values: list[float | None], weights: list[float] | None, deci
         kept = [(math.log(max(v, MIN_GEO_MEAN)), w) for v, w in kept]
     total = math.fsum(w for _, w in kept)
     mean = math.fsum(v * w for v, w in kept) / total
-    if geometric:
+    if geometric or logged:
         mean = math.exp(mean)
     return mean if mean_of == "rounded" or decimals is None else round(mean, decimals)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rankflavor import registry
 from rankflavor.engine import MISSING, QueryResults, RecordRows
 from rankflavor.flavor import Flavor
 from rankflavor.reference.binary import Ranked
@@ -101,8 +102,11 @@ def check_values(out: Problems, res: QueryResults, expected: np.ndarray, scored:
 
 
 def check_missing(out: Problems, res: QueryResults, flavor: Flavor) -> None:
-    """A missing query's value: 0 under missing=zero, else null."""
-    expected = np.full(len(res.query), 0.0 if flavor.missing == "zero" else math.nan)
+    """A missing query's value: the metric's zero under missing=zero (num_q: 1, its value over an empty list), else
+    null."""
+    metric = registry.get(flavor.metric)
+    zero = (1.0 if metric.scores_missing else metric.zero_value) if flavor.missing == "zero" else math.nan
+    expected = np.full(len(res.query), zero)
     missing = res.status == MISSING
     flag(out, res.query, missing & ~close(res.value, expected),
          lambda i: f"missing query has value {_show(res.value[i])}, expected {_show(expected[i])}")

@@ -42,6 +42,8 @@ class Averaging:
     query_ids: np.ndarray | None = None  # (for messages)
     total: bool = False  # the summary is the sum of the values (trec_eval's counts: num_ret, num_rel, ...)
     geometric: bool = False  # the summary is the geometric mean of max(value, MIN_GEO_MEAN) (gm_map, gm_bpref)
+    logged: bool = False  # the values are those logs already (pytrec_eval's gm_map): exp of their mean
+    zero_value: float = 0.0  # the value of a query counted as 0 (Metric.zero_value)
 
     def _values(self, codes: np.ndarray, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(codes, values) of the queries averaged: the non-null values, then the zeros."""
@@ -50,7 +52,7 @@ class Averaging:
         if not len(self.zero_codes):
             return codes[ok], values[ok]
         return (np.concatenate([codes[ok], self.zero_codes]),
-                np.concatenate([values[ok], np.zeros(len(self.zero_codes))]))
+                np.concatenate([values[ok], np.full(len(self.zero_codes), self.zero_value)]))
 
     def mean(self, codes: np.ndarray, raw: np.ndarray) -> float | None:
         """The mean of per-query values `raw` (unrounded; nan = null) of the judged query codes `codes`."""
@@ -68,7 +70,7 @@ class Averaging:
             total = weights.sum()
             refuse_unweighted(self.weights_name, 0, [], len(values), total)
             mean = float((weights * values).sum() / total)
-        if self.geometric:
+        if self.geometric or self.logged:
             mean = float(np.exp(mean))
         return mean if self.mean_of == "rounded" or self.round_to.decimals is None else round(mean, self.round_to.decimals)
 
@@ -88,7 +90,7 @@ class Averaging:
         total_weight = None
         if self.weights is not None:
             total_weight = float(self._weights_of(averaged).sum()) if len(averaged) else 0.0
-        kind = "sum" if self.total else "gm" if self.geometric else "mean"
+        kind = "sum" if self.total else "gm" if self.geometric or self.logged else "mean"
         return describe_denominator(len(averaged), str(self.mean_of), kind, len(self.zero_codes),
                                     int(np.isnan(values).sum()), self.weights_name, total_weight)
 
@@ -99,7 +101,8 @@ def describe_denominator(queries: int, mean_of: str, aggregate: str, unjudged_as
     values it is of (mean_of; the sum or geometric mean for an `aggregate` of "sum" or "gm"), the unjudged
     queries counted as 0 and the null values left out."""
     of = "rounded values" if mean_of == "rounded" else "unrounded values"
-    of = f"the sum of the {of}" if aggregate == "sum" else f"the geometric mean of the {of}" if aggregate == "gm" else of
+    geometric = aggregate in ("gm", "log_gm")
+    of = f"the sum of the {of}" if aggregate == "sum" else f"the geometric mean of the {of}" if geometric else of
     out: dict[str, Any] = {"queries": queries, "of": of, "unjudged_queries_as_zero": unjudged_as_zero,
                            "left_out_null": left_out_null}
     if weights is not None:
@@ -149,6 +152,7 @@ def averaging_for(dataset: Dataset, run: InternedRun, flavor: Flavor) -> Averagi
     if flavor.weights.name is not None:
         refuse_unbound_weights([flavor], dataset.weights)
         weights = dataset.weights[flavor.weights.name]
-    kind = registry.get(flavor.metric).aggregate
+    metric = registry.get(flavor.metric)
     return Averaging(flavor.round, flavor.mean_of, np.zeros(0, dtype=np.int64) if zeros is None else zeros, weights,
-                     flavor.weights.name, dataset.query_ids, kind == "sum", kind == "gm")
+                     flavor.weights.name, dataset.query_ids, metric.aggregate == "sum", metric.aggregate == "gm",
+                     metric.aggregate == "log_gm", metric.zero_value)

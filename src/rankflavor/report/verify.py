@@ -75,7 +75,7 @@ def check_mean(result: Result, dataset: Dataset) -> list[str]:
     values: list[float | None] = [None if v != v else float(v) for v in q.raw_value.tolist()]
     if flavor.unjudged_queries == "zero":
         zeros = np.flatnonzero(dataset.run(result.run).present & ~dataset.judged).tolist()
-        codes, values = codes + zeros, values + [0.0] * len(zeros)
+        codes, values = codes + zeros, values + [registry.get(flavor.metric).zero_value] * len(zeros)
     weights = None
     if flavor.weights.name is not None:
         by_code = dataset.weights[flavor.weights.name]
@@ -87,7 +87,8 @@ def check_mean(result: Result, dataset: Dataset) -> list[str]:
         expected = math.fsum(kept) if kept else None
     else:
         expected = reference_mean(values, weights, flavor.round.decimals, str(flavor.mean_of),
-                                  registry.get(flavor.metric).aggregate == "gm")
+                                  registry.get(flavor.metric).aggregate == "gm",
+                                  registry.get(flavor.metric).aggregate == "log_gm")
     reported = result.mean
     if reported is None or expected is None:
         same = reported is None and expected is None

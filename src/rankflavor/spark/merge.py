@@ -96,9 +96,11 @@ def mean_of(flavor: Flavor, aggregate: Aggregate | None, weighing: Weighing | No
         refuse_unweighted(weighing.name, weighing.total.count, shown, aggregate.count, total)
         sums = aggregate.log_partials if kind == "gm" else aggregate.partials
         mean = math.fsum(sums) / total
-        mean = math.exp(mean) if kind == "gm" else mean
+        mean = math.exp(mean) if kind in ("gm", "log_gm") else mean
     elif kind == "gm":
         mean = aggregate.geometric_mean()
+    elif kind == "log_gm":  # (the values are the logs)
+        mean = math.exp(aggregate.total / aggregate.count)
     else:
         mean = aggregate.mean()
     decimals = flavor.round.decimals
