@@ -100,7 +100,7 @@ def print_list(rows: list[dict[str, str]]) -> None:
     name_width = max(len(row["preset"]) for row in [*rows, {"preset": "preset"}])
     tool_width = 40
     rest = WIDTH - name_width - tool_width - 4
-    lines = [("preset", "tool", "differs from rankflavor's default")]
+    lines = [("preset", "tool", clip("differs from the default", rest))]
     lines += [(row["preset"], clip(tool_name(row["peer"]), tool_width, " ("), clip(row["differs"], rest)) for row in rows]
     for name, tool, differs in lines:
         print(f"{name:<{name_width}}  {tool:<{tool_width}}  {differs}".rstrip())

@@ -127,6 +127,8 @@ def end_spark() -> None:
     pids = [proc.pid] if proc is not None and proc.poll() is None else []
     for pid in dict.fromkeys([*pids, *_launched_jvms()]):
         _end_process(pid)
+    SparkContext._gateway = None  # (a later session in this process launches a new JVM, not the ended one's)
+    SparkContext._jvm = None
 
 
 def _end_process(pid: int) -> None:
