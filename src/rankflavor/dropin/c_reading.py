@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 
-_LEADING_INT = re.compile(r"\s*([+-]?\d+)")
-_LEADING_FLOAT = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_C_SPACE = "[ \t\n\v\f\r]*"  # (C's isspace in the C locale)
+_LEADING_INT = re.compile(_C_SPACE + r"([+-]?[0-9]+)")
+_LEADING_FLOAT = re.compile(_C_SPACE + r"([+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan))",
+                            re.IGNORECASE)
 
 
 class TrecEvalExit(Exception):
@@ -25,9 +27,9 @@ def atol(text: str) -> int:
 
 
 def atof(text: str) -> float:
-    """C's atof: the leading number of a string, 0 when there is none."""
+    """C's atof (strtod without error reporting): the longest decimal, `inf` or `nan` prefix, 0 when there is none."""
     match = _LEADING_FLOAT.match(text)
-    return float(match.group(0)) if match else 0.0
+    return float(match.group(1)) if match else 0.0
 
 
 def c_longs(text: str) -> list[int]:

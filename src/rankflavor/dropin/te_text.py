@@ -7,31 +7,24 @@ cannot read or parse, 4 for a query or measure it cannot compute) and the stdout
 from __future__ import annotations
 
 import math
-import re
 import sys
 from pathlib import Path
 
+from rankflavor.dropin.c_reading import atof, atol
 from rankflavor.errors import InputError, RankflavorError, UsageError
 
 EXIT_BAD_FILE = 2  # trec_eval.c: "Quit in file" after a reader fails
 EXIT_CANNOT_COMPUTE = 4  # trec_eval.c: "Can't calculate measure", or a rel_info query without results
 EXIT_ABORT = 134  # form_prefs_counts.c add_transitives: abort() on inconsistent preferences (SIGABRT)
 
-_FLOAT_PREFIX = re.compile(
-    rb"[ \t\n\v\f\r]*([+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))", re.IGNORECASE)
-_INT_PREFIX = re.compile(rb"[ \t\n\v\f\r]*([+-]?\d+)")
-
-
 def c_atof(token: bytes) -> float:
-    """C's atof (strtod without error reporting): the longest decimal, `inf` or `nan` prefix, else 0.0."""
-    match = _FLOAT_PREFIX.match(token)
-    return float(match.group(1)) if match else 0.0
+    """C's atof on a file's bytes (c_reading.atof)."""
+    return atof(token.decode("latin-1"))
 
 
 def c_atol(token: bytes) -> int:
-    """C's atol: optional sign and digits after leading white space, else 0 (no overflow: ids are small)."""
-    match = _INT_PREFIX.match(token)
-    return int(match.group(1)) if match else 0
+    """C's atol on a file's bytes (c_reading.atol)."""
+    return atol(token.decode("latin-1"))
 
 
 def c_div(numerator: float, denominator: float) -> float:
