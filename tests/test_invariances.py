@@ -86,3 +86,40 @@ def test_ndcg_is_within_zero_one_for_nonnegative_gains_and_covering_ideals(data,
         return
     # a global ideal covers every judged doc; with unjudged docs at gain 0 the DCG cannot exceed it
     assert all(v is None or -1e-12 <= v <= 1 + 1e-12 for v in values)
+
+
+def test_segment_cumsum_is_each_query_s_own_cumsum_bit_for_bit():
+    """A query's running sums never carry another query's rounding (found on a Spark cluster, whose slices put
+    other queries before a query: pytrec_eval.ndcg_rel and Rndcg differed in the 14th digit)."""
+    from rankflavor.metrics.trec_gains import segment_cumsum
+
+    rng = np.random.default_rng(5)
+    lengths = rng.integers(1, 40, 200)
+    lengths[3] = 1000
+    q = np.repeat(np.arange(len(lengths)), lengths)
+    x = rng.random(q.size) * 10.0 ** rng.integers(-3, 9, q.size)
+    got = segment_cumsum(q, x)
+    start = 0
+    for length in lengths:
+        assert np.array_equal(got[start:start + length], np.cumsum(x[start:start + length]))
+        start += length
+    assert segment_cumsum(q[:0], x[:0]).size == 0
+
+
+@given(qrels_and_run(), st.sampled_from(["pytrec_eval.all_trec", "trec_eval.official ndcg_rel Rndcg"]))
+def test_a_query_s_value_does_not_depend_on_the_other_queries(data, specs):
+    """Each query evaluated alone gives, bit for bit, what it gives among all the others (what lets the engine
+    chunk a run and Spark slice it)."""
+    qrels, run = data
+    names = specs.split()
+    specs = [names[0], *(f"trec_eval.{n}" for n in names[1:])] if len(names) > 1 else names
+    try:
+        whole = rf.evaluate(qrels, run, specs).to_frame().set_index(["label", "query"])["value"]
+    except rf.EvaluationError:
+        return
+    for qid in run:
+        if not qrels.get(qid) or not run[qid]:
+            continue
+        alone = rf.evaluate({qid: qrels[qid]}, {qid: run[qid]}, specs).to_frame().set_index(["label", "query"])["value"]
+        both = whole.loc[alone.index]
+        assert np.array_equal(alone.to_numpy(dtype=float), both.to_numpy(dtype=float), equal_nan=True), qid

@@ -44,13 +44,26 @@ FIXED = "trec_eval's measure fixes it"
 
 
 def segment_cumsum(q: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """The running sum of x within each query (rows grouped by query), in row order."""
-    running = np.cumsum(x)
-    if not len(q):
-        return running
+    """The running sum of x within each query (rows grouped by query), in row order: each query's sums are
+    np.cumsum of its own values, bit for bit, whatever the queries beside it (a running sum over all rows minus
+    each query's offset would carry the earlier queries' rounding into it: a query's value would then depend on
+    the chunk or Spark slice it was evaluated in). Queries of similar length are summed as the rows of one
+    zero-padded matrix (lengths rounded up to a power of two: at most twice the rows, per bucket)."""
+    n = len(x)
+    out = np.empty(n, dtype=np.result_type(x, np.float64))
+    if not n:
+        return out
     first = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
-    offset = np.repeat(running[first] - x[first], np.diff(np.r_[first, len(q)]))
-    return running - offset
+    length = np.diff(np.r_[first, n])
+    width = np.left_shift(1, np.ceil(np.log2(length)).astype(np.int64))
+    for w in np.unique(width):
+        segments = np.flatnonzero(width == w)
+        columns = np.arange(w)
+        inside = columns[None, :] < length[segments, None]
+        index = first[segments, None] + columns[None, :]
+        block = np.where(inside, x[np.minimum(index, n - 1)], 0.0)
+        out[index[inside]] = np.cumsum(block, axis=1)[inside]
+    return out
 
 
 class Frame:
