@@ -55,10 +55,11 @@ bench: $(STAMP)
 	$(BIN)/python -m compileall -q src/rankflavor > /dev/null
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
-# rankflavor's Spark engine (local mode) against the local engine on the synthetic workload scaled 1x..4x:
-# rows/s/core, Spark's growth with the rows, the driver's Python RSS. BENCH_ARGS=--queries 2000 --sizes 1,2,4 ...
+# rankflavor's Spark engine on a standalone cluster of this machine (a master, two workers: benchmarks/spark_cluster.py)
+# against the local engine, on the synthetic workload at 1x, 4x, 10x (1M rows at 1x): rows/s/core, the growth from
+# 4x to 10x, the driver's and the executors' memory. BENCH_ARGS=--queries 2000 --sizes 1,2,4 ... (--cluster 0: local[2])
 bench-spark: $(STAMP)
-	$(BIN)/python benchmarks/bench_spark.py $(BENCH_ARGS)
+	$(BIN)/python benchmarks/bench_spark.py --cluster 2 $(BENCH_ARGS)
 
 # the generated tables (docs/flavors.md, docs/metrics.md) and pages (docs/axes.md, docs/input-catalogue.md), then a
 # check of every relative link in README.md, ARCHITECTURE.md and docs/ (tests/test_docs.py fails when either is off)

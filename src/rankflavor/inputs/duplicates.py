@@ -33,6 +33,8 @@ def _raise(table: QrelsTable | RunTable, first: int, second: int) -> None:
     line, earlier = line_of(table, second), line_of(table, first)
     if line is not None:
         where, here, text = f"line {earlier}", "here", line_text(table.source.path or table.source.name, line)
+    elif table.source.kind == "spark":  # (a slice's row positions are not the DataFrame's: none is named)
+        where, here, text, line = "one row", "on another", None, None
     else:
         where, here, text, line = f"row {first}", f"on row {second}", None, None
     kind = "identical" if a == b else "conflicting"
