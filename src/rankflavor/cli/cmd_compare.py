@@ -58,6 +58,10 @@ def add_parser(sub) -> None:
     p.add_argument("--verify", action="store_true",
                    help="recompute every mean, difference, p-value and Holm correction from the per-query values and "
                         "say on stderr which differ (exit 1 if any)")
+    p.add_argument("--unjudged-bounds", nargs="?", const="top", metavar="GRADE",
+                   help="add each mean's and difference's interval of judgments: unjudged retrieved docs nonrelevant "
+                        "and relevant at GRADE (default: each query's top grade), and whether each winner is robust "
+                        "to the holes (compare/unjudged_bounds.py)")
     add_quiet_option(p)
     p.set_defaults(test_given=False)
     add_on_duplicate(p)
@@ -283,6 +287,7 @@ def write_csv(cmp, stream) -> None:
     writer = csv.writer(stream, lineterminator="\n")
     columns = ["flavor", "run_a", "run_b", "mean_a", "mean_b", "n", "excluded", "diff", "ci_low", "ci_high", "p",
                "p_holm", "significant", "winner"]
+    columns += [c for c in ("unjudged_low", "unjudged_high", "unjudged_verdict") if c in cmp.pairs]
     writer.writerow(columns)
     for row in cmp.pairs[columns].itertuples(index=False):
         writer.writerow(["" if v is None or (isinstance(v, float) and v != v) else v for v in row])
@@ -337,6 +342,10 @@ def run(args: argparse.Namespace) -> int:
     cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=test,
                   on_duplicate=args.on_duplicate, names=parse_name_options(args.names) or None,
                   n_resamples=args.resamples, seed=args.seed, alpha=args.alpha, query_set=query_set)
+    if args.unjudged_bounds is not None:
+        from rankflavor.compare.unjudged_bounds import add_unjudged_bounds
+
+        add_unjudged_bounds(cmp, args.unjudged_bounds)
     set_warning = "" if cmp.query_set is None or not cmp.query_set.warning() else f"warning: {cmp.query_set.warning()}\n"
     if not args.quiet:
         sys.stderr.write(set_warning)
@@ -385,4 +394,8 @@ def _output(args: argparse.Namespace, cmp, set_warning: str) -> int:
         write_csv(cmp, sys.stdout)
     else:
         print_comparison(cmp, args.queries, example=args.example, quiet=args.quiet, left_out=set_warning)
+        if "unjudged_verdict" in cmp.pairs:
+            from rankflavor.cli.bounds_table import print_compare_bounds
+
+            print_compare_bounds(cmp)
     return EXIT_OK

@@ -135,3 +135,49 @@ def robustness(low: float, high: float, winner: str, run_a: str, run_b: str) -> 
     if low != low or high != high:
         return "unknown"
     return ROBUST if (low > 0 if winner == run_a else high < 0) else NOT_ROBUST
+
+
+def describe(grade: str | float) -> str:
+    """How the bounds were made, as every output says it."""
+    at = "the query's top judged grade (at least 1)" if grade == TOP else f"grade {grade:g}"
+    return (f"low: every unjudged retrieved doc nonrelevant (unjudged=zero); high: every unjudged doc the run "
+            f"retrieves within the flavor's cutoff relevant at {at}, the qrels completed with them; a difference's "
+            "interval [low_a - high_b, high_a - low_b] fills each run's holes apart (conservative)")
+
+
+def add_unjudged_bounds(cmp, grade: str | float = TOP) -> Bounds:
+    """Add the bounds to a `Comparison` (compare/comparison.py): `mean_low`, `mean_high` to its means,
+    `unjudged_low`, `unjudged_high` and `unjudged_verdict` (`robustness`) to its pairs, and how they were made
+    to its settings. Returns the `Bounds`."""
+    if cmp.scores is None or cmp.query_set is None:
+        raise UsageError("the unjudged bounds need the comparison's scores (a comparison made by compare())")
+    bounds = unjudged_bounds(cmp.scores, cmp.query_set, cmp.flavors, grade)
+    ends = [bounds.means[(r.run, r.flavor)] for r in cmp.means.itertuples()]
+    cmp.means["mean_low"] = [np.nan if lo is None else lo for lo, _ in ends]
+    cmp.means["mean_high"] = [np.nan if hi is None else hi for _, hi in ends]
+    intervals = [bounds.difference(r.run_a, r.run_b, r.flavor) for r in cmp.pairs.itertuples()]
+    cmp.pairs["unjudged_low"] = [lo for lo, _ in intervals]
+    cmp.pairs["unjudged_high"] = [hi for _, hi in intervals]
+    cmp.pairs["unjudged_verdict"] = [robustness(lo, hi, r.winner, r.run_a, r.run_b)
+                                     for (lo, hi), r in zip(intervals, cmp.pairs.itertuples(), strict=True)]
+    cmp.settings["unjudged_bounds"] = {"grade": bounds.grade, "description": describe(bounds.grade)}
+    return bounds
+
+
+def report_bounds(report, grade: str | float = TOP) -> list[tuple[str, str, float | None, float | None, float | None]]:
+    """(label, run, mean, low, high) of every result of a `Report` (rankflavor.evaluate), each over the run's own
+    queries and averaged as its flavor averages (`Result.mean_with`)."""
+    grade = parse_grade(grade)
+    out = []
+    engines: dict[tuple[str, int | None], Engine] = {}
+    for result in report.results:
+        low_flavor = result.flavor.with_(unjudged="zero")
+        run = report.dataset.run(result.run)
+        low_raw = (result.queries.raw_value if low_flavor == result.flavor else
+                   report.engine.evaluate(run, [low_flavor])[0].results.raw_value)
+        key = (result.run, result.flavor.cutoff)
+        if key not in engines:
+            engines[key] = Engine(filled_dataset(report.dataset, run, result.flavor.cutoff, grade))
+        high_raw = engines[key].evaluate(run, [low_flavor])[0].results.raw_value
+        out.append((result.label, result.run, result.mean, result.mean_with(low_raw), result.mean_with(high_raw)))
+    return out

@@ -1,0 +1,45 @@
+"""The bounds for unjudged documents as text (`compare --unjudged-bounds`, `eval --unjudged-bounds`):
+compare/unjudged_bounds.py makes them."""
+
+from __future__ import annotations
+
+from rankflavor.cli import render
+from rankflavor.cli.render import fmt
+
+
+def _signed(x: float) -> str:
+    return "null" if x != x else f"{x:+.4f}"
+
+
+def print_compare_bounds(cmp) -> None:
+    """Each pair's difference with its interval of judgments and whether its winner is robust to the holes, then
+    each run's low and high mean."""
+    rows = [["label", "run_a", "run_b", "diff", "unjudged interval", "winner", "robust to unjudged"]]
+    for r in cmp.pairs.itertuples():
+        rows.append([r.label, r.run_a, r.run_b, _signed(r.diff),
+                     f"[{_signed(r.unjudged_low)}, {_signed(r.unjudged_high)}]", r.winner, r.unjudged_verdict])
+    print("\nbounds for unjudged documents:")
+    print("\n".join(render.aligned(rows)))
+    print_mean_bounds([(r.label, r.run, r.mean, r.mean_low, r.mean_high) for r in cmp.means.itertuples()])
+    print(cmp.settings["unjudged_bounds"]["description"])
+
+
+def print_mean_bounds(rows: list[tuple[str, str, float | None, float, float]]) -> None:
+    """One line per (flavor label, run): its mean, and its low and high mean."""
+    table = [["label", "run", "mean", "low (nonrelevant)", "high (relevant)"]]
+    table += [[label, run, fmt(mean), fmt(low), fmt(high)] for label, run, mean, low, high in rows]
+    print("\n".join(render.aligned(table)))
+
+
+def print_eval_bounds(report, grade: str) -> None:
+    """eval --unjudged-bounds: each run's mean with its low and high mean."""
+    from rankflavor.compare.unjudged_bounds import describe, parse_grade, report_bounds
+
+    print("\nbounds for unjudged documents:")
+    print_mean_bounds([(label, run, mean, _nan(low), _nan(high))
+                       for label, run, mean, low, high in report_bounds(report, grade)])
+    print(describe(parse_grade(grade)).split("; a difference")[0])
+
+
+def _nan(x: float | None) -> float:
+    return float("nan") if x is None else x
