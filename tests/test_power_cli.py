@@ -112,3 +112,20 @@ def test_filled_grade_makes_p_at_k_a_count_of_holes(tmp_path, capsys):
     code, out, _ = run_cli(capsys, "eval", qrels, runs[0], "-m", "P@5", "--unjudged-bounds", "--format", "json")
     assert code == 0
     assert json.loads(out)["unjudged_bounds"]["means"][0]["high"] == pytest.approx(np.mean(expected))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_top_rows_keeps_each_querys_first_depth_and_the_ties_at_the_cutoff(seed):
+    from rankflavor.compare.scores import Scores
+    from rankflavor.compare.unjudged_bounds import top_rows
+
+    rng = np.random.default_rng(seed)
+    run = {f"q{q}": {f"d{i}": float(rng.integers(0, 5)) for i in range(int(rng.integers(1, 9)))} for q in range(4)}
+    scores = Scores.load({"q0": {"d0": 1}}, {"r": run})
+    interned = scores.dataset.run("r")
+    ids = scores.dataset.query_ids, scores.dataset.doc_ids
+    for depth in (1, 3, 6):
+        kept = top_rows(interned, depth)
+        for q, d, inside in zip(interned.q, interned.d, kept, strict=True):
+            values = sorted(run[ids[0][q]].values(), reverse=True)
+            assert inside == (run[ids[0][q]][ids[1][d]] >= values[min(depth, len(values)) - 1])

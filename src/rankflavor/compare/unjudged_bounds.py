@@ -53,28 +53,46 @@ def top_rows(run: InternedRun, depth: int | None) -> np.ndarray:
     if depth is None or run.n_rows == 0:
         return np.ones(run.n_rows, dtype=bool)
     q, score = run.q, np.asarray(run.score, dtype=np.float64)
-    order = np.lexsort((-score, q))
-    sorted_q = q[order]
-    starts = np.flatnonzero(np.r_[True, sorted_q[1:] != sorted_q[:-1]])
-    sizes = np.diff(np.r_[starts, len(order)])
-    kth = score[order[starts + np.minimum(depth, sizes) - 1]]  # per query present: its depth-th score
-    threshold = np.full(int(q.max()) + 1, np.inf)
-    threshold[sorted_q[starts]] = kth
-    return score >= threshold[q]
+    block = np.r_[True, q[1:] != q[:-1]]
+    one_block_per_query = len(np.unique(q[block])) == int(block.sum())
+    if one_block_per_query and bool(((score[1:] <= score[:-1]) | block[1:]).all()):
+        order = None  # (a run as TREC files usually are: each query's rows together, by score descending)
+    else:
+        order = np.lexsort((-score, q))
+        q, score = q[order], score[order]
+        block = np.r_[True, q[1:] != q[:-1]]
+    starts = np.flatnonzero(block)
+    sizes = np.diff(np.r_[starts, len(q)])
+    kth = score[starts + np.minimum(depth, sizes) - 1]  # per query: its depth-th score
+    inside = score >= np.repeat(kth, sizes)
+    if order is None:
+        return inside
+    out = np.empty(len(inside), dtype=bool)
+    out[order] = inside
+    return out
 
 
-def filled_dataset(dataset: Dataset, run: InternedRun, depth: int | None, grade: str | float) -> Dataset:
-    """The dataset whose qrels also judge, at `grade`, every doc the run retrieves (within `depth`) for a judged
-    query that the qrels leave unjudged. The dictionaries and the run are the dataset's own."""
+def holes(dataset: Dataset, run: InternedRun) -> np.ndarray:
+    """Per row of the run: a doc of a judged query that the qrels do not judge."""
     qrels = dataset.qrels
-    n_docs = max(dataset.n_docs, 1)
-    key = run.q * n_docs + run.d
+    key = run.q * max(dataset.n_docs, 1) + run.d
     found = np.zeros(len(key), dtype=bool)
     if len(qrels.key):
         at = np.minimum(np.searchsorted(qrels.key, key), len(qrels.key) - 1)
         found = qrels.key[at] == key
-    holes = ~found & dataset.judged[run.q] & top_rows(run, depth)
-    new_key = np.unique(key[holes])
+    return ~found & dataset.judged[run.q]
+
+
+def filled_dataset(dataset: Dataset, run: InternedRun, depth: int | None, grade: str | float,
+                   unjudged: np.ndarray | None = None) -> Dataset:
+    """The dataset whose qrels also judge, at `grade`, every doc the run retrieves (within `depth`) for a judged
+    query that the qrels leave unjudged (`unjudged`: the run's `holes`, when already known). The dictionaries and
+    the run are the dataset's own."""
+    qrels = dataset.qrels
+    n_docs = max(dataset.n_docs, 1)
+    rows = (holes(dataset, run) if unjudged is None else unjudged) & top_rows(run, depth)
+    new_key = np.sort(run.q[rows] * n_docs + run.d[rows])
+    new_key = new_key[np.r_[True, new_key[1:] != new_key[:-1]]] if len(new_key) else new_key  # (a run's duplicates)
     new_q, new_d = new_key // n_docs, new_key % n_docs
     if grade == TOP:
         top = np.full(dataset.n_queries, -np.inf)
@@ -116,8 +134,9 @@ def unjudged_bounds(scores: Scores, qs: QuerySet, flavors: list[Flavor], grade: 
         by_depth.setdefault(f.cutoff, []).append(f)
     for run in scores.runs:
         interned = scores.dataset.run(run)
+        unjudged = holes(scores.dataset, interned)
         for depth, group in by_depth.items():
-            engine = Engine(filled_dataset(scores.dataset, interned, depth, grade))
+            engine = Engine(filled_dataset(scores.dataset, interned, depth, grade, unjudged))
             highs = engine.evaluate(interned, [lows[f] for f in group])
             for f, evaluation in zip(group, highs, strict=True):
                 keep = ~np.isnan(set_values(scores, qs, f)[run])
