@@ -146,3 +146,12 @@ def test_bad_design_settings_are_refused(tmp_path):
         topic_set_size(0.05, 0.1, power=1.5)
     assert topic_set_size(0.05, float("nan")) is None
     assert topic_set_size(0.05, 0.0) == 2
+
+
+@pytest.mark.parametrize("delta, variance, r_n", [(2.0, 10.0, 21.62146), (1.5, 20.0, 71.71226)])
+def test_topic_set_size_matches_r_power_t_test_worked_examples(delta, variance, r_n):
+    """R's `power.t.test(type = "one.sample", power = 0.8, sd = sqrt(variance), delta = delta)` (the paired test on
+    the differences) gives n = 21.62146 and 71.71226 (as printed in OpenAnesthesia's "Power analysis for Student's
+    t test"): 22 and 72 topics. (R counts the far tail's rejections only with strict = TRUE; they are < 1e-6 here.)"""
+    assert topic_set_size(delta, variance) == math.ceil(r_n)
+    assert paired_t_power(math.ceil(r_n), delta, variance) > 0.8 > paired_t_power(math.floor(r_n), delta, variance)
