@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -129,3 +130,16 @@ def test_top_rows_keeps_each_querys_first_depth_and_the_ties_at_the_cutoff(seed)
         for q, d, inside in zip(interned.q, interned.d, kept, strict=True):
             values = sorted(run[ids[0][q]].values(), reverse=True)
             assert inside == (run[ids[0][q]][ids[1][d]] >= values[min(depth, len(values)) - 1])
+
+
+def test_power_skips_a_flavor_the_data_refuses(capsys):
+    """trec_eval's test qrels hold a negative grade: negative=error refuses it, and the other flavor is tested."""
+    inputs = str(Path(__file__).parent / "dropin" / "inputs") + "/"
+    code, out, err = run_cli(capsys, "power", inputs + "graded.qrels", inputs + "full.run", inputs + "short.run",
+                             "-m", "ndcg@10", "-m", "ndcg@10 negative=error", "--format", "json")
+    assert code == 0, err
+    assert [row["label"] for row in json.loads(out)["flavors"]] == ["ndcg@10"]
+    assert "skipped: ndcg@10 negative=error: negative grade" in err
+    code, _, err = run_cli(capsys, "power", inputs + "graded.qrels", inputs + "full.run", inputs + "short.run",
+                           "-m", "ndcg@10 negative=error")
+    assert code != 0 and "negative grade" in err

@@ -29,7 +29,7 @@ from rankflavor.compare.query_set import query_set as build_query_set
 from rankflavor.compare.scores import Scores
 from rankflavor.compare.stats import TestSettings, paired_tests
 from rankflavor.compare.topic_size import difference_variance, topic_set_size, within_variance
-from rankflavor.errors import UsageError
+from rankflavor.errors import RankflavorError, UsageError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.pipeline import apply_names
 
@@ -142,15 +142,34 @@ def power_scores(scores: Scores, flavors: Mapping[Flavor, str], *, settings: Tes
         raise UsageError("discriminative power needs at least two runs")
     if query_set not in QUERY_SETS:
         raise UsageError(f"unknown query set {query_set!r}; use 'common' or 'qrels'")
-    chosen = list(flavors)
-    scores.evaluate_all(chosen)
+    skipped = list(skipped or [])
+    scores.evaluate_all(list(flavors))
+    chosen = _usable(scores, flavors, skipped)
     qs = build_query_set(scores, query_set, chosen)
     results = [flavor_power(scores, qs, f, flavors[f], settings, delta, power) for f in chosen]
     described = {"test": settings.test, "n_resamples": settings.n_resamples, "seed": settings.seed,
                  "alpha": settings.alpha, "correction": "none (Sakai's discriminative power: each pair at alpha)",
                  "delta": delta, "power": power, "topic_set_size": "paired t-test (Sakai 2016)",
                  "query_set": qs.name, "queries": qs.size, "paired_queries": qs.describe()}
-    return PowerReport(scores.runs, results, described, qs, list(skipped or []))
+    return PowerReport(scores.runs, results, described, qs, skipped)
+
+
+def _usable(scores: Scores, flavors: Mapping[Flavor, str], skipped: list[tuple[str, str]]) -> list[Flavor]:
+    """The flavors every run evaluates under; the others (negative=error with negative grades, ...) are appended to
+    `skipped` with the reason. With none left, the first error is raised."""
+    usable, first_error = [], None
+    for flavor, label in flavors.items():
+        try:
+            for run in scores.runs:
+                scores.result(run, flavor)
+        except RankflavorError as exc:
+            first_error = first_error or exc
+            skipped.append((label, str(exc).splitlines()[0]))
+            continue
+        usable.append(flavor)
+    if not usable:
+        raise first_error or UsageError("no flavor to test")
+    return usable
 
 
 def power(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[str, Sequence[str]] | None = None,
