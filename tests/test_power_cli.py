@@ -73,8 +73,10 @@ def test_compare_unjudged_bounds_json_and_table(tmp_path, capsys):
         assert m["mean_low"] == pytest.approx(m["mean"]) and m["mean_high"] > m["mean_low"]
     for pair in doc["pairs"]:
         a, b = means[(pair["run_a"], pair["flavor"])], means[(pair["run_b"], pair["flavor"])]
-        assert pair["unjudged_low"] == pytest.approx(a["mean_low"] - b["mean_high"])
-        assert pair["unjudged_high"] == pytest.approx(a["mean_high"] - b["mean_low"])
+        assert pair["unjudged_low"] == pytest.approx(min(a["mean_low"], a["mean_high"])
+                                                     - max(b["mean_low"], b["mean_high"]))
+        assert pair["unjudged_high"] == pytest.approx(max(a["mean_low"], a["mean_high"])
+                                                      - min(b["mean_low"], b["mean_high"]))
         inside = pair["unjudged_low"] <= 0 <= pair["unjudged_high"]
         assert pair["unjudged_verdict"] == ("not robust" if inside else "robust")
     assert doc["settings"]["unjudged_bounds"]["grade"] == "top"

@@ -10,7 +10,8 @@ Buckley & Voorhees, "Retrieval evaluation with incomplete information", SIGIR 20
 holes the same way). Documents below the cutoff are left out of the high end: a measure @k never reads them,
 and counting them relevant would only raise its ideal. (A document tied at the cutoff's score is counted in.)
 
-A pair's difference a - b lies in [low_a - high_b, high_a - low_b], each run's holes filled apart (a document
+A pair's difference a - b lies in [low_a - high_b, high_a - low_b] (each run's two ends in order: a normalised
+measure's high end can be the lower one, its ideal growing with the holes), each run's holes filled apart (a document
 both runs left unjudged is relevant for one end and not for the other, so the interval is conservative); the
 pair is `robust` to the holes when that interval excludes 0 on the side of the winner, `not robust` when it
 holds 0, `tie` or `none` when the comparison has no winner.
@@ -116,11 +117,13 @@ class Bounds:
     grade: str | float
 
     def difference(self, run_a: str, run_b: str, flavor: str) -> tuple[float, float]:
-        """[low_a - high_b, high_a - low_b] (NaN when a mean is unknown)."""
-        (lo_a, hi_a), (lo_b, hi_b) = self.means[(run_a, flavor)], self.means[(run_b, flavor)]
-        if None in (lo_a, hi_a, lo_b, hi_b):
+        """[low_a - high_b, high_a - low_b], each run's ends in order (a normalised measure's high end can fall
+        below its low end: the holes raise its ideal too); NaN when a mean is unknown."""
+        ends_a, ends_b = self.means[(run_a, flavor)], self.means[(run_b, flavor)]
+        if None in (*ends_a, *ends_b):
             return float("nan"), float("nan")
-        return lo_a - hi_b, hi_a - lo_b  # type: ignore[operator]
+        (lo_a, hi_a), (lo_b, hi_b) = sorted(ends_a), sorted(ends_b)  # type: ignore[type-var]
+        return lo_a - hi_b, hi_a - lo_b
 
 
 def unjudged_bounds(scores: Scores, qs: QuerySet, flavors: list[Flavor], grade: str | float = TOP) -> Bounds:
