@@ -7,13 +7,33 @@ from rankflavor.cli import render
 from rankflavor.cli.render import fmt
 
 
+def add_option(p, command: str) -> None:
+    """--unjudged-bounds [GRADE] of `compare` and `eval`."""
+    what = ("add each mean's and difference's interval of judgments" if command == "compare" else
+            "also print each mean's interval of judgments")
+    p.add_argument("--unjudged-bounds", nargs="?", const="top", metavar="GRADE",
+                   help=f"{what}: unjudged retrieved docs nonrelevant and relevant at GRADE (default: each query's "
+                        "top grade)" + (", and whether each winner is robust to the holes" if command == "compare"
+                                        else "") + " (compare/unjudged_bounds.py)")
+
+
+def add_bounds(cmp, grade: str | None) -> None:
+    """compare --unjudged-bounds GRADE: the bounds added to the comparison's tables (nothing without the flag)."""
+    if grade is not None:
+        from rankflavor.compare.unjudged_bounds import add_unjudged_bounds
+
+        add_unjudged_bounds(cmp, grade)
+
+
 def _signed(x: float) -> str:
     return "null" if x != x else f"{x:+.4f}"
 
 
 def print_compare_bounds(cmp) -> None:
     """Each pair's difference with its interval of judgments and whether its winner is robust to the holes, then
-    each run's low and high mean."""
+    each run's low and high mean (nothing when the comparison has no bounds)."""
+    if "unjudged_verdict" not in cmp.pairs:
+        return
     rows = [["label", "run_a", "run_b", "diff", "unjudged interval", "winner", "robust to unjudged"]]
     for r in cmp.pairs.itertuples():
         rows.append([r.label, r.run_a, r.run_b, _signed(r.diff),

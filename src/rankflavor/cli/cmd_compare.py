@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from rankflavor import registry
-from rankflavor.cli import render
+from rankflavor.cli import bounds_table, render
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option, resamples, seed, significance_level
 from rankflavor.cli.render import fmt, text_columns
@@ -58,10 +58,7 @@ def add_parser(sub) -> None:
     p.add_argument("--verify", action="store_true",
                    help="recompute every mean, difference, p-value and Holm correction from the per-query values and "
                         "say on stderr which differ (exit 1 if any)")
-    p.add_argument("--unjudged-bounds", nargs="?", const="top", metavar="GRADE",
-                   help="add each mean's and difference's interval of judgments: unjudged retrieved docs nonrelevant "
-                        "and relevant at GRADE (default: each query's top grade), and whether each winner is robust "
-                        "to the holes (compare/unjudged_bounds.py)")
+    bounds_table.add_option(p, "compare")
     add_quiet_option(p)
     p.set_defaults(test_given=False)
     add_on_duplicate(p)
@@ -342,10 +339,7 @@ def run(args: argparse.Namespace) -> int:
     cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=test,
                   on_duplicate=args.on_duplicate, names=parse_name_options(args.names) or None,
                   n_resamples=args.resamples, seed=args.seed, alpha=args.alpha, query_set=query_set)
-    if args.unjudged_bounds is not None:
-        from rankflavor.compare.unjudged_bounds import add_unjudged_bounds
-
-        add_unjudged_bounds(cmp, args.unjudged_bounds)
+    bounds_table.add_bounds(cmp, args.unjudged_bounds)
     set_warning = "" if cmp.query_set is None or not cmp.query_set.warning() else f"warning: {cmp.query_set.warning()}\n"
     if not args.quiet:
         sys.stderr.write(set_warning)
@@ -394,8 +388,5 @@ def _output(args: argparse.Namespace, cmp, set_warning: str) -> int:
         write_csv(cmp, sys.stdout)
     else:
         print_comparison(cmp, args.queries, example=args.example, quiet=args.quiet, left_out=set_warning)
-        if "unjudged_verdict" in cmp.pairs:
-            from rankflavor.cli.bounds_table import print_compare_bounds
-
-            print_compare_bounds(cmp)
+        bounds_table.print_compare_bounds(cmp)
     return EXIT_OK

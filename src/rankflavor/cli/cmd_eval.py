@@ -33,9 +33,9 @@ def add_parser(sub) -> None:
     add_name_option(p)
     add_quiet_option(p)
     add_on_duplicate(p)
-    p.add_argument("--unjudged-bounds", nargs="?", const="top", metavar="GRADE",
-                   help="also print each mean with unjudged retrieved docs nonrelevant and relevant at GRADE "
-                        "(default: each query's top grade): its interval of judgments (compare/unjudged_bounds.py)")
+    from rankflavor.cli.bounds_table import add_option
+
+    add_option(p, "eval")
     p.add_argument("--engine", choices=("local", "spark"), default="local",
                    help="spark: evaluate on Apache Spark (pip install 'rankflavor[spark]'); TREC or Parquet files")
     p.add_argument("--master", metavar="URL", help="with --engine spark: the Spark master (local[N], spark://..., "
