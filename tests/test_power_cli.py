@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from power_data import per_query, write_collection
 from rankflavor.cli.main import main
-from test_power import per_query, write_collection
 
 
 def run_cli(capsys, *argv):
