@@ -36,17 +36,19 @@ _EXPORTS = {
     "evaluate": "rankflavor.report",
     "explain": "rankflavor.report",
     "load": "rankflavor.report",
+    "power": "rankflavor.compare.power",
 }
 
 __all__ = [  # noqa: RUF022 (kept in the order of _EXPORTS)
     "__version__",
     "EvaluationError", "InputError", "RankflavorError", "SpecError",
     "PRESETS", "Flavor", "parse_spec", "parse_specs",
-    "Record", "Report", "Result", "evaluate", "explain", "load",
+    "Record", "Report", "Result", "evaluate", "explain", "load", "power",
 ]
 SUBPACKAGES = ("compare",)  # rf.compare.compare(...), or `import rankflavor.compare as rc`
 
 if TYPE_CHECKING:
+    from rankflavor.compare.power import power
     from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError
     from rankflavor.flavor import PRESETS, Flavor, parse_spec, parse_specs
     from rankflavor.report import Record, Report, Result, evaluate, explain, load

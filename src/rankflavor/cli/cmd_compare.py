@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from rankflavor import registry
-from rankflavor.cli import render
+from rankflavor.cli import bounds_table, render
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option, resamples, seed, significance_level
 from rankflavor.cli.render import fmt, text_columns
@@ -58,6 +58,7 @@ def add_parser(sub) -> None:
     p.add_argument("--verify", action="store_true",
                    help="recompute every mean, difference, p-value and Holm correction from the per-query values and "
                         "say on stderr which differ (exit 1 if any)")
+    bounds_table.add_option(p, "compare")
     add_quiet_option(p)
     p.set_defaults(test_given=False)
     add_on_duplicate(p)
@@ -283,6 +284,7 @@ def write_csv(cmp, stream) -> None:
     writer = csv.writer(stream, lineterminator="\n")
     columns = ["flavor", "run_a", "run_b", "mean_a", "mean_b", "n", "excluded", "diff", "ci_low", "ci_high", "p",
                "p_holm", "significant", "winner"]
+    columns += [c for c in ("unjudged_low", "unjudged_high", "unjudged_verdict") if c in cmp.pairs]
     writer.writerow(columns)
     for row in cmp.pairs[columns].itertuples(index=False):
         writer.writerow(["" if v is None or (isinstance(v, float) and v != v) else v for v in row])
@@ -337,6 +339,7 @@ def run(args: argparse.Namespace) -> int:
     cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=test,
                   on_duplicate=args.on_duplicate, names=parse_name_options(args.names) or None,
                   n_resamples=args.resamples, seed=args.seed, alpha=args.alpha, query_set=query_set)
+    bounds_table.add_bounds(cmp, args.unjudged_bounds)
     set_warning = "" if cmp.query_set is None or not cmp.query_set.warning() else f"warning: {cmp.query_set.warning()}\n"
     if not args.quiet:
         sys.stderr.write(set_warning)
@@ -385,4 +388,5 @@ def _output(args: argparse.Namespace, cmp, set_warning: str) -> int:
         write_csv(cmp, sys.stdout)
     else:
         print_comparison(cmp, args.queries, example=args.example, quiet=args.quiet, left_out=set_warning)
+        bounds_table.print_compare_bounds(cmp)
     return EXIT_OK

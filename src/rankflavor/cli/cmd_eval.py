@@ -33,6 +33,9 @@ def add_parser(sub) -> None:
     add_name_option(p)
     add_quiet_option(p)
     add_on_duplicate(p)
+    from rankflavor.cli.bounds_table import add_option
+
+    add_option(p, "eval")
     p.add_argument("--engine", choices=("local", "spark"), default="local",
                    help="spark: evaluate on Apache Spark (pip install 'rankflavor[spark]'); TREC or Parquet files")
     p.add_argument("--master", metavar="URL", help="with --engine spark: the Spark master (local[N], spark://..., "
@@ -162,7 +165,8 @@ def _run(args: argparse.Namespace) -> int:
         err.write(f"warning: {warning}\n")  # (on stderr: the output's format stays parseable)
     if args.format == "json":
         render.print_json({**report.to_dict(per_query=args.per_query),
-                           **({"against": compared.to_dict()} if compared else {})})
+                           **({"against": compared.to_dict()} if compared else {}),
+                           **(_bounds_json(report, args.unjudged_bounds) if args.unjudged_bounds else {})})
     elif args.format == "csv":
         render.write_csv(report, sys.stdout, per_query=args.per_query)
         if args.per_query:  # (the per-query rows have no room for them)
@@ -177,6 +181,10 @@ def _run(args: argparse.Namespace) -> int:
     else:
         render.print_report(report, per_query=args.per_query)
         render.print_warnings(report, err)
+        if args.unjudged_bounds is not None:
+            from rankflavor.cli.bounds_table import print_eval_bounds
+
+            print_eval_bounds(report, args.unjudged_bounds)
     if compared is not None and args.format != "json":
         render.print_against(compared, args.against, sys.stdout if args.format == "table" else err)
     if args.quiet:
@@ -184,12 +192,23 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _bounds_json(report, grade: str) -> dict:
+    """eval --unjudged-bounds --format json: each result's low and high mean (compare/unjudged_bounds.py)."""
+    from rankflavor.compare.unjudged_bounds import describe, parse_grade, report_bounds
+
+    rows = [{"label": label, "run": run, "mean": mean, "low": low, "high": high}
+            for label, run, mean, low, high in report_bounds(report, grade)]
+    return {"unjudged_bounds": {"grade": parse_grade(grade), "description": describe(parse_grade(grade)),
+                                "means": rows}}
+
+
 def _spark_report(args: argparse.Namespace, specs: list[str]):
     """The Spark engine's report (rankflavor/spark/report.py), printed as a local one."""
     from rankflavor.errors import UsageError
 
-    if args.against or args.names:
-        raise UsageError(f"--engine spark does not take {'--against' if args.against else '--name'} (yet): "
+    if args.against or args.names or args.unjudged_bounds:
+        given = "--against" if args.against else "--name" if args.names else "--unjudged-bounds"
+        raise UsageError(f"--engine spark does not take {given} (yet): "
                          "evaluate it locally")
     try:
         import pyspark  # noqa: F401

@@ -33,6 +33,8 @@ COMMAND_EXAMPLES: dict[str, tuple[str, ...]] = {
     "compare": ("rankflavor compare $EX/seed000.qrels $EX/X.run $EX/Y.run --grid gain -k 3 -k 4",
                 "rankflavor compare $EX/seed000.qrels $EX/X.run $EX/Y.run -m ndcg@3 -m 'ndcg@3 gain=exp2'",
                 "rankflavor compare --grids"),
+    "power": ("rankflavor power $EX/seed000.qrels $EX/X.run $EX/Y.run -m ndcg@3 -m 'ndcg@3 gain=exp2' --delta 0.05",
+              "rankflavor power $EX/seed000.qrels $EX/X.run $EX/Y.run --grid gain -k 3 --format json"),
     "diff": ("rankflavor diff $EX/seed000.qrels $EX/X.run -m ndcg@3 -m 'ndcg@4 gain=exp2'",
              "rankflavor diff $EX/seed000.qrels $EX/X.run $EX/Y.run -m trec_eval@3 -m sklearn@3 --shapley"),
     "report": ("rankflavor report $EX/seed000.qrels $EX/X.run $EX/Y.run --grid gain -k 3 -o report.html",

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 from rankflavor.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RankflavorError
 
-COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "diff", "report", "trec_eval")
+COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "power", "diff", "report",
+            "trec_eval")
 
 
 class Parser(argparse.ArgumentParser):
