@@ -154,3 +154,17 @@ def test_udcg_records_verify(data, flavor):
     except rf.EvaluationError:
         return
     assert report.verify() == []
+
+
+def test_the_spark_engine_gives_the_local_results():
+    """Spark's executor and driver sides, run by hand without Spark (tests/test_spark_partials.py): the same
+    per-query values and means as the local engine, a distractor's negative utility and norm=ideal included."""
+    from test_spark_partials import _assert_close, _case, _spark_side
+
+    qrels, runs, weights = _case(3)
+    qrels = {q: {d: (-0.75 if g == 0 else g) for d, g in docs.items()} for q, docs in qrels.items()}
+    specs = ["udcg@5", "udcg_authors", "udcg(norm=ideal)@5 empty=skip", "udcg(norm=mean,positions=1:0.5:0.8)@3",
+             "udcg@5 missing=zero unjudged_queries=zero weights=w"]
+    local = rf.evaluate(qrels, runs, specs, weights=weights)
+    spark = _spark_side(specs, qrels, runs, weights)
+    _assert_close(spark.to_dict(per_query=True)["results"], local.to_dict(per_query=True)["results"])
