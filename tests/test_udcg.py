@@ -168,3 +168,19 @@ def test_the_spark_engine_gives_the_local_results():
     local = rf.evaluate(qrels, runs, specs, weights=weights)
     spark = _spark_side(specs, qrels, runs, weights)
     _assert_close(spark.to_dict(per_query=True)["results"], local.to_dict(per_query=True)["results"])
+
+
+def test_a_utility_file_is_a_qrels_with_real_signed_grades(tmp_path):
+    """The authors' example written as files: `qid 0 doc ±(1 - no_res_prob)` and a run in their order; a utility
+    that is no finite number is refused with the file, the line and the fix."""
+    qrels, run = authors_inputs()
+    qrels_file, run_file = tmp_path / "utilities.qrels", tmp_path / "passages.run"
+    qrels_file.write_text("".join(f"{q} 0 {d} {u!r}\n" for q, docs in qrels.items() for d, u in docs.items()))
+    run_file.write_text("".join(f"{q} Q0 {d} {i} {s!r} llm\n" for q, docs in run.items()
+                                for i, (d, s) in enumerate(docs.items(), start=1)))
+    got = per_query(rf.evaluate(str(qrels_file), str(run_file), "udcg_authors"))
+    assert got == pytest.approx({q: authors_by_hand(p) for q, p in AUTHORS_EXAMPLE.items()}, abs=1e-12)
+    qrels_file.write_text("example_1 0 doc_1 0.99\nexample_1 0 doc_3 nan\n")
+    with pytest.raises(rf.InputError) as refused:
+        rf.evaluate(str(qrels_file), str(run_file), "udcg_authors")
+    assert ":2" in str(refused.value) and "not a finite number" in str(refused.value)
