@@ -71,6 +71,8 @@ def test_the_authors_reading_is_the_family_with_their_parameters_and_no_discount
     spelled = per_query(rf.evaluate(qrels, run, "udcg(distracting=0.3333333333333333,norm=sigmoid_mean) "
                                                 "discount=none"))
     assert spelled == pytest.approx(per_query(rf.evaluate(qrels, run, "udcg_authors")), abs=1e-15)
+    assert rf.Flavor.parse("udcg(distracting=1/3,norm=sigmoid_mean) discount=none").param("distracting") == \
+        rf.Flavor.parse("udcg_authors").param("distracting")
     with pytest.raises(SpecError, match="no positional discount"):
         rf.Flavor.parse("udcg_authors discount=reciprocal")
 
@@ -117,6 +119,8 @@ def test_a_positional_profile_of_weights_per_rank():
     ("udcg unjudged=skip", "utility 0"),
     ("udcg(positions=1:-1)@2", ">= 0"),
     ("udcg(norm=max)", "valid values"),
+    ("udcg(distracting=1/0)", "divides by 0"),
+    ("udcg(relevant=-1)", "not in"),
 ])
 def test_refusals(spec, message):
     with pytest.raises(SpecError, match=message):

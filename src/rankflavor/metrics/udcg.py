@@ -54,11 +54,25 @@ def positions_value(raw: str) -> AxisValue:
     return AxisValue(":".join(format_number(w) for w in weights), axis="positions", kind="table", weights=weights)
 
 
-WEIGHT_RANGE = (0.0, 1e6)
+def weight_parser(name: str):
+    """A weight in [0, 1e6], written as a number or a fraction a/b (`1/3`, read as the float 1/3)."""
+    plain = number_parser(name, 0.0, 1e6)
+
+    def parse(raw: str) -> AxisValue:
+        if raw.count("/") == 1:
+            top, bottom = (read_number(part, name) for part in raw.split("/"))
+            if bottom == 0:
+                raise SpecError(f"{name}: {raw!r} divides by 0")
+            raw = format_number(top / bottom)
+        return plain(raw)
+
+    return parse
+
+
 PARAMETERS = (
-    Param("relevant", "1", number_parser("relevant", *WEIGHT_RANGE),
+    Param("relevant", "1", weight_parser("relevant"),
           "the weight of a passage of utility >= 0 (the authors: 1)", ("1", "2")),
-    Param("distracting", "1", number_parser("distracting", *WEIGHT_RANGE),
+    Param("distracting", "1", weight_parser("distracting"),
           "the weight of a passage of negative utility, a distractor (the authors: 1/3 of its utility)",
           ("1", AUTHORS_DISTRACTING, "0")),
     Param("norm", "none", word_parser("norm", NORMS),
