@@ -5,14 +5,20 @@ verify, and the refusals."""
 from __future__ import annotations
 
 import math
+from unittest.mock import patch
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rankflavor as rf
+from rankflavor.engine import select
 from rankflavor.errors import SpecError
 from strategies import flavors, qrels_and_run
+from test_chunks import _chunked_and_whole, _fields_equal, _small_chunks
+from test_engine_fast import _data
 from test_engine_vs_reference import check
+from test_spark_partials import _assert_close, _case, _spark_side
 
 MODEL = "meta-llama/Llama-3.2-3B-Instruct"
 # GiovanniTRA/UDCG data/dataset_with_scores.json (commit a02faf3): per example, each passage in the order given
@@ -163,8 +169,6 @@ def test_udcg_records_verify(data, flavor):
 def test_the_spark_engine_gives_the_local_results():
     """Spark's executor and driver sides, run by hand without Spark (tests/test_spark_partials.py): the same
     per-query values and means as the local engine, a distractor's negative utility and norm=ideal included."""
-    from test_spark_partials import _assert_close, _case, _spark_side
-
     qrels, runs, weights = _case(3)
     qrels = {q: {d: (-0.75 if g == 0 else g) for d, g in docs.items()} for q, docs in qrels.items()}
     specs = ["udcg@5", "udcg_authors", "udcg(norm=ideal)@5 empty=skip", "udcg(norm=mean,positions=1:0.5:0.8)@3",
@@ -188,3 +192,22 @@ def test_a_utility_file_is_a_qrels_with_real_signed_grades(tmp_path):
     with pytest.raises(rf.InputError) as refused:
         rf.evaluate(str(qrels_file), str(run_file), "udcg_authors")
     assert ":2" in str(refused.value) and "not a finite number" in str(refused.value)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 8), st.integers(1, 25), st.booleans(),
+       st.sampled_from(["udcg", "udcg_authors"]).flatmap(lambda name: flavors(metric=name)))
+def test_a_run_in_chunks_equals_the_reference_and_the_whole(seed, queries, max_docs, interleave, flavor):
+    """engine/chunks.py: a chunk of whole queries at a time (tests/test_chunks.py's helpers), norm=ideal's
+    qrels-wide utilities included."""
+    qrels, rows = _data(seed, queries, max_docs, interleave)
+    run: dict[str, dict[str, float]] = {}
+    for query, doc, score in rows:
+        run.setdefault(query, {})[doc] = score
+    with _small_chunks(5), patch.object(select, "DEEP_ROWS", 0):
+        check(qrels, run, flavor)
+    try:
+        chunked, whole = _chunked_and_whole(qrels, rows, flavor)
+    except rf.EvaluationError:
+        return
+    _fields_equal(chunked, whole)
