@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from unittest.mock import patch
 
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -211,3 +212,12 @@ def test_a_run_in_chunks_equals_the_reference_and_the_whole(seed, queries, max_d
     except rf.EvaluationError:
         return
     _fields_equal(chunked, whole)
+
+
+def test_a_utility_frame_is_a_qrels_frame_with_real_grades():
+    qrels = pd.DataFrame({"query": ["q1"] * 3, "doc": ["a", "b", "c"], "relevance": [0.9, -0.4, 0.0]})
+    run = pd.DataFrame({"query": ["q1"] * 3, "doc": ["b", "a", "c"], "score": [3.0, 2.0, 1.0]})
+    assert rf.evaluate(qrels, run, "udcg_authors").mean() == pytest.approx(
+        1 / (1 + math.exp(-(0.9 - 0.4 / 3) / 3)), abs=1e-15)
+    with pytest.raises(rf.InputError, match="missing"):
+        rf.evaluate(qrels.assign(relevance=[0.9, float("nan"), 0.0]), run, "udcg_authors")
