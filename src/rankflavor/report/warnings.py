@@ -210,7 +210,8 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
         numbers.without_undefined = result.mean_with(np.where(q.status == ZERO_IDEAL, np.nan, raw))
     if c["missing"] and result.metric.aggregate != "sum":
         missing = q.status == MISSING
-        numbers.other_missing = result.mean_with(np.where(missing, 0.0, raw) if flavor.missing == "skip"
+        zero = result.metric.zero_value  # (gm_map_log's is log(1e-5))
+        numbers.other_missing = result.mean_with(np.where(missing, zero, raw) if flavor.missing == "skip"
                                                  else np.where(missing, np.nan, raw))
     return compose_warnings(c, flavor, numbers)
 
