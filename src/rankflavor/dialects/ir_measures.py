@@ -63,6 +63,7 @@ import re
 from typing import Any, NamedTuple
 
 from rankflavor import registry
+from rankflavor.dialects import ndeval
 from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.presets import PRESETS
 from rankflavor.errors import SpecError
@@ -107,17 +108,22 @@ MEASURES: dict[str, tuple[dict[str, MeasureParam], str]] = {
     "SetR": ({"rel": _REL}, "cutoff"),
     "SetF": ({"rel": _REL, "beta": MeasureParam(float, 1.0), "judged_only": _JUDGED}, "cutoff"),
     "SetAP": ({"rel": _REL, "judged_only": _JUDGED}, "cutoff"),
+    # the diversity measures (measures/diversity.py), computed by pyndeval: dialects/ndeval.py
+    **{name: ({"cutoff": _CUT, "rel": _REL, "judged_only": _JUDGED}, "cutoff") for name in ("ERR_IA", "nERR_IA", "P_IA")},
+    **{name: ({"cutoff": _CUT, "rel": _REL, "alpha": MeasureParam(float, 0.5), "judged_only": _JUDGED}, "cutoff")
+       for name in ("alpha_DCG", "alpha_nDCG")},
+    **{name: ({"rel": _REL, "alpha": MeasureParam(float, 0.5), "beta": MeasureParam(float, 0.5)}, "cutoff")
+       for name in ("NRBP", "nNRBP")},
+    "StRecall": ({"cutoff": _CUT, "rel": _REL}, "cutoff"),
 }
 # alias -> (measure, the parameters it fixes) (ir_measures/measures/*.py register(..., aliases))
 ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "MAP": ("AP", {}), "MRR": ("RR", {}), "NDCG": ("nDCG", {}), "Precision": ("P", {}), "Recall": ("R", {}),
     "RPrec": ("Rprec", {}), "BPref": ("Bpref", {}), "SetRelP": ("SetP", {"relative": True}),
-    "NumRelRet": ("NumRet", {"rel": 1}),
+    "NumRelRet": ("NumRet", {"rel": 1}), "α_DCG": ("alpha_DCG", {}), "α_nDCG": ("alpha_nDCG", {}),
 }
 # measures ir_measures knows and rankflavor has no metric for (ir_measures/measures/__init__.py)
-NO_METRIC = ("Accuracy", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "AP_IA", "MAP_IA", "BPM", "Compat", "ERR_IA",
-             "nERR_IA", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "NRBP", "nNRBP", "P_IA", "SDCG",
-             "StRecall")
+NO_METRIC = ("Accuracy", "AP_IA", "MAP_IA", "BPM", "Compat", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "SDCG")
 _HEAD = re.compile(r"[A-Za-z_]+")
 _NAME = re.compile(r"[^\W\d]\w*")  # a measure's name (NERR8, α_DCG)
 
@@ -250,6 +256,8 @@ def _resolve(base: str, v: dict[str, Any], cut: int | None, where: str) -> PeerM
         raise SpecError(f"{where}: rankflavor has no metric counting queries; every mean states its queries (n)")
     if base == "Judged":
         return PeerMeasure("judged", cut, {}, dict(JUDGED_AXES))
+    if base in ndeval.IR_MEASURES:
+        return ndeval.ir_measures_measure(base, v, cut, where)
     if base in ("ERR", "nDCG") and (base == "ERR" or v["dcg"] == "exp-log2"):
         return _gdeval(base, v, cut, where)
     if base == "RBP":
