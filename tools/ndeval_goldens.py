@@ -58,10 +58,28 @@ def main(ndeval: str, out: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "qrels.txt").write_text("\n".join(qrels) + "\n")
         (folder / "run.txt").write_text("\n".join(run) + "\n")
+        (folder / "run_pyndeval_ranks.txt").write_text("\n".join(pyndeval_ranks(run)) + "\n")
         for name, options in VARIANTS.items():
             printed = subprocess.run([ndeval, "-traditional", *options, "qrels.txt", "run.txt"], cwd=folder,
                                      capture_output=True, text=True, check=True).stdout
             (folder / f"{name}.csv").write_text(printed)
+        printed = subprocess.run([ndeval, "-c", "qrels.txt", "run_pyndeval_ranks.txt"], cwd=folder,
+                                 capture_output=True, text=True, check=True).stdout
+        (folder / "pyndeval_order.csv").write_text(printed)
+
+
+def pyndeval_ranks(run: list[str]) -> list[str]:
+    """The run with its rank column set as pyndeval ranks (pyndeval/__init__.py _coerce_run_iter: sorted by
+    (-score, doc id)), for ndeval without -traditional, which ranks by that column; -c then averages over the
+    qrels' topics, as ir_measures does (a qrels query the provider did not score counts 0)."""
+    rows = [line.split() for line in run]
+    rows.sort(key=lambda r: (int(r[0]), -float(r[4]), r[2]))
+    out, rank, topic = [], 0, None
+    for row in rows:
+        rank = rank + 1 if row[0] == topic else 1
+        topic = row[0]
+        out.append(f"{row[0]} Q0 {row[2]} {rank} {row[4]} tag")
+    return out
 
 
 if __name__ == "__main__":

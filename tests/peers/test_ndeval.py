@@ -94,3 +94,33 @@ def test_ndeval_names_evaluate_as_ndeval_printed():
 def test_ndeval_names_refused(name):
     with pytest.raises(rf.SpecError):
         rf.Flavor.parse(name)
+
+
+IR_MEASURES = {"ERR-IA@10": "ERR_IA@10", "nERR-IA@5": "nERR_IA@5", "alpha-DCG@10": "alpha_DCG@10",
+               "alpha-nDCG@20": "alpha_nDCG(alpha=0.5)@20", "NRBP": "NRBP", "nNRBP": "nNRBP(beta=0.5)",
+               "P-IA@10": "P_IA@10", "strec@20": "StRecall@20"}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_ir_measures_names_match_ndeval_in_pyndevals_order(case):
+    """`ir_measures.NAME` as its pyndeval provider computes it: the run ranked by (-score, doc id) (recorded as
+    ndeval's rank column, run_pyndeval_ranks.txt) and every qrels query averaged, 0 when the run lacks it (-c)."""
+    folder = GOLDENS / case
+    _, theirs = printed(folder, "pyndeval_order")
+    names = [f"ir_measures.{name}" for name in IR_MEASURES.values()]
+    report = rf.evaluate(str(folder / "qrels.txt"), str(folder / "run.txt"), names)
+    for (column, name), result in zip(IR_MEASURES.items(), report.results, strict=True):
+        ours = {row["query"]: row["value"] for row in result.per_query()}
+        for topic in qrels_topics(folder) & set(theirs):
+            if theirs[topic][column] not in ("-nan", "nan"):
+                assert abs(ours[topic] - float(theirs[topic][column])) <= PRINTED, (case, name, topic)
+        if theirs["amean"][column] not in ("-nan", "nan"):
+            assert abs(result.mean - float(theirs["amean"][column])) <= PRINTED, (case, name, "amean")
+
+
+@pytest.mark.parametrize(("name", "message"), [("ir_measures.alpha_nDCG", "at a cutoff"),
+                                               ("ir_measures.P_IA@21", "above 20"),
+                                               ("ir_measures.AP_IA", "no metric")])
+def test_ir_measures_diversity_names_refused(name, message):
+    with pytest.raises(rf.SpecError, match=message):
+        rf.Flavor.parse(name)

@@ -196,6 +196,10 @@ class DiversityMetric(Metric):
             shown = "null, left out of the mean" if value is None else f"{value:g}"
             return f"no subtopic has a judgment of grade >= rel_level={flavor.rel_level} (M = 0); " \
                    f"empty={flavor.empty} gives {shown}"
+        if self.parts == ("pairs", "subtopics"):
+            return "the relevant (doc, subtopic) pairs in the top k, over k M"
+        if self.parts == ("covered", "subtopics"):
+            return "the subtopics the top k cover, over M"
         return f"the novelty gains weighted by rank, over the {flavor.param('norm')} ideal's"
 
 
@@ -248,6 +252,8 @@ class PrecisionIA(DiversityMetric):
                             {"subtopics": count} if detail else {})
 
     def check_record(self, record: Any, flavor: Flavor) -> list[str]:
+        if record.parts.get("pairs") is None:
+            return []
         pairs = sum(row["subtopics"] for row in record.ranked if row["rank"] <= flavor.depth)
         problems = [] if pairs == record.parts["pairs"] else [f"the top rows hold {pairs:g} pairs, not "
                                                               f"{record.parts['pairs']:g}"]
@@ -280,7 +286,7 @@ class SubtopicRecall(PrecisionIA):
 
     def check_record(self, record: Any, flavor: Flavor) -> list[str]:
         covered = sum(row["new"] for row in record.ranked if row["rank"] <= flavor.depth)
-        m = record.parts["subtopics"]
+        m = record.parts.get("subtopics")
         if record.status == "ok" and m and not math.isclose(covered / m, record.value, abs_tol=1e-12):
             return [f"covered / M = {covered / m:g}, not the value {record.value:g}"]
         return []
