@@ -161,3 +161,15 @@ def test_the_cli_evaluates_a_subtopic_qrels(tmp_path, capsys):
 def test_refused_specs(spec, message):
     with pytest.raises(rf.SpecError, match=message):
         rf.Flavor.parse(spec)
+
+
+def test_compare_reads_a_subtopic_qrels(tmp_path, capsys):
+    path = tmp_path / "div.qrels"
+    path.write_text("7 1 a 1\n7 2 b 1\n8 1 c 1\n8 3 a 1\n")
+    for name, scores in (("x", "a 2.0 b 1.0"), ("y", "b 2.0 a 1.0")):
+        docs = scores.split()
+        (tmp_path / name).write_text("".join(f"{q} Q0 {d} 1 {s} r\n" for q in ("7", "8")
+                                             for d, s in zip(docs[::2], docs[1::2], strict=True)))
+    assert main(["compare", str(path), str(tmp_path / "x"), str(tmp_path / "y"), "-m", "s_recall@1",
+                 "--format", "json"]) == 0
+    assert '"s_recall@1"' in capsys.readouterr().out
