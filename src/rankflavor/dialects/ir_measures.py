@@ -51,8 +51,9 @@ Refused, with the reason: what no available provider computes (ir_measures raise
 RBP without rel (cwl_eval requires it), RBP@k, ERR and nDCG(dcg='exp-log2') without @k (gdeval requires k; the
 ranx provider that would take the latter fails on string query ids with ranx 0.3.21: "DataFrame Query IDs column
 dtype must be `object`"), RR(judged_only=True)@k, NumRel(rel=N) for N != 1, exp-log2 with gains or judged_only;
-NumQ and the measures with no rankflavor metric (Accuracy, BPM, SDCG, NERR*, INST, INSQ, Compat, the
-diversity measures); infAP is rankflavor's `infap` (metrics/infap.py).
+NumQ and the measures with no rankflavor metric (Accuracy, BPM, SDCG, NERR*, INST, INSQ, Compat, AP_IA);
+infAP is rankflavor's `infap` (metrics/infap.py). The diversity measures (alpha_nDCG, alpha_DCG, ERR_IA, nERR_IA,
+NRBP, nNRBP, P_IA, StRecall) are pyndeval's: dialects/ndeval.py `ir_measures_measure` (a cutoff required, at most 20).
 """
 
 from __future__ import annotations
