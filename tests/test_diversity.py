@@ -97,12 +97,17 @@ def test_a_worked_query():
     assert math.isclose(err_ia, (2 + 0.5 / 2 + 1 / 3) / (3 * (1 + 0.5 / 2 + 0.25 / 3)))
 
 
-def test_a_broken_record_is_caught():
+@pytest.mark.parametrize(("spec", "column", "broken"), [("alpha_ndcg@2", "gain", 0.5), ("nrbp", "weight", 0.1),
+                                                        ("err_ia(norm=greedy)@2", "gain", 2.0),
+                                                        ("p_ia@2", "subtopics", 2.0), ("s_recall@2", "new", 0.0)])
+def test_a_broken_record_is_caught(spec, column, broken):
     qrels = {"q": {"1": {"d1": 1}, "2": {"d2": 1}}}
-    record = rf.explain(qrels, {"q": {"d1": 2.0, "d2": 1.0}}, "q", "alpha_ndcg@2")
-    assert rf.registry.get("alpha_ndcg").check_record(record, rf.Flavor.parse("alpha_ndcg@2")) == []
-    record.ranked[1]["gain"] = 0.5
-    assert rf.registry.get("alpha_ndcg").check_record(record, rf.Flavor.parse("alpha_ndcg@2"))
+    flavor = rf.Flavor.parse(spec)
+    record = rf.explain(qrels, {"q": {"d1": 2.0, "d2": 1.0}}, "q", flavor)
+    metric = rf.registry.get(flavor.metric)
+    assert metric.check_record(record, flavor) == []
+    record.ranked[1][column] = broken
+    assert metric.check_record(record, flavor)
 
 
 @pytest.mark.parametrize(("text", "message", "line"), [
