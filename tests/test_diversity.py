@@ -187,3 +187,24 @@ def test_the_spark_engine_refuses_the_diversity_measures_before_a_session(tmp_pa
     run.write_text("7 Q0 a 1 1.0 r\n")
     assert main(["eval", str(path), str(run), "-m", "p_ia@5", "--engine", "spark"]) == 2
     assert "the Spark engine does not compute yet" in capsys.readouterr().err
+
+
+@settings(max_examples=30)
+@given(subtopic_case(), FLAVORS)
+def test_chunks_give_the_whole_evaluations_numbers(case, spec):
+    """A run evaluated a chunk of queries at a time (engine/chunks.py) scores as when evaluated whole."""
+    from unittest.mock import patch
+
+    import numpy as np
+
+    from rankflavor.engine import Engine, chunks, front
+    from rankflavor.inputs.pipeline import prepare
+
+    qrels, run = case
+    dataset, _ = prepare(subtopic_qrels_from_python(qrels), run)
+    flavor = rf.Flavor.parse(spec)
+    with patch.object(front, "select_prefix", lambda *args: None):
+        with patch.object(chunks, "CHUNK_ROWS", 1), patch.object(chunks, "ROWS_PER_QUERY", 0):  # a query a chunk
+            chunked = Engine(dataset).evaluate(dataset.runs[0], [flavor])[0].results
+        whole = Engine(dataset, chunked=False).evaluate(dataset.runs[0], [flavor])[0].results
+    assert np.array_equal(chunked.value, whole.value, equal_nan=True)
