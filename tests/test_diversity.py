@@ -208,3 +208,11 @@ def test_chunks_give_the_whole_evaluations_numbers(case, spec):
             chunked = Engine(dataset).evaluate(dataset.runs[0], [flavor])[0].results
         whole = Engine(dataset, chunked=False).evaluate(dataset.runs[0], [flavor])[0].results
     assert np.array_equal(chunked.value, whole.value, equal_nan=True)
+
+
+def test_ir_measures_judged_only_keeps_a_negatively_graded_doc():
+    """pyndeval_provider.py's judged_only filter keeps every (query, doc) of the qrels, a negative grade included:
+    `a` (grade -2) stays at rank 1 with no gain, `b` is at rank 2: 1 / log2(3) (dropping `a` would give 1)."""
+    qrels = {"q": {"1": {"a": -2, "b": 1}}}
+    report = rf.evaluate(qrels, {"q": {"a": 2.0, "b": 1.0}}, "ir_measures.alpha_nDCG(judged_only=True)@5")
+    assert math.isclose(report.results[0].mean, 1 / math.log2(3))

@@ -12,8 +12,9 @@ metrics (metrics/diversity.py) with ndeval's conventions (TREC Web track ndeval.
 
 The same measures under ir_measures' names (`ir_measures.alpha_nDCG(alpha=0.5)@20`, computed by its pyndeval
 provider: providers/pyndeval_provider.py) are `ir_measures_measure`'s: pyndeval ranks by (-score, doc id)
-(pyndeval/__init__.py _coerce_run_iter: ties=docid_asc), rel= is rel_level, judged_only=True drops unjudged docs
-(unjudged=skip), alpha and beta as given (ERR_IA, nERR_IA and P_IA take ndeval's 0.5), and ir_measures scores a
+(pyndeval/__init__.py _coerce_run_iter: ties=docid_asc), rel= is rel_level, judged_only=True drops the docs absent
+from the qrels (unjudged=skip; a negative grade is judged, as pyndeval_provider.py's qid_did_filter holds every
+qrels pair: negative=keep), alpha and beta as given (ERR_IA, nERR_IA and P_IA take ndeval's 0.5), and ir_measures scores a
 qrels query absent from the run 0 (missing=zero); pyndeval refuses a cutoff above 20.
 """
 
@@ -45,7 +46,7 @@ IR_MEASURES: dict[str, tuple[str, dict[str, str]]] = {
     "alpha_DCG": ("alpha_ndcg", {"norm": "ideal_ideal"}), "alpha_nDCG": ("alpha_ndcg", {}),
     "NRBP": ("nrbp", {}), "nNRBP": ("nrbp", {"norm": "greedy"}), "P_IA": ("p_ia", {}), "StRecall": ("s_recall", {}),
 }
-PYNDEVAL_AXES = {"ties": "docid_asc", "missing": "zero"}
+PYNDEVAL_AXES = {"ties": "docid_asc", "missing": "zero", "negative": "keep"}  # (a negative grade: judged, not relevant)
 PYNDEVAL_DEPTH = 20  # pyndeval/__init__.py: "ndeval only supports cutoffs up to 20"
 _COLUMN = re.compile(r"(?P<name>[A-Za-z-]+)(?:@(?P<k>[0-9]+))?")
 
