@@ -35,6 +35,7 @@ from rankflavor.engine import Engine
 from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, parse_spec
 from rankflavor.inputs.pipeline import prepare
+from rankflavor.inputs.subtopics import reads_subtopics
 
 NAME = "rankflavor"
 QRELS_COLUMNS = ["query_id", "doc_id", "relevance"]
@@ -67,7 +68,9 @@ def flavor_of(measure: Measure) -> Flavor | None:
         flavors = parse_spec(f"ir_measures.{head}")
     except SpecError:
         return None
-    return flavors[0] if len(flavors) == 1 else None
+    if len(flavors) != 1 or reads_subtopics([flavors[0].metric]):
+        return None  # (a diversity measure reads the qrels' subtopics, which this provider's qrels drop: pyndeval's)
+    return flavors[0]
 
 
 def _qrels_input(qrels: Any) -> Any:

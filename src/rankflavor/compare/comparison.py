@@ -39,6 +39,7 @@ from rankflavor.errors import EXIT_USAGE, RankflavorError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.pipeline import apply_names
 from rankflavor.inputs.run_names import find_run
+from rankflavor.inputs.subtopics import as_subtopic_qrels
 from rankflavor.report.numbers import TOLERANCE
 
 
@@ -314,6 +315,7 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
         raise CompareError(f"compare does not weight its paired tests, so it refuses weighted flavors "
                            f"({short_label(weighted[0])}); compare them unweighted, and give the weighted means "
                            "with rankflavor eval --weights NAME=FILE")
+    qrels = as_subtopic_qrels(qrels, [flavor.metric for flavor in chosen])  # (diversity measures: inputs/subtopics.py)
     scores = Scores.load(qrels, apply_names(runs, names), on_duplicate)
     return compare_scores(scores, chosen, baseline=baseline, settings=settings, skipped=skipped, labels=labelled,
                           query_set=query_set)

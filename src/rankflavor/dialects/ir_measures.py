@@ -51,8 +51,9 @@ Refused, with the reason: what no available provider computes (ir_measures raise
 RBP without rel (cwl_eval requires it), RBP@k, ERR and nDCG(dcg='exp-log2') without @k (gdeval requires k; the
 ranx provider that would take the latter fails on string query ids with ranx 0.3.21: "DataFrame Query IDs column
 dtype must be `object`"), RR(judged_only=True)@k, NumRel(rel=N) for N != 1, exp-log2 with gains or judged_only;
-NumQ and the measures with no rankflavor metric (Accuracy, BPM, SDCG, NERR*, INST, INSQ, Compat, the
-diversity measures); infAP is rankflavor's `infap` (metrics/infap.py).
+NumQ and the measures with no rankflavor metric (Accuracy, BPM, SDCG, NERR*, INST, INSQ, Compat, AP_IA);
+infAP is rankflavor's `infap` (metrics/infap.py). The diversity measures (alpha_nDCG, alpha_DCG, ERR_IA, nERR_IA,
+NRBP, nNRBP, P_IA, StRecall) are pyndeval's: dialects/ndeval.py `ir_measures_measure` (a cutoff required, at most 20).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ import re
 from typing import Any, NamedTuple
 
 from rankflavor import registry
+from rankflavor.dialects import ndeval
 from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.presets import PRESETS
 from rankflavor.errors import SpecError
@@ -107,17 +109,22 @@ MEASURES: dict[str, tuple[dict[str, MeasureParam], str]] = {
     "SetR": ({"rel": _REL}, "cutoff"),
     "SetF": ({"rel": _REL, "beta": MeasureParam(float, 1.0), "judged_only": _JUDGED}, "cutoff"),
     "SetAP": ({"rel": _REL, "judged_only": _JUDGED}, "cutoff"),
+    # the diversity measures (measures/diversity.py), computed by pyndeval: dialects/ndeval.py
+    **{name: ({"cutoff": _CUT, "rel": _REL, "judged_only": _JUDGED}, "cutoff") for name in ("ERR_IA", "nERR_IA", "P_IA")},
+    **{name: ({"cutoff": _CUT, "rel": _REL, "alpha": MeasureParam(float, 0.5), "judged_only": _JUDGED}, "cutoff")
+       for name in ("alpha_DCG", "alpha_nDCG")},
+    **{name: ({"rel": _REL, "alpha": MeasureParam(float, 0.5), "beta": MeasureParam(float, 0.5)}, "cutoff")
+       for name in ("NRBP", "nNRBP")},
+    "StRecall": ({"cutoff": _CUT, "rel": _REL}, "cutoff"),
 }
 # alias -> (measure, the parameters it fixes) (ir_measures/measures/*.py register(..., aliases))
 ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "MAP": ("AP", {}), "MRR": ("RR", {}), "NDCG": ("nDCG", {}), "Precision": ("P", {}), "Recall": ("R", {}),
     "RPrec": ("Rprec", {}), "BPref": ("Bpref", {}), "SetRelP": ("SetP", {"relative": True}),
-    "NumRelRet": ("NumRet", {"rel": 1}),
+    "NumRelRet": ("NumRet", {"rel": 1}), "α_DCG": ("alpha_DCG", {}), "α_nDCG": ("alpha_nDCG", {}),
 }
 # measures ir_measures knows and rankflavor has no metric for (ir_measures/measures/__init__.py)
-NO_METRIC = ("Accuracy", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "AP_IA", "MAP_IA", "BPM", "Compat", "ERR_IA",
-             "nERR_IA", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "NRBP", "nNRBP", "P_IA", "SDCG",
-             "StRecall")
+NO_METRIC = ("Accuracy", "AP_IA", "MAP_IA", "BPM", "Compat", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "SDCG")
 _HEAD = re.compile(r"[A-Za-z_]+")
 _NAME = re.compile(r"[^\W\d]\w*")  # a measure's name (NERR8, α_DCG)
 
@@ -250,6 +257,8 @@ def _resolve(base: str, v: dict[str, Any], cut: int | None, where: str) -> PeerM
         raise SpecError(f"{where}: rankflavor has no metric counting queries; every mean states its queries (n)")
     if base == "Judged":
         return PeerMeasure("judged", cut, {}, dict(JUDGED_AXES))
+    if base in ndeval.IR_MEASURES:
+        return ndeval.ir_measures_measure(base, v, cut, where)
     if base in ("ERR", "nDCG") and (base == "ERR" or v["dcg"] == "exp-log2"):
         return _gdeval(base, v, cut, where)
     if base == "RBP":

@@ -17,6 +17,7 @@ from rankflavor.compare.stats import TestSettings
 from rankflavor.display.picks import Picks, pick_queries
 from rankflavor.engine import MISSING, ZERO_IDEAL
 from rankflavor.flavor import Flavor
+from rankflavor.inputs.subtopics import as_subtopic_qrels
 from rankflavor.report.records import Record, build_record, trimmed
 
 DISPLAY_DEPTH = 20  # ranks a record shows for a flavor without a cutoff (then the judged documents below)
@@ -85,7 +86,7 @@ def build_model(qrels: Any, runs: Any, flavors: Any = None, *, grid: Any = None,
         flavors = [flavors]
     labelled, skipped = labelled_grid(flavors if flavors is not None else grid, cutoffs, base)
     chosen = list(labelled)
-    scores = Scores.load(qrels, runs, on_duplicate)
+    scores = Scores.load(as_subtopic_qrels(qrels, [flavor.metric for flavor in chosen]), runs, on_duplicate)
     scores.evaluate_all(chosen)
     labels = {str(f): label for f, label in labelled.items()}
     comparison = None

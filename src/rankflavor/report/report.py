@@ -14,6 +14,7 @@ from rankflavor.engine import Engine, QueryResults, RecordRows
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.intern import Dataset
 from rankflavor.inputs.pipeline import apply_names, bind_weights, speculatively
+from rankflavor.inputs.subtopics import as_subtopic_qrels
 from rankflavor.report.averages import averaging_for, refuse_unbound_weights
 from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record, build_record
@@ -237,6 +238,7 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     labelled = labelled_specs(flavors)
     runs = apply_names(runs, names)
     wanted = list(labelled)
+    qrels = as_subtopic_qrels(qrels, [flavor.metric for flavor in wanted])  # (diversity measures: inputs/subtopics.py)
     refuse_unbound_weights(wanted, weights or {})
     if weights:
         from rankflavor.inputs.weights import load_weights
@@ -253,6 +255,7 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
 def explain(qrels: Any, run: Any, query: str, flavor: Flavor | str = "ndcg@10", on_duplicate: str = "error") -> Record:
     """The record behind one query's score, without scoring the other queries (`rankflavor explain`)."""
     wanted = flavor if isinstance(flavor, Flavor) else Flavor.parse(flavor)
+    qrels = as_subtopic_qrels(qrels, [wanted.metric])
 
     def record(dataset: Dataset, provenance: dict[str, Any]) -> Record:
         report = Report(dataset, [wanted], [], provenance)
