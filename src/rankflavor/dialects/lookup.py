@@ -7,7 +7,8 @@ grammar, the head given as written (flavor/spec.py leaves it unread: `reads_own_
 
 A name written without a prefix (`P_10`, `nDCG@10`, `hit_rate@10`) is tried in every dialect (`bare_readings`):
 trec_eval's (its command-line spelling `ndcg_cut.10` read as the printed ndcg_cut_10), pytrec_eval's,
-ir_measures' (the head as written) and ranx's. pytrec_eval's reading, and ir_measures' where trec_eval reads the
+ir_measures' (the head as written) and ranx's. `cwl_eval.NAME` (cwl_eval.py) reads the head as written too
+(`cwl_eval.RBPCWLMetric(0.8)`), and only with its prefix: cwl_eval's `P@10` and `AP` are not tried bare. pytrec_eval's reading, and ir_measures' where trec_eval reads the
 same name (`Rprec`, `infAP`: ir_measures computes them with its pytrec_eval provider), give way to trec_eval's,
 the reference implementation of the code they run (`GIVES_WAY`).
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from rankflavor.dialects import ir_measures, pytrec_eval, ranx, trec_eval
+from rankflavor.dialects import cwl_eval, ir_measures, pytrec_eval, ranx, trec_eval
 from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.presets import PRESETS
 from rankflavor.errors import SpecError
@@ -28,11 +29,12 @@ PEER_TABLES: dict[str, Callable[[str, tuple[tuple[str | None, str], ...], int | 
     ir_measures.PREFIX: ir_measures.measure,
     trec_eval.PREFIX: trec_eval.measure,
     pytrec_eval.PREFIX: pytrec_eval.measure,
+    cwl_eval.PREFIX: cwl_eval.measure,
 }
 TREC_PREFIXES = (trec_eval.PREFIX, pytrec_eval.PREFIX)  # the prefixes that read trec_eval's names
 # the tables that read the head in their own grammar (`ir_measures.IPrec@0.1`): they get it as written after the
 # prefix, params () and cutoff None
-RAW_HEADS = (ir_measures.PREFIX,)
+RAW_HEADS = (ir_measures.PREFIX, cwl_eval.PREFIX)
 
 
 BARE_DIALECTS = (trec_eval.PREFIX, pytrec_eval.PREFIX, ir_measures.PREFIX, ranx.PREFIX)  # tried in this order
