@@ -17,7 +17,8 @@ Conventions, each from the file named:
 - ranking: cwl_eval ranks a query's docs in the order of the run file's lines and never reads the score
   (cwl_eval.py main): for a run file sorted by score, ties are in file order, ties=input. (A file not sorted by
   score is ranked by cwl_eval as written and by rankflavor by score.)
-- gains: the qrels grade itself, refused outside [0, max_gain] (trec_qrel_handler.py validate_gains; INST and NERR
+- gains: the qrels grade itself, refused outside [0, max_gain] (trec_qrel_handler.py validate_gains: below 0,
+  negative=error; above, max_gain; INST and NERR
   refuse gains above 1: validate_gain_range); an unjudged doc has gain 0 (unjudged=zero), the upper bound of the
   residuals max_gain (ranking.py get_gain_vector); every doc costs 1 (no cost file: max_cost = min_cost = 1).
 - depth: each list is cut or padded (gain 0) to --max_depth = 1000 ranks (ranking.py _pad_trunc_vector): depth.
@@ -39,7 +40,7 @@ PEER = "cwl_eval"
 PREFIX = "cwl_eval."
 COLUMNS = {"EU": "eu", "ETU": "etu", "EC": "ec", "ETC": "etc", "ED": "ed", "ResEU": "res_eu", "ResETU": "res_etu",
            "ResEC": "res_ec", "ResETC": "res_etc", "ResED": "res_ed"}  # cwl_eval.py's headings (-n, -r)
-AXES = {"ties": "input", "unjudged": "zero", "missing": "skip", "unjudged_queries": "skip"}
+AXES = {"ties": "input", "unjudged": "zero", "negative": "error", "missing": "skip", "unjudged_queries": "skip"}
 CUTOFF = "k"
 
 

@@ -5,7 +5,8 @@ measure, its continuation probability C(i), and what cwl_eval prints of it (refe
     EU = sum W(i) g(i)   ETU = sum L(i) sum_{j<=i} g(j)   EC = sum W(i)   ETC = sum L(i) i   ED = 1 / W(1)
 
 over D = depth ranks (cwl_eval --max_depth 1000: a shorter list padded with gain 0), g the judged doc's qrels
-grade (cwl_eval reads the grade as the gain and refuses one outside [0, max_gain]), each doc of cost 1 (cwl_eval
+grade (cwl_eval reads the grade as the gain and refuses one outside [0, max_gain]: negative=error; a negative
+grade under negative=zero has gain 0), each doc of cost 1 (cwl_eval
 without a cost file). `of` picks the printed column (eu, the measure, by default); every column is a part, with
 the residuals res_eu ... res_ed (cwl_eval -r: the bound with unjudged docs and the padding of gain max_gain,
 minus the one with gain 0). cwl_eval's own names are the `cwl_eval.` dialect (dialects/cwl_eval.py).
@@ -13,6 +14,7 @@ minus the one with gain 0). cwl_eval's own names are the `cwl_eval.` dialect (di
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
     from rankflavor.engine.lists import RankedLists
     from rankflavor.flavor import Flavor
 
-CWL_AXES = ("ties", "unjudged", "missing", "precision", "run_depth", "self_docs", "round", "unjudged_queries",
+CWL_AXES = ("ties", "unjudged", "negative", "missing", "precision", "run_depth", "self_docs", "round", "unjudged_queries",
             "mean_of", "weights")
 BLOCK = 256  # queries per dense block of D ranks
 OF = reference.COLUMNS + reference.RESIDUALS
@@ -58,20 +60,20 @@ def examine(c: np.ndarray, g: np.ndarray) -> dict[str, np.ndarray]:
 
 
 class CWLMetric(BinaryMetric):
-    """A C/W/L measure: `continuation` is its C(i) over a block of queries' gains (rows) at once."""
+    """A C/W/L measure: `continuation` is its C(i) over a block of queries' gains (rows) at once, `measure` its
+    formula per query (reference/cwl.py)."""
 
     reads = CWL_AXES
     parameters = COMMON
     not_read: ClassVar[dict[str, tuple[str, str]]] = {
-        "rel_level": ("it reads the grades as gains (cwl_eval), not as relevant or not", "cwl_p"),
-        "negative": ("cwl_eval refuses a grade below 0", "ndcg")}
+        "rel_level": ("it reads the grades as gains (cwl_eval), not as relevant or not", "cwl_p")}
     parts = OF
     row_columns = ("gain", "weight")
     undefined_reason = "no value"
     undefined_status = "zero_ideal"
     cutoff_rule = "none"
-    model: ClassVar[str] = ""
     unit_gains: ClassVar[bool] = False  # cwl_eval refuses gains above 1 (INST, NERR: validate_gain_range)
+    # (a grade above max_gain is refused in the run's queries; cwl_eval refuses it anywhere in the qrels)
 
     def why_not(self, axis: str) -> tuple[str, str]:
         if axis in self.not_read:
@@ -83,20 +85,12 @@ class CWLMetric(BinaryMetric):
 
     def validate(self, flavor: Flavor) -> None:
         BinaryMetric.validate(self, flavor)
+        if flavor.negative == "keep":
+            raise SpecError(f"{self.name}: a C/W/L gain is at least 0 (cwl_eval refuses a negative grade): write "
+                            "negative=error (cwl_eval's), zero, unjudged or drop")
         if self.unit_gains and flavor.param("max_gain").number > 1:
             raise SpecError(f"{self.name}: cwl_eval's {self.name[4:].upper()} reads gains in [0, 1] "
                             "(validate_gain_range): max_gain must be at most 1")
-
-    def measure(self, ranked: Any, flavor: Flavor) -> tuple:
-        return reference.measure(self.model, ranked, flavor)
-
-    def checked_measure(self) -> Any:
-        return self.measure
-
-    def reference(self, flavor: Flavor, judgments: Any, ranked: Any, qrels: Any) -> tuple:
-        from rankflavor.reference.binary import query_value
-
-        return query_value(self.measure, flavor, judgments, ranked, qrels)
 
     def universe_columns(self, flavor: Flavor, grade: float, judged: bool, gain: float) -> dict[str, Any]:
         return {"gain": float(grade) if judged else 0.0}
@@ -106,21 +100,21 @@ class CWLMetric(BinaryMetric):
 
     def _refuse_gains(self, lists: RankedLists, top: float) -> None:
         ds = lists.scope.dataset
-        bad = (ds.qrels.grade < 0) | (ds.qrels.grade > top)
+        bad = (ds.qrels.grade > top) & lists.scope.run.present[ds.qrels.q]
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise EvaluationError(
                 f"{self.name}: query {ds.query_ids[ds.qrels.q[i]]} has a judgment of grade {ds.qrels.grade[i]:g}, "
-                f"outside [0, max_gain={top:g}] (cwl_eval reads the grade as the gain and refuses it: "
+                f"above max_gain={top:g} (cwl_eval reads the grade as the gain and refuses it: "
                 "trec_qrel_handler.py validate_gains); map the grades into [0, 1], or raise max_gain")
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         depth, top = int(flavor.param("depth").number), flavor.param("max_gain").number
-        self._refuse_gains(lists, 1.0 if self.unit_gains else top)
+        self._refuse_gains(lists, min(top, 1.0) if self.unit_gains else top)
         rows, rank = lists.rows, lists.positions.rank
         keep = lists.positions.in_top & (rank <= depth)
         with np.errstate(invalid="ignore"):
-            gain = np.where(rows.judged, np.nan_to_num(rows.grade), 0.0)
+            gain = np.where(rows.judged, np.maximum(np.nan_to_num(rows.grade), 0.0), 0.0)
         index = np.flatnonzero(keep)
         index = index[np.argsort(rows.q[index], kind="stable")]
         qs = rows.q[index]
@@ -160,7 +154,7 @@ class CutoffCWL(CWLMetric):
 class CWLPrecision(CutoffCWL):
     """cwl_p@k: C(i) = 1 for i < k, else 0 (EU = P@k over the grades as gains; cwl_precision.py)"""
 
-    name, model = "cwl_p", "p"
+    name, measure = "cwl_p", partial(reference.measure, "p")
 
     def continuation(self, g, cg, ranks, flavor):
         return np.broadcast_to(self.before_k(ranks, flavor).astype(np.float64), g.shape)
@@ -169,7 +163,7 @@ class CWLPrecision(CutoffCWL):
 class CWLScaledDCG(CutoffCWL):
     """cwl_sdcg@k: C(i) = log2(i + 1) / log2(i + 2) for i < k, else 0 (SDCG, cwl_eval NDCG-k@k; cwl_dcg.py)"""
 
-    name, model = "cwl_sdcg", "sdcg"
+    name, measure = "cwl_sdcg", partial(reference.measure, "sdcg")
 
     def continuation(self, g, cg, ranks, flavor):
         c = np.where(self.before_k(ranks, flavor), (np.log(ranks + 1) / np.log(2.0)) / (np.log(ranks + 2) / np.log(2.0)),
@@ -180,7 +174,7 @@ class CWLScaledDCG(CutoffCWL):
 class CWLRankBiased(CWLMetric):
     """cwl_rbp: C(i) = theta (RBP over D ranks, W(1) = 1 / sum_{i<D} theta^i; cwl_rbp.py)"""
 
-    name, model = "cwl_rbp", "rbp"
+    name, measure = "cwl_rbp", partial(reference.measure, "rbp")
     parameters = (Param("theta", "0.9", number_parser("theta", 0.0, 1.0), "the chance of going on to the next rank "
                         "(cwl_eval RBPCWLMetric: 0.9)", ("0.2", "0.8", "0.9")), *COMMON)
 
@@ -191,7 +185,7 @@ class CWLRankBiased(CWLMetric):
 class CWLReciprocalRank(CWLMetric):
     """cwl_rr: C(i) = 1 until the first doc of gain > 0, then 0 (EU = RR scaled by that doc's gain; cwl_rr.py)"""
 
-    name, model = "cwl_rr", "rr"
+    name, measure = "cwl_rr", partial(reference.measure, "rr")
 
     def continuation(self, g, cg, ranks, flavor):
         return (np.cumsum(g > 0, axis=1) == 0).astype(np.float64)
@@ -200,7 +194,7 @@ class CWLReciprocalRank(CWLMetric):
 class CWLAveragePrecision(CWLMetric):
     """cwl_ap: C(i) = sum_{j>i} g(j)/j / sum_{j>=i} g(j)/j, 0 when the top is 0 (cwl_ap.py, after Moffat 2017)"""
 
-    name, model = "cwl_ap", "ap"
+    name, measure = "cwl_ap", partial(reference.measure, "ap")
 
     def continuation(self, g, cg, ranks, flavor):
         below = np.cumsum((g / ranks)[:, ::-1], axis=1)[:, ::-1]
@@ -212,10 +206,11 @@ class CWLAveragePrecision(CWLMetric):
 
 
 class CWLInst(CWLMetric):
-    """cwl_inst: C(i) = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T - sum_{j<=i} g(j) (INST, Moffat et al.
-    ADCS 2015; cwl_inst.py)"""
+    """cwl_inst: C(i) = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T - sum_{j<=i} g(j) (INST; cwl_inst.py)
 
-    name, model = "cwl_inst", "inst"
+    Moffat, Bailey, Scholer & Thomas, ADCS 2015."""
+
+    name, measure = "cwl_inst", partial(reference.measure, "inst")
     parameters = (_t(), *COMMON)
     unit_gains = True
 
@@ -228,7 +223,7 @@ class CWLInst(CWLMetric):
 class CWLInsq(CWLMetric):
     """cwl_insq: C(i) = ((i + 2T - 1) / (i + 2T))^2 (INSQ, Moffat et al. ADCS 2012; cwl_insq.py)"""
 
-    name, model = "cwl_insq", "insq"
+    name, measure = "cwl_insq", partial(reference.measure, "insq")
     parameters = (_t(), *COMMON)
 
     def continuation(self, g, cg, ranks, flavor):
@@ -237,10 +232,11 @@ class CWLInsq(CWLMetric):
 
 
 class CWLBejewelled(CWLMetric):
-    """cwl_bpm: C(i) = 1 while sum_{j<=i} g(j) < T and i < K, then 0 (static BPM, Zhang et al. SIGIR 2017;
-    cwl_bpm.py, each doc of cost 1)"""
+    """cwl_bpm: C(i) = 1 while sum_{j<=i} g(j) < T and i < K, then 0 (static BPM; cwl_bpm.py, cost 1 a doc)
 
-    name, model = "cwl_bpm", "bpm"
+    Zhang, Liu, Li, Zhang, Xu & Ma, 'Evaluating Web Search with a Bejeweled Player Model', SIGIR 2017."""
+
+    name, measure = "cwl_bpm", partial(reference.measure, "bpm")
     parameters = (_t(), Param("K", "10", number_parser("K", 0.0, 1e6), "the cost (docs) the user will spend",
                               ("10", "5")), *COMMON)
 
@@ -252,7 +248,7 @@ class CWLBejewelled(CWLMetric):
 class CWLNerr8(CutoffCWL):
     """cwl_nerr8@k: C(i) = 1 - g(i) for i < k, else 0 (NERR eq. 8, Azzopardi et al. ICTIR 2021; cwl_nerr.py)"""
 
-    name, model = "cwl_nerr8", "nerr8"
+    name, measure = "cwl_nerr8", partial(reference.measure, "nerr8")
     unit_gains = True
 
     def continuation(self, g, cg, ranks, flavor):
@@ -262,7 +258,7 @@ class CWLNerr8(CutoffCWL):
 class CWLNerr9(CutoffCWL):
     """cwl_nerr9@k: C(i) = i / (i + 1) (1 - g(i)) for i < k, else 0 (NERR eq. 9; cwl_nerr.py)"""
 
-    name, model = "cwl_nerr9", "nerr9"
+    name, measure = "cwl_nerr9", partial(reference.measure, "nerr9")
     unit_gains = True
 
     def continuation(self, g, cg, ranks, flavor):
@@ -272,7 +268,7 @@ class CWLNerr9(CutoffCWL):
 class CWLNerr10(CWLMetric):
     """cwl_nerr10: C(i) = phi (1 - g(i)) (NERR eq. 10; cwl_nerr.py)"""
 
-    name, model = "cwl_nerr10", "nerr10"
+    name, measure = "cwl_nerr10", partial(reference.measure, "nerr10")
     parameters = (Param("phi", "0.9", number_parser("phi", 0.0, 1.0), "the chance of going on past a doc of gain 0",
                         ("0.9", "0.5")), *COMMON)
     unit_gains = True
@@ -284,7 +280,7 @@ class CWLNerr10(CWLMetric):
 class CWLNerr11(CWLMetric):
     """cwl_nerr11: C(i) = ((i + 2T - 1) / (i + 2T))^2 (1 - g(i)) (NERR eq. 11; cwl_nerr.py)"""
 
-    name, model = "cwl_nerr11", "nerr11"
+    name, measure = "cwl_nerr11", partial(reference.measure, "nerr11")
     parameters = (_t(), *COMMON)
     unit_gains = True
 

@@ -16,7 +16,7 @@ A user reads rank 1, then goes on from rank i to rank i + 1 with probability C(i
     ED    = 1 / W(1)                         expected depth, the documents examined
 
 g(i): the doc's qrels grade read as its gain (cwl_eval reads the grade itself and refuses one outside
-[0, max_gain]); c(i) = 1 (cwl_eval without a cost file: every doc costs max_cost = min_cost = 1). The lower bound
+[0, max_gain]; a judged negative grade, negative=zero, has gain 0); c(i) = 1 (cwl_eval without a cost file: every doc costs max_cost = min_cost = 1). The lower bound
 reads an unjudged doc (and the padding) as gain 0; the upper bound as gain max_gain; each residual (cwl_eval -r:
 ResEU, ...) is the upper bound minus the lower. Each C of `continuation` is one measure's, named by its file.
 """
@@ -28,9 +28,11 @@ from collections.abc import Sequence
 
 from rankflavor.flavor import Flavor
 from rankflavor.reference.binary import Outcome, Ranked
+from rankflavor.reference.lists import RefError
 
 COLUMNS = ("eu", "etu", "ec", "etc", "ed")  # cwl_eval's printed columns, in its order (EU ETU EC ETC ED)
 RESIDUALS = tuple(f"res_{c}" for c in COLUMNS)  # ResEU ... ResED (cwl_eval -r)
+UNIT_GAINS = ("inst", "nerr8", "nerr9", "nerr10", "nerr11")  # cwl_eval refuses gains above 1 (validate_gain_range)
 
 
 def _number(flavor: Flavor, name: str) -> float:
@@ -106,13 +108,16 @@ def bound_gains(ranked: Ranked, flavor: Flavor, upper: bool) -> list[float]:
     (upper); the list cut at D, and at the cutoff k where the measure has one."""
     depth, fill = int(_number(flavor, "depth")), _number(flavor, "max_gain") if upper else 0.0
     k = flavor.cutoff if flavor.cutoff is not None else depth
-    gains = [float(grade) if judged and grade is not None else fill
+    gains = [max(float(grade), 0.0) if judged and grade is not None else fill
              for grade, judged in zip(ranked.grades, ranked.judged, strict=True)][:min(depth, k)]
     return gains + [fill] * (depth - len(gains))
 
 
 def measure(model: str, ranked: Ranked, flavor: Flavor) -> Outcome:
     """The C/W/L numbers of one query: the value is the column `of` (eu by default), every column a part."""
+    top = min(_number(flavor, "max_gain"), 1.0) if model in UNIT_GAINS else _number(flavor, "max_gain")
+    if ranked.top_grade is not None and ranked.top_grade > top:
+        raise RefError(f"grade {ranked.top_grade} above {top} (cwl_eval refuses it)")
     numbers = {}
     for upper in (False, True):
         gains = bound_gains(ranked, flavor, upper)
