@@ -10,12 +10,12 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import flavors, qrels_and_run
-from test_engine_vs_reference import check
 
 import rankflavor as rf
 from rankflavor import SpecError, registry
 from rankflavor.dialects.lookup import peer_measure
+from strategies import flavors, qrels_and_run
+from test_engine_vs_reference import check
 
 CWL = [name for name in registry.names() if name.startswith("cwl_")]
 

@@ -7,10 +7,12 @@ grammar, the head given as written (flavor/spec.py leaves it unread: `reads_own_
 
 A name written without a prefix (`P_10`, `nDCG@10`, `hit_rate@10`) is tried in every dialect (`bare_readings`):
 trec_eval's (its command-line spelling `ndcg_cut.10` read as the printed ndcg_cut_10), pytrec_eval's,
-ir_measures' (the head as written) and ranx's. `cwl_eval.NAME` (cwl_eval.py) reads the head as written too
-(`cwl_eval.RBPCWLMetric(0.8)`), and only with its prefix: cwl_eval's `P@10` and `AP` are not tried bare. pytrec_eval's reading, and ir_measures' where trec_eval reads the
+ir_measures' (the head as written) and ranx's. pytrec_eval's reading, and ir_measures' where trec_eval reads the
 same name (`Rprec`, `infAP`: ir_measures computes them with its pytrec_eval provider), give way to trec_eval's,
 the reference implementation of the code they run (`GIVES_WAY`).
+
+`cwl_eval.NAME` (cwl_eval.py) reads its head as written too (`cwl_eval.RBPCWLMetric(0.8)`), and only with its
+prefix: cwl_eval's `P@10` and `AP` are not tried bare.
 """
 
 from __future__ import annotations

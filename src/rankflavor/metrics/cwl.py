@@ -6,10 +6,10 @@ measure, its continuation probability C(i), and what cwl_eval prints of it (refe
 
 over D = depth ranks (cwl_eval --max_depth 1000: a shorter list padded with gain 0), g the judged doc's qrels
 grade (cwl_eval reads the grade as the gain and refuses one outside [0, max_gain]: negative=error; a negative
-grade under negative=zero has gain 0), each doc of cost 1 (cwl_eval
-without a cost file). `of` picks the printed column (eu, the measure, by default); every column is a part, with
-the residuals res_eu ... res_ed (cwl_eval -r: the bound with unjudged docs and the padding of gain max_gain,
-minus the one with gain 0). cwl_eval's own names are the `cwl_eval.` dialect (dialects/cwl_eval.py).
+grade under negative=zero has gain 0), each doc of cost 1 (cwl_eval without a cost file). `of` picks the printed
+column (eu, the measure, by default); every column is a part, with the residuals res_eu ... res_ed (cwl_eval -r:
+the bound with unjudged docs and the padding of gain max_gain, minus the one with gain 0). cwl_eval's own names
+are the `cwl_eval.` dialect (dialects/cwl_eval.py).
 """
 
 from __future__ import annotations

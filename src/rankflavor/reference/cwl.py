@@ -16,9 +16,10 @@ A user reads rank 1, then goes on from rank i to rank i + 1 with probability C(i
     ED    = 1 / W(1)                         expected depth, the documents examined
 
 g(i): the doc's qrels grade read as its gain (cwl_eval reads the grade itself and refuses one outside
-[0, max_gain]; a judged negative grade, negative=zero, has gain 0); c(i) = 1 (cwl_eval without a cost file: every doc costs max_cost = min_cost = 1). The lower bound
-reads an unjudged doc (and the padding) as gain 0; the upper bound as gain max_gain; each residual (cwl_eval -r:
-ResEU, ...) is the upper bound minus the lower. Each C of `continuation` is one measure's, named by its file.
+[0, max_gain]; a judged negative grade, negative=zero, has gain 0); c(i) = 1 (cwl_eval without a cost file:
+every doc costs max_cost = min_cost = 1). The lower bound reads an unjudged doc (and the padding) as gain 0; the
+upper bound as gain max_gain; each residual (cwl_eval -r: ResEU, ...) is the upper bound minus the lower. Each
+C of `continuation` is one measure's, named by its file.
 """
 
 from __future__ import annotations
