@@ -25,8 +25,8 @@ def values(qrels, run, spec):
 
 
 def test_the_family_is_registered():
-    assert {"cwl_p", "cwl_sdcg", "cwl_rbp", "cwl_rr", "cwl_ap", "cwl_inst", "cwl_insq", "cwl_bpm", "cwl_nerr8",
-            "cwl_nerr9", "cwl_nerr10", "cwl_nerr11"} <= set(CWL)
+    assert {"cwl_p", "cwl_sdcg", "cwl_rbp", "cwl_rr", "cwl_ap", "cwl_inst", "cwl_insq", "cwl_bpm", "cwl_bpm_dynamic",
+            "cwl_nerr8", "cwl_nerr9", "cwl_nerr10", "cwl_nerr11"} <= set(CWL)
 
 
 @settings(max_examples=120, deadline=None,

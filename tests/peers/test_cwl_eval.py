@@ -35,8 +35,8 @@ CWL_EVAL = Path(sys.executable).with_name("cwl-eval")
 COLUMNS = ("eu", "etu", "ec", "etc", "ed")
 UNIT = ["RBPCWLMetric(0.8)", "RBPCWLMetric(0.5)", "PrecisionCWLMetric(3)", "NDCGCWLMetric(4)", "RRCWLMetric()",
         "APCWLMetric()", "INSTCWLMetric(1.0)", "INSTCWLMetric(2)", "INSQCWLMetric(1.5)", "BPMCWLMetric(1.0,4)",
-        "BPMCWLMetric(2,10)", "NERReq8CWLMetric(3)", "NERReq9CWLMetric(4)", "NERReq10CWLMetric(0.7)",
-        "NERReq11CWLMetric(1.0)"]
+        "BPMCWLMetric(2,10)", "BPMDCWLMetric(1,4,1.0,1.0,0.5)", "BPMDCWLMetric(2,10,0.5,3.0,0.2)",
+        "NERReq8CWLMetric(3)", "NERReq9CWLMetric(4)", "NERReq10CWLMetric(0.7)", "NERReq11CWLMetric(1.0)"]
 # the measures that take gains above 1, as rankflavor names them (max_gain=3: cwl_eval --max_gain 3; D: --max_depth)
 GRADED = {"RBPCWLMetric(0.8)": "cwl_rbp(theta=0.8, max_gain=3, depth=D)", "PrecisionCWLMetric(3)":
           "cwl_p(max_gain=3, depth=D)@3", "NDCGCWLMetric(4)": "cwl_sdcg(max_gain=3, depth=D)@4", "RRCWLMetric()":

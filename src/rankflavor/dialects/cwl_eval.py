@@ -84,7 +84,8 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
         if match is None:
             continue
         where = f"{PREFIX}{name}"
-        found = {key: _number(value.strip(), where, key) for key, value in match.groupdict().items()}
+        found = {key: _number(value.strip(), where, key) for key, value in match.groupdict().items()
+                 if not key.startswith("_")}  # (`{_hc}`: an arg cwl_eval reads and never uses)
         if CUTOFF in declared and CUTOFF not in found:
             raise SpecError(f"{where}: give k, the docs the user reads, e.g. {PREFIX}{declared.replace('{k}', '10')}")
         k = found.pop(CUTOFF, None)

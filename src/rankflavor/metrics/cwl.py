@@ -245,6 +245,28 @@ class CWLBejewelled(CWLMetric):
         return np.cumprod(on, axis=1).astype(np.float64)
 
 
+class CWLBejewelledDynamic(CWLMetric):
+    """cwl_bpm_dynamic: C(i) = 1 while sum_{j<=i} g(j) < T_i and i < K, T_i = T + hb sum_{j<i} (g(j) - gain_med)
+
+    The dynamic BPM of cwl_bpm.py (BPMDCWLMetric; Zhang et al. SIGIR 2017); cwl_eval 1.0.12's cost loop updates T
+    (after the gain loop has ended), not K, so its hc has no effect and K stays fixed, as here."""
+
+    name, measure = "cwl_bpm_dynamic", partial(reference.measure, "bpm_dynamic")
+    parameters = (_t(), Param("K", "10", number_parser("K", 0.0, 1e6), "the cost (docs) the user will spend",
+                              ("10", "5")),
+                  Param("hb", "1", number_parser("hb", -1e6, 1e6), "how much T moves with each doc's gain",
+                        ("1", "0.5")),
+                  Param("gain_med", "0.5", number_parser("gain_med", 0.0, 1e6), "the gain at which T stays put",
+                        ("0.5", "0")), *COMMON)
+
+    def continuation(self, g, cg, ranks, flavor):
+        hb, med = flavor.param("hb").number, flavor.param("gain_med").number
+        before = np.concatenate([np.zeros((len(g), 1)), cg[:, :-1]], axis=1)
+        target = flavor.param("T").number + hb * (before - (ranks - 1) * med)
+        on = (cg < target) & (ranks < flavor.param("K").number)
+        return np.cumprod(on, axis=1).astype(np.float64)
+
+
 class CWLNerr8(CutoffCWL):
     """cwl_nerr8@k: C(i) = 1 - g(i) for i < k, else 0 (NERR eq. 8, Azzopardi et al. ICTIR 2021; cwl_nerr.py)"""
 
@@ -298,6 +320,7 @@ for _metric, _names in (
         (CWLInst(), ("INSTCWLMetric({T})",)),
         (CWLInsq(), ("INSQCWLMetric({T})",)),
         (CWLBejewelled(), ("BPMCWLMetric({T},{K})",)),
+        (CWLBejewelledDynamic(), ("BPMDCWLMetric({T},{K},{hb},{_hc},{gain_med})",)),
         (CWLNerr8(), ("NERReq8CWLMetric({k})", "NERR-EQ8@k={k}")),
         (CWLNerr9(), ("NERReq9CWLMetric({k})", "NERR-EQ9@k={k}")),
         (CWLNerr10(), ("NERReq10CWLMetric({phi})", "NERR-EQ10@phi={phi}")),

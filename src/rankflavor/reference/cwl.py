@@ -74,6 +74,10 @@ def continuation(model: str, gains: Sequence[float], flavor: Flavor) -> list[flo
             c = ((i + 2 * t - 1.0) / (i + 2 * t)) ** 2
         elif model == "bpm":  # cwl_bpm.py (static): on while the gain so far < T and the cost so far (i) < K
             c = 1.0 if out[-1:] != [0.0] and cg < _number(flavor, "T") and i < _number(flavor, "K") else 0.0
+        elif model == "bpm_dynamic":  # cwl_bpm.py BPMDCWLMetric: T moves by hb (g(j) - gain_med) after each rank j
+            target = _number(flavor, "T") + _number(flavor, "hb") * (
+                (cumulative[i - 2] if i > 1 else 0.0) - (i - 1) * _number(flavor, "gain_med"))
+            c = 1.0 if out[-1:] != [0.0] and cg < target and i < _number(flavor, "K") else 0.0
         elif model == "nerr8":  # cwl_nerr.py eq. 8: C(i) = 1 - g(i) for i < k, else 0
             c = 1.0 - g if i < k else 0.0
         elif model == "nerr9":  # eq. 9: C(i) = i / (i + 1) (1 - g(i)) for i < k, else 0
