@@ -26,7 +26,8 @@ def values(qrels, run, spec):
 
 def test_the_family_is_registered():
     assert {"cwl_p", "cwl_sdcg", "cwl_rbp", "cwl_rr", "cwl_ap", "cwl_inst", "cwl_insq", "cwl_bpm", "cwl_bpm_dynamic",
-            "cwl_nerr8", "cwl_nerr9", "cwl_nerr10", "cwl_nerr11"} <= set(CWL)
+            "cwl_nerr8", "cwl_nerr9", "cwl_nerr10", "cwl_nerr11", "cwl_npv", "cwl_set", "cwl_tbg",
+            "cwl_umeasure"} <= set(CWL)
 
 
 @settings(max_examples=120, deadline=None,

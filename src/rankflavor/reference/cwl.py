@@ -87,6 +87,16 @@ def continuation(model: str, gains: Sequence[float], flavor: Flavor) -> list[flo
         elif model == "nerr11":  # eq. 11: C(i) = ((i + 2T - 1) / (i + 2T))^2 (1 - g(i))
             t = _number(flavor, "T")
             c = ((i + 2 * t - 1.0) / (i + 2 * t)) ** 2 * (1.0 - g)
+        elif model == "npv":  # cwl_npv.py: C(i) = 1 / (1 + rate)
+            c = 1.0 / (1.0 + _number(flavor, "rate"))
+        elif model == "set":  # cwl_set.py: C(i) = w(i + 1) / w(i) for i < k, w(i) = (i + 1)^beta - i^beta
+            b = _number(flavor, "beta")
+            c = ((i + 2) ** b - (i + 1) ** b) / ((i + 1) ** b - i ** b) if i < k else 0.0
+        elif model == "tbg":  # cwl_tbg.py, cost 1 a doc: W(i) ~ 2^(-(i-1)/h), so C(i) = 2^(-1/h), C(D) = 0
+            c = 2.0 ** (-1.0 / _number(flavor, "halflife")) if i < depth else 0.0
+        elif model == "umeasure":  # cwl_umeasure.py: u(i) = max(0, 1 - (i-1)/L) for i < D, u(D) = 0; C = u(i+1)/u(i)
+            u = [max(0.0, 1.0 - (r - 1) / _number(flavor, "L")) if r < depth else 0.0 for r in (i, i + 1)]
+            c = u[1] / u[0] if u[0] > 0 else 0.0
         else:
             raise ValueError(f"unknown C/W/L model {model!r}")
         out.append(c)
