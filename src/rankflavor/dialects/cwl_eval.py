@@ -58,11 +58,6 @@ def _patterns(version: int) -> tuple[tuple[re.Pattern[str], str, str], ...]:
     return tuple(out)
 
 
-def metric_names(metric: str) -> tuple[str, ...]:
-    """Every cwl_eval name of a metric, as declared (`RBPCWLMetric({theta})`, `RBP@{theta}`)."""
-    return registry.peer_names(PEER).get(metric, ())
-
-
 def _number(text: str, where: str, name: str) -> str:
     """An arg as cwl_eval's populate_list reads it: float() when it holds a dot, else int()."""
     try:
