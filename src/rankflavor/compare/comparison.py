@@ -278,6 +278,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Seq
                                     adjust(raw, settings.correction) if several else raw, strict=True):
             r["p_holm"] = float(p_holm)
             r["p_adjusted"] = float(p_adj)
+            r["correction"] = settings.correction
             r["significant"] = bool(p_adj < settings.alpha) if not np.isnan(p_adj) else False
         rows += block
     warn_rows, tie_range = _warnings(scores, flavors, label, qs)
