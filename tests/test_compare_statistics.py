@@ -117,3 +117,23 @@ def test_a_paper_table_of_5_runs_by_3_measures():
         marked = table.letters[loser] in table.marks(winner, row.label)
         assert marked == bool(row.p_adjusted < 0.05)
     assert any(table.marks(r, m) for r in table.runs for m in table.measures)
+
+
+def test_the_cli_reads_the_canonical_string_back_and_takes_several_baselines(tmp_path, capsys):
+    from rankflavor.cli.main import main
+
+    qrels, runs = _case(runs=3)
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items()))
+    paths = []
+    for name, run in runs.items():
+        paths.append(str(tmp_path / f"{name}.run"))
+        (tmp_path / f"{name}.run").write_text("".join(f"{q} Q0 {d} 0 {s} {name}\n" for q, docs in run.items()
+                                                      for d, s in docs.items()))
+    canonical = "test=sign resamples=700 seed=4 correction=bh ci=t confidence=0.9 alpha=0.1"
+    assert main(["compare", str(tmp_path / "qrels"), *paths, "-m", "p@5", "--settings", canonical, "--verify",
+                 "--baseline", "r0.run", "--baseline", paths[2]]) == 0
+    out = capsys.readouterr().out
+    assert f"settings: {canonical}" in out and "p_bh" in out and "d_z" in out and "w/t/l" in out
+    pairs = {tuple(line.split()[1:3]) for line in out.splitlines() if line.startswith("p@5 ")}
+    assert pairs == {("r0.run", "r1.run"), ("r0.run", "r2.run"), ("r2.run", "r1.run")}
+    assert main(["compare", str(tmp_path / "qrels"), *paths, "--settings", "test=anova"]) == 2

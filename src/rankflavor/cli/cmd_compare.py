@@ -45,7 +45,10 @@ def add_parser(sub) -> None:
                    "bootstrap (percentile; the default) or t (the default under --test t)")
     p.add_argument("--resamples", type=resamples, default=10_000, help="resamples for the randomization test and bootstrap")
     p.add_argument("--seed", type=seed, default=0, help="seed of the resampling (default 0)")
-    p.add_argument("--alpha", type=significance_level, default=0.05, help="significance level after Holm correction")
+    p.add_argument("--alpha", type=significance_level, default=0.05, help="significance level after the correction")
+    p.add_argument("--settings", metavar="TEXT", help="the test settings as a comparison's caption prints them ("
+                   "'test=t resamples=10000 seed=0 correction=holm ci=t confidence=0.95 alpha=0.05'), instead of "
+                   "--test, --resamples, --seed, --correction, --ci, --alpha")
     p.add_argument("--query-set", choices=("common", "qrels"), default=None,
                    help="the queries every mean, difference and test is over: common (the default) the judged queries "
                         "every run answers; qrels every judged query, one a run lacks counted as the flavor's "
@@ -281,10 +284,17 @@ def run(args: argparse.Namespace) -> int:
         grid, cutoffs = (args.specs or args.grid), args.cutoffs
     test = "t" if args.table == "pyterrier" and not args.test_given else args.test
     query_set = args.query_set or _default_query_set(args.table, grid, cutoffs, args.base)
-    cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=test,
-                  correction=args.correction, ci=args.ci,
+    chosen = dict(test=test, n_resamples=args.resamples, seed=args.seed, alpha=args.alpha, correction=args.correction,
+                  ci=args.ci)
+    if args.settings is not None:  # (the canonical string: compare/stats.py TestSettings.parse)
+        from dataclasses import asdict
+
+        from rankflavor.compare.stats import TestSettings
+
+        chosen = asdict(TestSettings.parse(args.settings))
+    cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline,
                   on_duplicate=args.on_duplicate, names=parse_name_options(args.names) or None,
-                  n_resamples=args.resamples, seed=args.seed, alpha=args.alpha, query_set=query_set)
+                  query_set=query_set, **chosen)
     set_warning = "" if cmp.query_set is None or not cmp.query_set.warning() else f"warning: {cmp.query_set.warning()}\n"
     if not args.quiet:
         sys.stderr.write(set_warning)
