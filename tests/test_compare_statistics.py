@@ -87,6 +87,7 @@ def test_several_baselines_and_the_outputs_carry_the_settings():
     assert cmp.to_dict()["settings"]["canonical"] == canonical == cmp.pairs.attrs["settings"]
     table = cmp.paper_table()
     assert table.to_frame().attrs["settings"] == canonical == table.to_dict()["settings"]
+    assert cmp.pyterrier_table().attrs["settings"] == canonical == cmp.means.attrs["settings"]
     for style in ("text", "markdown"):
         assert canonical in table.render(style) and "baselines r0, r1 only" in table.render(style)
     assert canonical in table.render("latex")
@@ -137,3 +138,18 @@ def test_the_cli_reads_the_canonical_string_back_and_takes_several_baselines(tmp
     pairs = {tuple(line.split()[1:3]) for line in out.splitlines() if line.startswith("p@5 ")}
     assert pairs == {("r0.run", "r1.run"), ("r0.run", "r2.run"), ("r2.run", "r1.run")}
     assert main(["compare", str(tmp_path / "qrels"), *paths, "--settings", "test=anova"]) == 2
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(1, 4))
+def test_a_means_bootstrap_is_the_same_alone_or_with_other_columns(seed, n, width):
+    """Its resamples (counts times columns) are those of the plain gather of stats.bootstrap_means, whatever the
+    number of columns: verify() recomputes one flavor at a time what compare resampled together."""
+    from rankflavor.compare.effects import mean_intervals, resampled_means
+
+    x = np.random.default_rng(seed).random((n, width))
+    together = mean_intervals(x, TestSettings(n_resamples=300, seed=seed))
+    for f in range(width):
+        assert mean_intervals(x[:, [f]], TestSettings(n_resamples=300, seed=seed))[0] == pytest.approx(together[f])
+    assert resampled_means(x, 300, np.random.default_rng(seed)) == pytest.approx(
+        stats.bootstrap_means(x, 300, np.random.default_rng(seed)), rel=1e-12)

@@ -228,6 +228,18 @@ def _mean_over(scores: Scores, run: str, flavor: Flavor, other: Flavor, keep: np
     return None if raw is None else set_mean(scores, run, flavor, np.where(keep, raw, np.nan))
 
 
+def _corrected(block: list[dict[str, Any]], settings: TestSettings) -> list[dict[str, Any]]:
+    """One flavor's pairs with `p_holm` (Holm's, as before), `p_adjusted` (the declared correction's: one pair is
+    its own family) and `significant` (p_adjusted < alpha)."""
+    raw = [r["p"] for r in block]
+    several = len(block) > 1
+    for r, p_holm, p_adj in zip(block, holm(raw) if several else raw,
+                                adjust(raw, settings.correction) if several else raw, strict=True):
+        r["p_holm"], r["p_adjusted"], r["correction"] = float(p_holm), float(p_adj), settings.correction
+        r["significant"] = bool(p_adj < settings.alpha) if not np.isnan(p_adj) else False
+    return block
+
+
 def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Sequence[str] | None = None,
                    settings: TestSettings | None = None, skipped: list[tuple[str, str]] | None = None,
                    labels: Mapping[Flavor, str] | None = None, query_set: str = "common") -> Comparison:
@@ -272,15 +284,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Seq
                           "ci_high": t.ci_high, "p": p, "exact": t.exact, "winner": winner_of(t.diff, a, b),
                           "means_winner": NONE if ma is None or mb is None else winner_of(ma - mb, a, b),
                           **more.pairs[(i, j)]})
-        raw = [r["p"] for r in block]
-        several = len(block) > 1
-        for r, p_holm, p_adj in zip(block, holm(raw) if several else raw,
-                                    adjust(raw, settings.correction) if several else raw, strict=True):
-            r["p_holm"] = float(p_holm)
-            r["p_adjusted"] = float(p_adj)
-            r["correction"] = settings.correction
-            r["significant"] = bool(p_adj < settings.alpha) if not np.isnan(p_adj) else False
-        rows += block
+        rows += _corrected(block, settings)
     warn_rows, tie_range = _warnings(scores, flavors, label, qs)
     for row in rows:
         (lo_a, hi_a), (lo_b, hi_b) = tie_range[(row["run_a"], row["flavor"])], tie_range[(row["run_b"], row["flavor"])]
@@ -292,10 +296,9 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Seq
     table.attrs["settings"] = means.attrs["settings"] = str(settings)
     verdicts, measures, flips = decide(table, flavors, pairs, label)
     warnings = pd.DataFrame(warn_rows, columns=["run", "flavor", "label", "code", "message", "numbers"])
-    correction = (f"{CORRECTION_NAMES[settings.correction]} over the {len(pairs)} pairs of each flavor"
-                  if len(pairs) > 1 else "none (one pair)")
-    if settings.test == "tukey":
-        correction = f"none: the Tukey HSD test holds the family-wise error over all {len(runs)} runs' pairs"
+    correction = ("none (one pair)" if len(pairs) == 1 else f"none: the Tukey HSD test holds the family-wise error "
+                  f"over all {len(runs)} runs' pairs" if settings.test == "tukey" else
+                  f"{CORRECTION_NAMES[settings.correction]} over the {len(pairs)} pairs of each flavor")
     described = {"canonical": str(settings), "test": settings.test,
                  "ci": "paired percentile bootstrap" if settings.ci == "bootstrap" else "t interval",
                  "n_resamples": settings.n_resamples, "seed": settings.seed, "confidence": settings.confidence,

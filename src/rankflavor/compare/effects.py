@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankflavor.compare.stats import TestSettings, bootstrap_means, t_test
+from rankflavor.compare.stats import TestSettings, _chunks, t_test
 from rankflavor.report.numbers import TOLERANCE
 
 MEANS_STREAM = 2  # np.random.SeedSequence(seed).spawn(4)[2]: the bootstrap of each run's mean (0, 1: stats.py)
@@ -83,10 +83,26 @@ def t_interval(x: np.ndarray, confidence: float) -> tuple[float, float]:
     return mean - half, mean + half
 
 
-def mean_intervals(columns: np.ndarray, settings: TestSettings, aggregate: str = "mean",
+def resampled_means(cols: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """(R, F): the column means of R resamples of the rows with replacement, each resample's counts of every
+    row times the columns (one matrix product), the same rows for every column. The draws are
+    `stats.bootstrap_means`' (the same chunks of `rng.integers`), so they depend on n and R, not on F."""
+    n, width = cols.shape
+    out = np.empty((n_resamples, width))
+    dtype = np.uint16 if n <= 65_535 else np.int64
+    for lo, hi in _chunks(n_resamples, n):
+        idx = rng.integers(0, n, size=(hi - lo, n), dtype=dtype).astype(np.int64)
+        idx += (np.arange(hi - lo, dtype=np.int64) * n)[:, None]
+        counts = np.bincount(idx.ravel(), minlength=(hi - lo) * n).reshape(hi - lo, n)
+        out[lo:hi] = (counts @ cols) / n
+    return out
+
+
+def mean_intervals(columns: np.ndarray, settings: TestSettings, aggregate: str | list[str] = "mean",
                    ) -> list[tuple[float, float]]:
-    """The interval of each column's mean (columns: (n, runs) of the values a mean summarises), as declared;
-    `aggregate` "gm" maps it through exp, "sum" multiplies it by n."""
+    """The interval of each column's mean (columns: (n, F) of the values a mean summarises), as declared;
+    `aggregate` (one, or one per column) "gm" maps it through exp, "sum" multiplies it by n. Columns over the
+    same queries get the same intervals whether given together or one by one."""
     cols = np.asarray(columns, dtype=np.float64)
     n, width = cols.shape
     if n == 0:
@@ -96,15 +112,13 @@ def mean_intervals(columns: np.ndarray, settings: TestSettings, aggregate: str =
     else:
         rng = np.random.default_rng(np.random.SeedSequence(settings.seed).spawn(4)[MEANS_STREAM])
         alpha = 1.0 - settings.confidence
-        resampled = bootstrap_means(cols, settings.n_resamples, rng)
+        resampled = resampled_means(cols, settings.n_resamples, rng)
         ends = np.percentile(resampled, [100 * alpha / 2, 100 * (1 - alpha / 2)], axis=0).T
         constant = np.all(cols == cols[0], axis=0)
         ends[constant] = cols[0][constant, None]
-    if aggregate == "gm":
-        ends = np.exp(ends)
-    elif aggregate == "sum":
-        ends = ends * n
-    return [(float(lo), float(hi)) for lo, hi in ends]
+    kinds = [aggregate] * width if isinstance(aggregate, str) else list(aggregate)
+    return [(float(np.exp(lo)), float(np.exp(hi))) if kind == "gm" else (float(lo * n), float(hi * n))
+            if kind == "sum" else (float(lo), float(hi)) for kind, (lo, hi) in zip(kinds, ends, strict=True)]
 
 
 EFFECT_SIZE = "paired Cohen's d_z = mean(d) / sd(d), sd with n - 1 (Cohen 1988; Lakens 2013, eq. 6)"

@@ -43,10 +43,16 @@ def extras(scores, qs: QuerySet, flavors: list[Flavor], pairs: list[tuple[str, s
     runs = list(scores.runs)
     index = {r: k for k, r in enumerate(runs)}
     out = Extras()
+    matrices = [flavor_matrix(scores, qs, f, runs) for f in flavors]
+    groups: dict[bytes, list[int]] = {}  # flavors over the same queries: their means resampled together
     for i, f in enumerate(flavors):
-        x = flavor_matrix(scores, qs, f, runs)
-        for r, ends in zip(runs, mean_intervals(x, settings, registry.get(f.metric).aggregate), strict=True):
-            out.intervals[(i, r)] = ends
+        groups.setdefault(np.isnan(set_values(scores, qs, f)[runs[0]]).tobytes(), []).append(i)
+    for members in groups.values():
+        kinds = [registry.get(flavors[i].metric).aggregate for i in members for _ in runs]
+        ends = mean_intervals(np.hstack([matrices[i] for i in members]), settings, kinds)
+        for k, (i, r) in enumerate((i, r) for i in members for r in runs):
+            out.intervals[(i, r)] = ends[k]
+    for i, x in enumerate(matrices):
         for j, (a, b) in enumerate(pairs):
             d = x[:, index[a]] - x[:, index[b]]
             wins, ties, losses = win_tie_loss(d)

@@ -41,6 +41,7 @@ def pyterrier_table(cmp: Any) -> pd.DataFrame:
     frame = pd.DataFrame({"name": list(cmp.runs)})
     for flavor, label in zip(flavors, labels, strict=True):
         frame[label] = [means[(run, flavor)] for run in cmp.runs]
+    frame.attrs["settings"] = cmp.settings.get("canonical", "")  # (the comparison's TestSettings, canonical)
     if cmp.baseline is None:
         return frame
     pairs = {(row.run_b, row.flavor): row for row in cmp.pairs.itertuples()}
@@ -62,7 +63,9 @@ def pyterrier_table(cmp: Any) -> pd.DataFrame:
             p.append(float(pair.p)), reject.append(bool(pair.significant)), corrected.append(float(pair.p_adjusted))
         columns |= {f"{label} +": plus, f"{label} -": minus, f"{label} p-value": p, f"{label} reject": reject,
                     f"{label} p-value corrected": corrected}
-    return pd.concat([frame, pd.DataFrame(columns)], axis=1)
+    table = pd.concat([frame, pd.DataFrame(columns)], axis=1)
+    table.attrs["settings"] = frame.attrs["settings"]
+    return table
 
 
 def note(cmp: Any) -> str:
