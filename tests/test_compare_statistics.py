@@ -2,7 +2,7 @@
 every output; several baselines; each correction and test recomputed by verify(), which names a tampered
 number; the paper table of 5 runs x 3 measures shows intervals, the declared correction's marks and a caption
 with the test, the correction, the query set and the seed. (Against SciPy, statsmodels and ranx:
-tests/peers/test_compare_statistics.py.)"""
+tests/peers/test_statistics_peers.py.)"""
 
 from __future__ import annotations
 
