@@ -197,12 +197,15 @@ def page_data(model: PageModel) -> dict[str, Any]:
 
 
 def _comparison_numbers(cmp: Comparison | None) -> dict[str, Any] | None:
-    """The numbers the page's tables print, unrounded, for a reader to check: the query set, each run's mean
-    and n per flavor, each pair's paired difference, p-values and significance."""
+    """The numbers the page's tables print, unrounded, for a reader to check: the query set, the test settings'
+    canonical string, each run's mean, its interval and n per flavor, each pair's paired difference, effect size,
+    wins / ties / losses, p-values and significance."""
     if cmp is None:
         return None
     data = cmp.to_dict()
-    keep = ("flavor", "run_a", "run_b", "n", "diff", "ci_low", "ci_high", "p", "p_holm", "significant", "winner")
-    return {"query_set": data["query_set"],
-            "means": [{k: row[k] for k in ("flavor", "run", "mean", "n")} for row in data["means"]],
-            "pairs": [{k: row[k] for k in keep} for row in data["pairs"]]}
+    keep = ("flavor", "run_a", "run_b", "n", "diff", "ci_low", "ci_high", "p", "p_holm", "significant", "winner",
+            "effect_size", "wins", "ties", "losses", "p_adjusted")
+    return {"query_set": data["query_set"], "settings": data["settings"].get("canonical"),
+            "means": [{k: row.get(k) for k in ("flavor", "run", "mean", "n", "ci_low", "ci_high")}
+                      for row in data["means"]],
+            "pairs": [{k: row.get(k) for k in keep} for row in data["pairs"]]}
