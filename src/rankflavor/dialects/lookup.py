@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from rankflavor.dialects import ir_measures, pytrec_eval, ranx, trec_eval, trectools
+from rankflavor.dialects import ir_measures, pytrec_eval, ranx, torchmetrics, trec_eval, trectools
 from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.presets import PRESETS
 from rankflavor.errors import SpecError
@@ -29,6 +29,7 @@ PEER_TABLES: dict[str, Callable[[str, tuple[tuple[str | None, str], ...], int | 
     trec_eval.PREFIX: trec_eval.measure,
     pytrec_eval.PREFIX: pytrec_eval.measure,
     trectools.PREFIX: trectools.measure,
+    torchmetrics.PREFIX: torchmetrics.measure,
 }
 TREC_PREFIXES = (trec_eval.PREFIX, pytrec_eval.PREFIX)  # the prefixes that read trec_eval's names
 # the tables that read the head in their own grammar (`ir_measures.IPrec@0.1`): they get it as written after the
