@@ -14,6 +14,7 @@ weights' sum. p: the persistence (ir_measures: 0.95).
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -25,6 +26,7 @@ from rankflavor.flavor.values import Param, number_parser, word_parser
 from rankflavor.metrics.rbp import powers
 from rankflavor.metrics.relevance import BINARY_AXES
 from rankflavor.reference import ir_measures_ref
+from rankflavor.reference.lists import CLOSE
 from rankflavor.registry import register
 
 if TYPE_CHECKING:
@@ -111,6 +113,24 @@ class Compatibility(Metric):
                                                     level)
         length = sum(1 for g in kept.values() if g >= level)
         return value, {"overlap": found, "ideal_overlap": best, "ideal_length": float(length)}, False
+
+    def check_record(self, record: Any, flavor: Flavor) -> list[str]:
+        """The record's value against the reference formula over its ranked docs (with their scores) and its
+        judged universe; each ranked doc's ideal rank shown only for a relevant one."""
+        level = flavor.rel_level.threshold
+        problems = [f"rank {row['rank']}: ideal_rank {row['ideal_rank']:g} for a doc that is not relevant"
+                    for row in record.ranked if row.get("ideal_rank") and not (
+                        row["judged"] and row["grade"] is not None and row["grade"] >= level)]
+        if record.status == "missing":
+            return problems
+        judgments = {u["doc"]: u["grade"] for u in record.universe if u["judged"]}
+        value, _, _ = ir_measures_ref.compat([(row["doc"], row["score"]) for row in record.ranked], judgments,
+                                             flavor.param("p").number, flavor.param("normalize") == "true", level)
+        if flavor.round.decimals is not None:
+            value = round(value, flavor.round.decimals)
+        if record.value is None or not math.isclose(value, record.value, rel_tol=CLOSE, abs_tol=CLOSE):
+            problems.append(f"value {record.value} but the overlap of the ranked list with its ideal gives {value}")
+        return problems
 
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
         return "the rank-biased overlap of the list with the ideal (relevant docs by grade, then by score)"
