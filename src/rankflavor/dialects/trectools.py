@@ -19,7 +19,8 @@ conventions (files read by TrecRun and TrecQrel, trec_run.py, trec_qrel.py):
   with no relevant doc in the top depth, AP of a topic without relevant judgments), rankflavor gives 0.
 - all-digit doc ids are read as numbers by pandas (leading zeros lost, and sorted as numbers).
 
-Not read, with the reason (`REFUSED`): get_rprec (KeyError on a run topic absent from the qrels), get_bpref (NaN
+Not read, with the reason (`REFUSED`): get_rprec (KeyError on a run topic absent from the qrels; elsewhere, under
+pandas 3.1.1, values that are not R-precision's), get_bpref (NaN
 for a topic without nonrelevant judgments), get_rbp (tie weights averaged over runs of equal scores that cross
 topics), get_unjudged (per run topic, averaged over the qrels' topics), get_geometric_map, get_ubpref, get_urbp,
 get_alpha_urbp (a second qrels). The names are this module's own table: trectools' method names are no family's
@@ -46,7 +47,9 @@ MEASURES: dict[str, tuple[str, dict[str, str]]] = {
     "ndcg": ("ndcg", {**PRESETS["trectools"].axes, "missing": "skip", "empty": "zero"}),
 }
 REFUSED = {
-    "rprec": "trectools' get_rprec raises KeyError on a run topic absent from the qrels (n_relevant_docs.loc)",
+    "rprec": "trectools' get_rprec raises KeyError on a run topic absent from the qrels (n_relevant_docs.loc), and "
+             "elsewhere gives values that are not R-precision's on the random cases tried (trectools 0.0.50 "
+             "with pandas 3.1.1: e.g. 0.25 where no relevant doc is in the top depth)",
     "bpref": "trectools' get_bpref divides by min(R, N) and leaves a topic with N = 0 out as NaN where trec_eval "
              "scores it: not yet read",
     "rbp": "trectools' get_rbp averages the weights of tied docs over runs of equal scores that cross topics",
