@@ -4,6 +4,8 @@ name stands for (a PeerMeasure: the metric, its cutoff and parameters, the axes 
 `trec_eval.NAME` and `pytrec_eval.NAME` (dialects/trec_eval.py, pytrec_eval.py) read NAME as trec_eval prints
 it; `ranx.NAME` (ranx.py) as ranx reads a metric name; `ir_measures.HEAD` (ir_measures.py) in ir_measures' own
 grammar, the head given as written (flavor/spec.py leaves it unread: `reads_own_head`).
+`trectools.NAME[@depth]` (trectools.py) and `torchmetrics.NAME[@top_k]` (torchmetrics.py) read their tools' own
+names, with the prefix only (they are not tried for a bare name).
 
 A name written without a prefix (`P_10`, `nDCG@10`, `hit_rate@10`) is tried in every dialect (`bare_readings`):
 trec_eval's (its command-line spelling `ndcg_cut.10` read as the printed ndcg_cut_10), pytrec_eval's,

@@ -22,6 +22,7 @@ import numpy as np
 from rankflavor.engine.lists import positions_in_query
 from rankflavor.engine.metric import Metric, MetricValues
 from rankflavor.engine.qrels import judged_mask
+from rankflavor.errors import SpecError
 from rankflavor.flavor.values import Param, number_parser, word_parser
 from rankflavor.metrics.rbp import powers
 from rankflavor.metrics.relevance import BINARY_AXES
@@ -75,6 +76,11 @@ class Compatibility(Metric):
     parts = ("overlap", "ideal_overlap", "ideal_length")
     row_columns = ("ideal_rank",)
     reference_formula: ClassVar[Any] = ir_measures_ref.compat
+
+    def validate(self, flavor: Flavor) -> None:
+        if flavor.cutoff is not None:
+            raise SpecError("compat takes no cutoff (its depth is max(|run|, |ideal|), as ir_measures' Compat): "
+                            "write compat, or run_depth=N to read N ranks")
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         p = flavor.param("p").number
