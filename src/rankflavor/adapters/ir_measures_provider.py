@@ -57,12 +57,18 @@ def measure_head(measure: Measure) -> str:
     return f"{measure.NAME}({params})" if params else str(measure.NAME)
 
 
+# measures the dialect reads that this provider leaves to ir_measures' own: its accuracy provider reports no
+# value for a query it cannot score (where an Evaluator's iter_calc fills measure.DEFAULT), its compat provider
+# breaks the ideal's last ties by the qrels' order (rankflavor: by doc id)
+LEFT_TO_IR_MEASURES = ("Accuracy", "Compat")
+
+
 def flavor_of(measure: Measure) -> Flavor | None:
     """The flavor of rankflavor that computes `measure` as ir_measures does, or None when there is none (a measure
     rankflavor has no metric for, or one no provider of ir_measures computes as rankflavor can: the dialect's
-    refusals, dialects/ir_measures.py)."""
+    refusals, dialects/ir_measures.py; `LEFT_TO_IR_MEASURES`)."""
     head = measure_head(measure)
-    if _SPACE.search(head):
+    if _SPACE.search(head) or measure.NAME in LEFT_TO_IR_MEASURES:
         return None
     try:
         flavors = parse_spec(f"ir_measures.{head}")

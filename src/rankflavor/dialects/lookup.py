@@ -4,6 +4,8 @@ name stands for (a PeerMeasure: the metric, its cutoff and parameters, the axes 
 `trec_eval.NAME` and `pytrec_eval.NAME` (dialects/trec_eval.py, pytrec_eval.py) read NAME as trec_eval prints
 it; `ranx.NAME` (ranx.py) as ranx reads a metric name; `ir_measures.HEAD` (ir_measures.py) in ir_measures' own
 grammar, the head given as written (flavor/spec.py leaves it unread: `reads_own_head`).
+`trectools.NAME[@depth]` (trectools.py) and `torchmetrics.NAME[@top_k]` (torchmetrics.py) read their tools' own
+names, with the prefix only (they are not tried for a bare name).
 
 A name written without a prefix (`P_10`, `nDCG@10`, `hit_rate@10`) is tried in every dialect (`bare_readings`):
 trec_eval's (its command-line spelling `ndcg_cut.10` read as the printed ndcg_cut_10), pytrec_eval's,
@@ -20,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from rankflavor.dialects import cwl_eval, ir_measures, ndeval, pytrec_eval, ranx, trec_eval
+from rankflavor.dialects import cwl_eval, ir_measures, ndeval, pytrec_eval, ranx, torchmetrics, trec_eval, trectools
 from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.presets import PRESETS
 from rankflavor.errors import SpecError
@@ -33,6 +35,8 @@ PEER_TABLES: dict[str, Callable[[str, tuple[tuple[str | None, str], ...], int | 
     pytrec_eval.PREFIX: pytrec_eval.measure,
     ndeval.PREFIX: ndeval.measure,
     cwl_eval.PREFIX: cwl_eval.measure,
+    trectools.PREFIX: trectools.measure,
+    torchmetrics.PREFIX: torchmetrics.measure,
 }
 TREC_PREFIXES = (trec_eval.PREFIX, pytrec_eval.PREFIX)  # the prefixes that read trec_eval's names
 # the tables that read the head in their own grammar (`ir_measures.IPrec@0.1`): they get it as written after the
