@@ -182,8 +182,9 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
     present = run.present[codes]
     status = np.where(present, OK, MISSING).astype(np.int8)
     value = values.value[codes]
-    undefined = present & values.undefined[codes]
-    status[undefined] = ZERO_IDEAL
+    over_empty = flavor.missing == "empty"  # (a missing query: the metric's own value over an empty list, trec_eval -c)
+    undefined = (present | over_empty) & values.undefined[codes]
+    status[undefined & present] = ZERO_IDEAL
     if undefined.any():
         if flavor.empty == "error":
             names = ", ".join(repr(ds.query_ids[c]) for c in codes[undefined][:5])
@@ -191,11 +192,12 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
                                   "empty=error; choose empty=skip, zero or one")
         value[undefined] = {"skip": np.nan, "zero": 0.0, "one": 1.0}[flavor.empty]
     missing = ~present
-    if flavor.missing != "zero":
+    if flavor.missing == "skip":
         value[missing] = np.nan
-    elif not metric.scores_missing:
+    elif flavor.missing == "zero" and not metric.scores_missing:
         value[missing] = metric.zero_value
-    parts = {name: np.where(missing, np.nan, part[codes]) for name, part in values.parts.items()}
+    parts = {name: part[codes] if over_empty else np.where(missing, np.nan, part[codes])
+             for name, part in values.parts.items()}
     decimals = flavor.round.decimals
     raw = value
     value = raw if decimals is None else round_values(raw, decimals)

@@ -280,7 +280,8 @@ def compose_warnings(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers)
     if c["missing"] and metric.aggregate != "sum":  # (a sum: a missing query's 0 adds nothing either way)
         n = c["missing"]
         other = numbers.other_missing
-        did = "leaves them out of the mean" if flavor.missing == "skip" else "scores them 0"
+        did = {"skip": "leaves them out of the mean", "zero": "scores them 0"}.get(
+            str(flavor.missing), "scores each as an empty ranking")
         alt = "zero" if flavor.missing == "skip" else "skip"
         out.append(FlavorWarning(
             "missing",
