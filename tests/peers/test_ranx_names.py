@@ -138,12 +138,38 @@ def test_bpref_nan_where_nothing_judged_is_nonrelevant():
 
 def test_bpref_stops_at_a_query_without_relevant_doc():
     """ranx divides 0.0 by R = 0 inside numba's prange loop: the error stops the loop, and every query from there on
-    keeps 0.0. rankflavor scores each query on its own (empty=zero for R = 0)."""
+    keeps 0.0. `ranx.bpref` (ranx_bpref) gives ranx's numbers and warns that they are degenerate; rankflavor's
+    bpref scores each query on its own (empty=zero for R = 0)."""
     good = {"d1": 1, "d2": 0}
-    qrels = {"a": good, "b": {"d1": 0}, "c": good}
+    qrels = {"a": good, "b": {"d1": 0}, "c": good, "d": {"d2": 1, "d1": 0}}
     run = {q: {"d1": 2.0, "d2": 1.0} for q in qrels}
-    assert ranx_scores(qrels, run, ["bpref"])["bpref"] == {"a": 1.0, "b": 0.0, "c": 0.0}
-    assert rf_values("ranx.bpref", qrels, run) == {"a": 1.0, "b": 0.0, "c": 1.0}
+    theirs = ranx_scores(qrels, run, ["bpref"])["bpref"]
+    assert theirs == {"a": 1.0, "b": 0.0, "c": 0.0, "d": 0.0}
+    assert rf_values("ranx.bpref", qrels, run) == theirs
+    result = rf.evaluate(qrels, run, "ranx.bpref").results[0]
+    degenerate = [w for w in result.warnings if w.code == "peer_degenerate"]
+    assert len(degenerate) == 1 and degenerate[0].numbers["queries"] == 2, result.warnings
+    assert "ranx" in degenerate[0] and "R = 0" in degenerate[0]
+    assert rf_values("bpref empty=zero", qrels, run) == {"a": 1.0, "b": 0.0, "c": 1.0, "d": 0.0}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_bpref_batches_as_ranx(seed):
+    """On random multi-query cases with queries without a relevant doc: every query's ranx.bpref is ranx's number
+    (the nan of N = 0 left aside: test above), and the warning counts the queries ranx zeroed."""
+    case = random_case(seed, max_docs=30)
+    theirs = ranx_scores(case.qrels, case.run, ["bpref"])["bpref"]
+    ours = rf_values("ranx.bpref", case.qrels, case.run)
+    assert set(ours) == set(theirs)
+    for q, value in theirs.items():
+        if not math.isnan(value):
+            assert close(ours[q], value), (seed, q, ours[q], value)
+    result = rf.evaluate(case.qrels, case.run, "ranx.bpref").results[0]
+    warned = sum(w.numbers["queries"] for w in result.warnings if w.code == "peer_degenerate")
+    order = sorted(case.qrels)
+    first = next((i for i, q in enumerate(order) if relevant_count(case.qrels[q], 1) == 0), len(order))
+    answered = [q for q in order[first + 1:] if case.run.get(q)]  # (a query the run lacks is 0 by missing=zero)
+    assert warned == sum(1 for q in answered if relevant_count(case.qrels[q], 1) > 0), seed
 
 
 def test_ndcg_with_a_negative_level_divides_by_a_negative_idcg():
@@ -200,7 +226,7 @@ TABLE = {
     "ranx.mrr": f"mrr rel_level=1 {RANX}",
     "ranx.map@100": f"map@100 rel_level=1 {RANX}",
     "ranx.map": f"map {RANX}",
-    "ranx.bpref": f"bpref rel_level=1 {RANX}",
+    "ranx.bpref": f"ranx_bpref rel_level=1 {RANX}",
     "ranx.dcg@10": f"dcg@10 gain=linear min_grade=1 {RANX}",
     "ranx.dcg_burges@10": f"dcg@10 gain=exp2 min_grade=1 {RANX}",
     "ranx.ndcg@10": "ranx.make_comparable@10",
@@ -215,7 +241,7 @@ TABLE = {
     "ranx.map-l-1": "map rel_level=-1 ties=quicksort(2) negative=keep missing=zero",
     "ranx.dcg-l-1@5": "dcg@5 min_grade=-1 ties=quicksort(2) negative=keep missing=zero",
     "ranx.dcg_burges-l2": f"dcg gain=exp2 min_grade=2 {RANX}",
-    "ranx.bpref-l2": f"bpref rel_level=2 {RANX}",
+    "ranx.bpref-l2": f"ranx_bpref rel_level=2 {RANX}",
     "ranx.map@10 rel_level=2": f"map@10 rel_level=2 {RANX}",  # (axes written after the name override its own)
     "ranx.ndcg@10 ties=input": "ranx@10 ties=input",
 }

@@ -38,13 +38,16 @@ Conventions, each from the file named:
   >= rel_lvl, else 0: rbp(p=0.NN, scale=grade); rbp.NN and rbp@NN both mean p = 0.NN, and ranx reads rbp.9.5 as
   rbp.9 (split on '.'), which is refused here.
 
+- bpref.py on a query with R = 0 divides 0.0 by 0 inside numba's prange loop: the ZeroDivisionError stops the
+  loop, and that query and every later query of the loop keep the 0.0 they were initialised with: `ranx.bpref`
+  is the `ranx_bpref` metric (metrics/ranx_bpref.py), which gives those 0.0s and warns (`peer_degenerate`) that
+  ranx's own number is degenerate; rankflavor's `bpref` scores each query on its own.
+
 What no flavor expresses (ranx's own behaviour, documented and tested in tests/peers/test_ranx_names.py):
 
-- bpref.py on a query with R = 0 divides 0.0 by 0 inside numba's prange loop: the ZeroDivisionError stops the
-  loop, and that query and every later query of the loop keep the 0.0 they were initialised with (rankflavor
-  scores each query on its own); on a query with N = 0 that ranks a relevant judged doc it gives nan
-  (1 - 0/0), where rankflavor (trec_eval's m_bpref.c) counts 1 for each such doc. `bpref_departures(qrels, run)`
-  names those queries and ranx's numbers for them: ranx's bpref of such a batch is degenerate.
+- bpref.py on a query with N = 0 that ranks a relevant judged doc gives nan (1 - 0/0), where rankflavor (trec_eval's
+  m_bpref.c) counts 1 for each such doc. `bpref_departures(qrels, run)` names the queries where ranx's bpref
+  departs from rankflavor's `bpref` (these, and the zeroed batch above) and ranx's numbers for them.
 - rank_biased_precision.py accepts p = 0 (rbp.0: the first doc's grade alone); rankflavor's rbp needs p > 0.
 - ndcg.py with a negative level keeps negative grades in its ideal list in grade order (a doc of grade -2 below
   the level sits after one of grade -1) and divides by an IDCG <= 0 when it is not exactly 0: refused.

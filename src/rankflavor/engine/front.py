@@ -182,9 +182,8 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
     present = run.present[codes]
     status = np.where(present, OK, MISSING).astype(np.int8)
     value = values.value[codes]
-    over_empty = flavor.missing == "empty"  # (a missing query: the metric's own value over an empty list, trec_eval -c)
-    undefined = (present | over_empty) & values.undefined[codes]
-    status[undefined & present] = ZERO_IDEAL
+    undefined = present & values.undefined[codes]
+    status[undefined] = ZERO_IDEAL
     if undefined.any():
         if flavor.empty == "error":
             names = ", ".join(repr(ds.query_ids[c]) for c in codes[undefined][:5])
@@ -192,10 +191,13 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
                                   "empty=error; choose empty=skip, zero or one")
         value[undefined] = {"skip": np.nan, "zero": 0.0, "one": 1.0}[flavor.empty]
     missing = ~present
+    over_empty = flavor.missing == "empty"  # (a missing query: the metric's own value over an empty list, trec_eval -c)
     if flavor.missing == "skip":
         value[missing] = np.nan
     elif flavor.missing == "zero" and not metric.scores_missing:
         value[missing] = metric.zero_value
+    elif over_empty:
+        value[missing & values.undefined[codes]] = metric.zero_value  # (trec_eval: 0 where the list leaves none)
     parts = {name: part[codes] if over_empty else np.where(missing, np.nan, part[codes])
              for name, part in values.parts.items()}
     decimals = flavor.round.decimals

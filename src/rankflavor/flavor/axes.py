@@ -148,8 +148,8 @@ _MISSING = (
       ("skip",)),
     V("zero", "0", "a judged query absent from the run scores 0", "ir_measures (measure.DEFAULT); ranx", ("zero",)),
     V("empty", "an empty ranking", "a judged query absent from the run is scored as an empty ranking: each measure's "
-      "own value over no docs (num_rel its judged relevant count, num_q 1, num_ret and AP 0; a query the measure "
-      "cannot score over it follows `empty`)",
+      "own value over no docs (num_rel its judged relevant count, num_q 1, num_ret and AP 0; where the measure has "
+      "no value over no docs, e.g. R = 0, its 0)",
       f"{_TREC} -c (trec_eval.c: a bogus one-doc ranking, its num_ret, utility, unj* and rbp_resid then zeroed)",
       ("empty",)),
 )
