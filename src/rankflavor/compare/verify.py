@@ -12,7 +12,10 @@ leaves undefined under the flavor:
   every sign vector (itertools.product); a Monte Carlo one by running the same seeded test again on the
   recomputed differences (its resamples cannot be re-derived otherwise);
 - each Holm correction step by step, `significant` (p_holm < alpha) and the winner (the sign of the
-  difference, ties within 1e-9).
+  difference, ties within 1e-9);
+- each confidence interval: the t interval from scipy's ttest_rel(...).confidence_interval itself (a constant
+  difference: the point); the percentile bootstrap by running the same seeded resamples again on the recomputed
+  differences (as the Monte Carlo p-value).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ class CompareDisagreement:
 
     flavor: str  # its label
     where: str  # a run, or "A vs B"
-    what: str  # mean, diff, p, p_holm, significant, winner, n
+    what: str  # mean, diff, ci_low, ci_high, p, p_holm, significant, winner, n
     reported: Any
     recomputed: Any
 
@@ -103,6 +106,20 @@ def _p(d: list[float], settings: TestSettings) -> float:
     return paired_tests(np.array(d)[:, None], settings)[0].p  # (Monte Carlo: the same seeded resamples)
 
 
+def _ci(d: list[float], settings: TestSettings) -> tuple[float, float]:
+    if not d:
+        return math.nan, math.nan
+    if settings.test == "t":
+        from scipy import stats
+
+        if len(d) < 2 or all(x == d[0] for x in d):
+            return d[0], d[0]
+        ci = stats.ttest_rel(d, [0.0] * len(d)).confidence_interval(settings.confidence)
+        return float(ci.low), float(ci.high)
+    test = paired_tests(np.array(d)[:, None], settings)[0]  # (the same seeded bootstrap resamples)
+    return test.ci_low, test.ci_high
+
+
 def _holm(p: list[float]) -> list[float]:
     known = sorted((x, i) for i, x in enumerate(p) if not math.isnan(x))
     out, running = [math.nan] * len(p), 0.0
@@ -146,7 +163,9 @@ def verify_comparison(cmp: Any) -> list[CompareDisagreement]:
             winner = ("none" if math.isnan(diff) else "tie" if abs(diff) <= TOLERANCE
                       else row.run_a if diff > 0 else row.run_b)
             significant = bool(not math.isnan(p_holm) and p_holm < settings.alpha)
+            low, high = _ci(d, settings)
             for what, got, want in (("n", row.n, len(d)), ("diff", row.diff, diff),
+                                    ("ci_low", row.ci_low, low), ("ci_high", row.ci_high, high),
                                     ("p", row.p, p), ("p_holm", row.p_holm, p_holm),
                                     ("significant", bool(row.significant), significant), ("winner", row.winner, winner)):
                 if not _same(got, want):
