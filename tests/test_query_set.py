@@ -177,10 +177,12 @@ def test_verify_names_each_number_that_differs(tmp_path, capsys):
     cmp.means.loc[0, "mean"] += 0.01
     cmp.pairs.loc[1, "p_holm"] /= 2
     cmp.pairs.loc[2, "winner"] = "A"
+    cmp.pairs.loc[3, "ci_high"] += 0.01  # (the bootstrap interval: its seeded resamples run again)
     found = {(d.flavor, d.where, d.what) for d in cmp.verify()}
-    row1, row2 = cmp.pairs.iloc[1], cmp.pairs.iloc[2]
+    row1, row2, row3 = cmp.pairs.iloc[1], cmp.pairs.iloc[2], cmp.pairs.iloc[3]
     assert found == {("p@1", "A", "mean"), (row1.label, f"{row1.run_a} vs {row1.run_b}", "p_holm"),
-                     (row2.label, f"{row2.run_a} vs {row2.run_b}", "winner")}
+                     (row2.label, f"{row2.run_a} vs {row2.run_b}", "winner"),
+                     (row3.label, f"{row3.run_a} vs {row3.run_b}", "ci_high")}
     files = _write(tmp_path, qrels, runs)
     _, err = _cli(capsys, "compare", *files, "-m", "p@1", "--table", "--verify")
     assert ("verify: every mean, interval, difference, effect size, p-value and correction recomputed from the "

@@ -41,7 +41,7 @@ class CompareDisagreement:
 
     flavor: str  # its label
     where: str  # a run, or "A vs B"
-    what: str  # mean, diff, p, p_holm, significant, winner, n
+    what: str  # mean, diff, ci_low, ci_high, p, p_holm, significant, winner, n
     reported: Any
     recomputed: Any
 

@@ -191,11 +191,15 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
                                   "empty=error; choose empty=skip, zero or one")
         value[undefined] = {"skip": np.nan, "zero": 0.0, "one": 1.0}[flavor.empty]
     missing = ~present
-    if flavor.missing != "zero":
+    over_empty = flavor.missing == "empty"  # (a missing query: the metric's own value over an empty list, trec_eval -c)
+    if flavor.missing == "skip":
         value[missing] = np.nan
-    elif not metric.scores_missing:
+    elif flavor.missing == "zero" and not metric.scores_missing:
         value[missing] = metric.zero_value
-    parts = {name: np.where(missing, np.nan, part[codes]) for name, part in values.parts.items()}
+    elif over_empty:
+        value[missing & values.undefined[codes]] = metric.zero_value  # (trec_eval: 0 where the list leaves none)
+    parts = {name: part[codes] if over_empty else np.where(missing, np.nan, part[codes])
+             for name, part in values.parts.items()}
     decimals = flavor.round.decimals
     raw = value
     value = raw if decimals is None else round_values(raw, decimals)

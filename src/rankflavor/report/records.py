@@ -60,8 +60,9 @@ class Record:
 
 def reason_of(flavor: Flavor, status: str, value: float | None) -> str:
     if status == "missing":
+        did = {"zero": "scores it 0", "empty": "scores it as an empty ranking"}
         return (f"the query is judged but absent from the run; missing={flavor.missing} "
-                + ("scores it 0" if flavor.missing == "zero" else "leaves it out of the mean"))
+                + did.get(str(flavor.missing), "leaves it out of the mean"))
     return registry.get(flavor.metric).reason(flavor, status, value)
 
 
