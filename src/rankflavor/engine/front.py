@@ -23,7 +23,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rankflavor import registry
+from rankflavor import progress, registry
+from rankflavor.engine.budget import flavor_groups
 from rankflavor.engine.chunks import chunk_rows, evaluate_in_chunks, query_chunks
 from rankflavor.engine.from_prefix import lists_from_prefix
 from rankflavor.engine.from_rows import lists_from_rows
@@ -58,8 +59,26 @@ class Engine:
         """Each flavor's results over the judged queries (or the judged ones among the query codes
         `queries`, evaluated from their rows alone). detail: also the row-level records.
         rows: "all", or "judged": the run without the docs that are unjudged under each flavor's
-        `negative` policy (its row counts then describe that run)."""
-        scope = self.scope(run)
+        `negative` policy (its row counts then describe that run).
+        The flavors go in groups that fit the memory budget (engine/budget.py), each group on a fresh memo
+        dropped before the next; one group (the usual case) shares the run's kept stages."""
+        flavors = list(flavors)
+        groups = flavor_groups(run, [_need(flavor) for flavor in flavors], [flavor.short for flavor in flavors])
+        if len(groups) == 1:
+            return self._evaluate_group(self.scope(run), flavors, queries, detail, rows)
+        out: list[Evaluation] = [None] * len(flavors)  # type: ignore[list-item]
+        with progress.steps("evaluating flavor group", len(groups)) as step:
+            for members in groups:
+                step()
+                part = self._evaluate_group(RunScope(self.data, run), [flavors[i] for i in members], queries,
+                                            detail, rows)
+                for i, evaluation in zip(members, part, strict=True):
+                    out[i] = evaluation
+        return out
+
+    def _evaluate_group(self, scope: RunScope, flavors: list[Flavor], queries: np.ndarray | None, detail: bool,
+                        rows: str) -> list[Evaluation]:
+        """`evaluate` of flavors whose stages are kept in `scope`'s memo."""
         targets = []
         for flavor in flavors:
             target = scope
@@ -69,7 +88,7 @@ class Engine:
                 codes = tuple(np.asarray(queries, dtype=np.int64).tolist())
                 target = RunScope(self.data, target.stage(_only_queries, codes), scope.memo)
             targets.append(target)
-        out = self._evaluate_all(targets, list(flavors), detail)
+        out = self._evaluate_all(targets, flavors, detail)
         if queries is not None:
             wanted = np.zeros(self.dataset.n_queries, dtype=bool)
             wanted[np.asarray(queries, dtype=np.int64)] = True
@@ -151,11 +170,14 @@ class Engine:
 def widest_first(flavors: Sequence[Flavor]) -> list[int]:
     """The order to evaluate flavors in: the deepest reading first, so that a top-k selection is narrowed
     from a wider one (engine/select.py) rather than made again."""
-    def need(flavor: Flavor) -> float:
-        metric = registry.get(flavor.metric)
-        return ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor)).need
-    needs = [need(flavor) for flavor in flavors]
+    needs = [_need(flavor) for flavor in flavors]
     return sorted(range(len(flavors)), key=lambda i: -needs[i])
+
+
+def _need(flavor: Flavor) -> float:
+    """How many top ranks of each list the flavor reads (inf: all)."""
+    metric = registry.get(flavor.metric)
+    return ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor)).need
 
 
 def _only_queries(scope: RunScope, codes: tuple[int, ...]) -> InternedRun:
