@@ -68,9 +68,9 @@ def test_groups_are_consecutive_widest_first_and_fit(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(budget, "resident_bytes", lambda: 0)
     needs = [1.0, float("inf"), 5.0, 3.0, 2.0]
     with max_memory(2 * budget.FLOOR):
-        groups = budget.flavor_groups(dataset.runs[0], needs, ["a", "b", "c", "d", "e"])
+        groups, largest = budget.flavor_groups(dataset.runs[0], needs, ["a", "b", "c", "d", "e"], held=0)
     assert [i for group in groups for i in group] == [1, 2, 3, 4, 0]
-    assert all(len(group) <= 2 for group in groups) and len(groups) == 3
+    assert all(len(group) <= 2 for group in groups) and len(groups) == 3 and largest == 2 * budget.FLOOR
 
 
 def _files(tmp_path: Path) -> tuple[str, str]:
@@ -113,3 +113,18 @@ def test_a_flavor_that_cannot_fit_is_refused_up_front_cli(tmp_path: Path, comman
                                             ("2097152", 2 << 20), (" 3 mib ", 3 << 20)])
 def test_sizes(text: str, size: int) -> None:
     assert budget.parse_size(text) == size
+
+
+def test_what_earlier_calls_keep_is_released_when_a_call_would_not_fit_beside_it(monkeypatch) -> None:
+    """One engine, many calls (the warnings' extra evaluations make such): the stages kept for the run are
+    counted, and let go when the next call's flavors would not fit beside them, so the calls never refuse."""
+    qrels, rows = _data(5, 6, 20, False)
+    dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
+    run = dataset.runs[0]
+    monkeypatch.setattr(budget, "resident_bytes", lambda: 0)
+    engine = Engine(dataset)
+    with max_memory(3 * budget.FLOOR):
+        for k in range(1, 8):
+            engine.evaluate(run, [rf.Flavor.parse(f"ndcg@{k}")])
+            assert sum(engine._kept.values()) <= 3 * budget.FLOOR
+        assert len(engine._scopes) == 1

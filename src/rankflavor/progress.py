@@ -8,7 +8,6 @@ to a pipe, a file or a notebook. The parts nest: `steps("evaluating flavor group
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import threading
 import time
@@ -49,6 +48,8 @@ def _show(force: bool = False) -> None:
         return
     if not _terminal():
         return
+    import shutil  # (here: its import costs start-up time that a silent run never pays)
+
     width = max(20, shutil.get_terminal_size((100, 24)).columns - 1)
     line = ("rankflavor: " + " · ".join(_parts))[:width]
     try:

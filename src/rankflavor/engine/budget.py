@@ -6,7 +6,8 @@ flavor reads, measured on the 7M-row benchmark (100 flavors of ndcg@1..1000 kept
 selected row, the narrower the more), and at least `FLOOR` (its per-query arrays and shared qrels stages). So a
 flavor's estimate is `max(FLOOR, ROW_BYTES * rows)`, rows = sum over the run's lists of min(length, the depth
 it reads) (every row for a metric of whole lists). The budget, less what the process holds already (its
-resident memory when the call starts), is shared by the flavors of a group; groups are consecutive in the
+resident memory when the engine's first call starts, and the estimates of what the engine keeps of earlier
+calls: released when a call would not fit beside it), is shared by the flavors of a group; groups are consecutive in the
 widest-first order (engine/front.py `widest_first`), so a group's shallower cutoffs are still narrowed from
 its widest selection. Each group gets a fresh stage memo, dropped before the next group is made. When even
 one flavor's estimate exceeds what is left, the call is refused up front, with the estimate.
@@ -31,6 +32,7 @@ from rankflavor.inputs.intern import InternedRun
 
 ROW_BYTES = 128  # bytes a flavor keeps per row it reads (measured 65 to 150 on the 7M-row run)
 FLOOR = 8 << 20  # bytes a flavor keeps at least (its per-query arrays, a share of the qrels' stages)
+QUICK_ROWS = 1 << 20  # a run of at most so many rows is not laid out for its estimate when every flavor fits
 FALLBACK = 4 << 30  # the budget when the machine's available memory cannot be read
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
           "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30, "T": 1 << 40, "TB": 1 << 40, "TIB": 1 << 40}
@@ -111,14 +113,17 @@ def estimate(run: InternedRun, need: float) -> int:
     return max(FLOOR, ROW_BYTES * rows)
 
 
-def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str]) -> list[list[int]]:
-    """The flavors (by index; `needs` their depths, widest first within a group) in groups that fit the budget,
-    consecutive in the widest-first order; UsageError when one flavor alone cannot fit."""
+def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str],
+                  held: int) -> tuple[list[list[int]], int]:
+    """(the flavors by index in groups that fit the budget beside `held` bytes (the inputs, the stages kept),
+    consecutive in the widest-first order; the estimate of the largest group). `needs`: each flavor's depth.
+    UsageError when one flavor alone cannot fit."""
     order = sorted(range(len(needs)), key=lambda i: -needs[i])
     limit = budget()
-    left = limit - resident_bytes()
-    if len(needs) * max(FLOOR, ROW_BYTES * run.n_rows) <= left:
-        return [order]  # (every flavor reading every row fits: no layout needed)
+    left = limit - held
+    bound = len(needs) * max(FLOOR, ROW_BYTES * run.n_rows)
+    if run.n_rows <= QUICK_ROWS and bound <= left:
+        return [order], bound  # (every flavor reading every row fits: no layout needed)
     sizes = [estimate(run, need) for need in needs]
     widest = max(range(len(needs)), key=lambda i: sizes[i])
     if sizes[widest] > left:
@@ -128,7 +133,7 @@ def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str
             "beside what the inputs already hold; give a larger budget (--max-memory, or max_memory= in Python), "
             "or evaluate fewer queries or a shallower cutoff")
     groups: list[list[int]] = []
-    used = 0
+    used = largest = 0
     for i in order:
         if groups and used + sizes[i] <= left:
             groups[-1].append(i)
@@ -136,7 +141,8 @@ def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str
         else:
             groups.append([i])
             used = sizes[i]
-    return groups
+        largest = max(largest, used)
+    return groups, largest
 
 
 def _mb(size: int) -> str:

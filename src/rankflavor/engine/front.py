@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from rankflavor import progress, registry
-from rankflavor.engine.budget import flavor_groups
+from rankflavor.engine import budget as memory
 from rankflavor.engine.chunks import chunk_rows, evaluate_in_chunks, query_chunks
 from rankflavor.engine.from_prefix import lists_from_prefix
 from rankflavor.engine.from_rows import lists_from_rows
@@ -35,7 +35,7 @@ from rankflavor.engine.qrels import judged_mask, judgments
 from rankflavor.engine.results import MISSING, OK, ZERO_IDEAL, Evaluation, QueryResults, RecordRows
 from rankflavor.engine.scope import DatasetScope, RowsScope, RunScope
 from rankflavor.engine.select import select_prefix
-from rankflavor.errors import EvaluationError
+from rankflavor.errors import EvaluationError, UsageError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice
 from rankflavor.inputs.intern import Dataset, InternedRun
@@ -52,6 +52,8 @@ class Engine:
         self.chunked = chunked
         self.data = DatasetScope(dataset)
         self._scopes: dict[InternedRun, RunScope] = {}
+        self._kept: dict[InternedRun, int] = {}  # the estimated bytes each run's kept stages hold
+        self._baseline: int | None = None  # resident bytes at the first call (the inputs)
 
     # ---- the front door ---------------------------------------------------------------------------------
     def evaluate(self, run: InternedRun, flavors: Sequence[Flavor], queries: np.ndarray | None = None,
@@ -63,8 +65,9 @@ class Engine:
         The flavors go in groups that fit the memory budget (engine/budget.py), each group on a fresh memo
         dropped before the next; one group (the usual case) shares the run's kept stages."""
         flavors = list(flavors)
-        groups = flavor_groups(run, [_need(flavor) for flavor in flavors], [flavor.short for flavor in flavors])
+        groups, size = self._groups(run, flavors)
         if len(groups) == 1:
+            self._kept[run] = self._kept.get(run, 0) + size
             return self._evaluate_group(self.scope(run), flavors, queries, detail, rows)
         out: list[Evaluation] = [None] * len(flavors)  # type: ignore[list-item]
         with progress.steps("evaluating flavor group", len(groups)) as step:
@@ -75,6 +78,25 @@ class Engine:
                 for i, evaluation in zip(members, part, strict=True):
                     out[i] = evaluation
         return out
+
+    def _groups(self, run: InternedRun, flavors: list[Flavor]) -> tuple[list[list[int]], int]:
+        """The flavors' groups under the memory budget (engine/budget.py), beside the inputs (the resident
+        memory at the engine's first call) and what earlier calls keep, which is released when the flavors
+        would not fit in one group beside it."""
+        if self._baseline is None:
+            self._baseline = memory.resident_bytes()
+        needs, labels = [_need(flavor) for flavor in flavors], [flavor.short for flavor in flavors]
+        try:
+            groups, size = memory.flavor_groups(run, needs, labels, self._baseline + sum(self._kept.values()))
+        except UsageError:
+            if not self._kept:
+                raise
+            groups = []
+        if self._kept and len(groups) != 1:
+            self._scopes.clear()
+            self._kept.clear()
+            groups, size = memory.flavor_groups(run, needs, labels, self._baseline)
+        return groups, size
 
     def _evaluate_group(self, scope: RunScope, flavors: list[Flavor], queries: np.ndarray | None, detail: bool,
                         rows: str) -> list[Evaluation]:
@@ -104,6 +126,7 @@ class Engine:
     def release(self, run: InternedRun) -> None:
         """Forget what was kept for this run (its stages, sub-runs and selections)."""
         self._scopes.pop(run, None)
+        self._kept.pop(run, None)
 
     # ---- flavors ---------------------------------------------------------------------------------------------
     def _evaluate_all(self, targets: list[RunScope], flavors: list[Flavor], detail: bool) -> list[Evaluation]:
