@@ -17,7 +17,7 @@ import sys
 import rankflavor
 from rankflavor.engine import budget
 budget.resident_bytes = lambda: 0  # (the budget below is then one flavor per group, whatever this process holds)
-rankflavor.evaluate(sys.argv[1], sys.argv[2], [f"ndcg@{k}" for k in range(1, 6)], max_memory=budget.FLOOR + 1)
+rankflavor.evaluate(sys.argv[1], sys.argv[2], [f"ndcg@{k}" for k in range(1, 6)], max_memory=budget.FLOOR + 4096)
 """
 
 pytestmark = pytest.mark.skipif(not hasattr(pty, "openpty") or sys.platform == "win32", reason="needs a pty")

@@ -3,13 +3,15 @@
 The flavors of one call share a run's stages (engine/scope.py), and what a flavor keeps there (its top-k
 selection, its ranked rows, their positions) stays until the run is released: about `ROW_BYTES` per row a
 flavor reads, measured on the 7M-row benchmark (100 flavors of ndcg@1..1000 kept 7.2 GB: 65 to 150 bytes per
-selected row, the narrower the more), and at least `FLOOR` (its per-query arrays and shared qrels stages). So a
-flavor's estimate is `max(FLOOR, ROW_BYTES * rows)`, rows = sum over the run's lists of min(length, the depth
-it reads) (every row for a metric of whole lists). The budget, less what the process holds already (its
+selected row, the narrower the more), and at least `FLOOR` (its per-query arrays); and in the dataset's memo
+its ideal lists and gains, about `QRELS_ROW_BYTES` per qrels row. So a flavor's estimate is
+`max(FLOOR, ROW_BYTES * rows) + QRELS_ROW_BYTES * qrels rows`, rows = sum over the run's lists of
+min(length, the depth it reads) (every row for a metric of whole lists). The budget, less what the process holds already (its
 resident memory when the engine's first call starts, and the estimates of what the engine keeps of earlier
 calls: released when a call would not fit beside it), is shared by the flavors of a group; groups are consecutive in the
 widest-first order (engine/front.py `widest_first`), so a group's shallower cutoffs are still narrowed from
-its widest selection. Each group gets a fresh stage memo, dropped before the next group is made. When even
+its widest selection. Each group gets a fresh stage memo, dropped (with the dataset's memo, and the freed
+memory handed back: `trim`) before the next group is made. When even
 one flavor's estimate exceeds what is left, the call is refused up front, with the estimate.
 
 The budget: `max_memory(SIZE)` (the API's `max_memory=`, the CLI's `--max-memory`), else half of the
@@ -31,7 +33,8 @@ from rankflavor.errors import UsageError
 from rankflavor.inputs.intern import InternedRun
 
 ROW_BYTES = 128  # bytes a flavor keeps per row it reads (measured 65 to 150 on the 7M-row run)
-FLOOR = 8 << 20  # bytes a flavor keeps at least (its per-query arrays, a share of the qrels' stages)
+FLOOR = 8 << 20  # bytes a flavor keeps at least (its per-query arrays)
+QRELS_ROW_BYTES = 24  # bytes a flavor keeps per qrels row (its ideal lists and gains: 17 measured on the 7M-row run)
 QUICK_ROWS = 1 << 20  # a run of at most so many rows is not laid out for its estimate when every flavor fits
 FALLBACK = 4 << 30  # the budget when the machine's available memory cannot be read
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
@@ -104,27 +107,38 @@ def resident_bytes() -> int:
         return 0
 
 
-def estimate(run: InternedRun, need: float) -> int:
+def estimate(run: InternedRun, need: float, qrels_rows: int) -> int:
     """Bytes a flavor reading the top `need` rows of each list (inf: every row) keeps while its group runs."""
     if math.isinf(need) or run.n_rows == 0:
         rows = run.n_rows
     else:
         rows = int(np.minimum(run.layout.length, max(int(need), 1)).sum())
-    return max(FLOOR, ROW_BYTES * rows)
+    return max(FLOOR, ROW_BYTES * rows) + QRELS_ROW_BYTES * qrels_rows
 
 
-def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str],
-                  held: int) -> tuple[list[list[int]], int]:
+def trim() -> None:
+    """Hand the memory freed by a group back to the system (glibc's malloc_trim: numpy's freed arrays otherwise
+    stay resident, fragmented, and the next group's land beside them); nothing elsewhere."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str], held: int,
+                  qrels_rows: int = 0) -> tuple[list[list[int]], int]:
     """(the flavors by index in groups that fit the budget beside `held` bytes (the inputs, the stages kept),
     consecutive in the widest-first order; the estimate of the largest group). `needs`: each flavor's depth.
     UsageError when one flavor alone cannot fit."""
     order = sorted(range(len(needs)), key=lambda i: -needs[i])
     limit = budget()
     left = limit - held
-    bound = len(needs) * max(FLOOR, ROW_BYTES * run.n_rows)
+    bound = len(needs) * (max(FLOOR, ROW_BYTES * run.n_rows) + QRELS_ROW_BYTES * qrels_rows)
     if run.n_rows <= QUICK_ROWS and bound <= left:
         return [order], bound  # (every flavor reading every row fits: no layout needed)
-    sizes = [estimate(run, need) for need in needs]
+    sizes = [estimate(run, need, qrels_rows) for need in needs]
     widest = max(range(len(needs)), key=lambda i: sizes[i])
     if sizes[widest] > left:
         raise UsageError(

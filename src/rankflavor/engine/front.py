@@ -77,7 +77,16 @@ class Engine:
                                             detail, rows)
                 for i, evaluation in zip(members, part, strict=True):
                     out[i] = evaluation
+                del part
+                self._release_all()
         return out
+
+    def _release_all(self) -> None:
+        """Forget every kept stage, the qrels side's too (recomputed when needed), and hand the memory back."""
+        self._scopes.clear()
+        self._kept.clear()
+        self.data.memo.clear()
+        memory.trim()
 
     def _groups(self, run: InternedRun, flavors: list[Flavor]) -> tuple[list[list[int]], int]:
         """The flavors' groups under the memory budget (engine/budget.py), beside the inputs (the resident
@@ -86,16 +95,17 @@ class Engine:
         if self._baseline is None:
             self._baseline = memory.resident_bytes()
         needs, labels = [_need(flavor) for flavor in flavors], [flavor.short for flavor in flavors]
+        qrels_rows = len(self.dataset.qrels.q)
         try:
-            groups, size = memory.flavor_groups(run, needs, labels, self._baseline + sum(self._kept.values()))
+            groups, size = memory.flavor_groups(run, needs, labels, self._baseline + sum(self._kept.values()),
+                                                qrels_rows)
         except UsageError:
             if not self._kept:
                 raise
             groups = []
         if self._kept and len(groups) != 1:
-            self._scopes.clear()
-            self._kept.clear()
-            groups, size = memory.flavor_groups(run, needs, labels, self._baseline)
+            self._release_all()
+            groups, size = memory.flavor_groups(run, needs, labels, self._baseline, qrels_rows)
         return groups, size
 
     def _evaluate_group(self, scope: RunScope, flavors: list[Flavor], queries: np.ndarray | None, detail: bool,
