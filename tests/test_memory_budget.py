@@ -55,7 +55,7 @@ def test_flavors_in_groups_get_what_one_group_gives(seed, queries, max_docs, int
     real = budget.resident_bytes
     budget.resident_bytes = lambda: 0
     try:
-        with max_memory(per_group * budget.FLOOR):
+        with max_memory(per_group * (budget.FLOOR + budget.QRELS_ROW_BYTES * 100)):  # (at most 65 qrels rows)
             grouped = _outcome(Engine(dataset), run, chosen)
     finally:
         budget.resident_bytes = real
@@ -128,3 +128,17 @@ def test_what_earlier_calls_keep_is_released_when_a_call_would_not_fit_beside_it
             engine.evaluate(run, [rf.Flavor.parse(f"ndcg@{k}")])
             assert sum(engine._kept.values()) <= 3 * budget.FLOOR
         assert len(engine._scopes) == 1
+
+
+def test_the_default_budget_never_refuses(monkeypatch) -> None:
+    """The estimates are upper bounds: under the machine's default budget a flavor too large for it is
+    evaluated in a group of its own, not refused (only a budget the caller sets refuses)."""
+    qrels, rows = _data(9, 5, 20, False)
+    dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
+    run = dataset.runs[0]
+    chosen = [rf.Flavor.parse(spec) for spec in ("ndcg@3", "ndcg@5", "ap")]
+    whole = _outcome(Engine(dataset), run, chosen)
+    monkeypatch.setattr(budget, "default_budget", lambda: 1 << 20)
+    groups, _ = budget.flavor_groups(run, [3.0, 5.0, float("inf")], ["a", "b", "c"], held=0)
+    assert len(groups) == 3
+    assert _outcome(Engine(dataset), run, chosen) == whole

@@ -12,7 +12,9 @@ calls: released when a call would not fit beside it), is shared by the flavors o
 widest-first order (engine/front.py `widest_first`), so a group's shallower cutoffs are still narrowed from
 its widest selection. Each group gets a fresh stage memo, dropped (with the dataset's memo, and the freed
 memory handed back: `trim`) before the next group is made. When even
-one flavor's estimate exceeds what is left, the call is refused up front, with the estimate.
+one flavor's estimate exceeds what is left of a budget the caller set, the call is refused up front, with the
+estimate; under the default budget (the estimates are upper bounds) such a flavor is evaluated in a group of
+its own.
 
 The budget: `max_memory(SIZE)` (the API's `max_memory=`, the CLI's `--max-memory`), else half of the
 machine's available memory (`MemAvailable` in /proc/meminfo; 4 GiB when it cannot be read).
@@ -140,7 +142,7 @@ def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str
         return [order], bound  # (every flavor reading every row fits: no layout needed)
     sizes = [estimate(run, need, qrels_rows) for need in needs]
     widest = max(range(len(needs)), key=lambda i: sizes[i])
-    if sizes[widest] > left:
+    if sizes[widest] > left and _budget.get() is not None:  # (under the default budget: a group of its own)
         raise UsageError(
             f"not enough memory for {labels[widest]!r} on run {run.name!r}: it needs about {_mb(sizes[widest])} "
             f"({run.n_rows:,} rows read), and the memory budget of {_mb(limit)} leaves {_mb(max(left, 0))} "

@@ -23,6 +23,7 @@ BLOCK = 1 << 20  # bytes read (or inflated) per step
 INPUT_STEP = 1 << 16  # compressed bytes fed to zlib per step
 _AFTER = 64  # bytes read past the failing block, so that the message can show the text around the byte
 _GZIP_MAGIC = b"\x1f\x8b"
+_UTF8_BOM = b"\xef\xbb\xbf"
 _WIDE_BOMS = (b"\xfe\xff", b"\xff\xfe", b"\x00\x00\xfe\xff")  # a UTF-16 or UTF-32 byte-order mark
 _STORED = (_GZIP_MAGIC, b"PAR1", b"ARROW1", b"FEA1", b"\xff\xff\xff\xff")  # a file's gzip, Parquet or Arrow
 _HEAD = 8  # bytes that decide whether the stream is checked
@@ -45,7 +46,7 @@ class TextGuard:
         self.blocks.append(block)
         self.size += len(block)
         if self._checked is None:
-            if self.size >= _HEAD:
+            if self.size >= _HEAD + len(_UTF8_BOM):
                 self._decide()
         elif self._checked and self._fail_at is None and _impossible(block, self._decoder):
             self._fail_at = max(self.size + _AFTER, SAMPLE)
@@ -53,7 +54,8 @@ class TextGuard:
             self.fail()
 
     def _decide(self) -> None:
-        head = b"".join(self.blocks)[:_HEAD]
+        head = b"".join(self.blocks)[:_HEAD + len(_UTF8_BOM)]
+        head = head[len(_UTF8_BOM):] if head.startswith(_UTF8_BOM) else head[:_HEAD]  # (as decode_text drops it)
         unchecked = head.startswith(_WIDE_BOMS) or (self.compressed_ok and head.startswith(_STORED))
         self._checked = not unchecked
         if self._checked:
