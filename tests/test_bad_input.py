@@ -488,14 +488,14 @@ def _materialise(value: Any, role: str, tmp_path: pathlib.Path, monkeypatch: pyt
         path.write_text(RUN)
         path.chmod(0)
         if os.geteuid() == 0:  # root reads anything: make the read fail as it would for anyone else
-            real = pathlib.Path.read_bytes
+            real = pathlib.Path.open
 
-            def read_bytes(self: pathlib.Path) -> bytes:
+            def open_(self: pathlib.Path, *args: object, **kwargs: object) -> object:
                 if self == path:
                     raise PermissionError(13, "Permission denied", str(self))
-                return real(self)
+                return real(self, *args, **kwargs)
 
-            monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
+            monkeypatch.setattr(pathlib.Path, "open", open_)
             monkeypatch.setattr("rankflavor.inputs.trec.read_fast", lambda *a: None)
         return str(path)
     if isinstance(value, (bytes, File)):

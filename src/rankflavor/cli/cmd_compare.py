@@ -13,6 +13,7 @@ from rankflavor.cli import bounds_table, render
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option, resamples, seed, significance_level
 from rankflavor.cli.compare_method import CORRECTIONS, INTERVALS, TESTS, print_method, print_pairs
+from rankflavor.cli.memory_option import add_max_memory
 from rankflavor.cli.render import fmt, text_columns
 from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
@@ -71,6 +72,7 @@ def add_parser(sub) -> None:
     add_quiet_option(p)
     p.set_defaults(test_given=False)
     add_on_duplicate(p)
+    add_max_memory(p)
     p.add_argument("--grids", action="store_true", help="list the named grids and exit")
     p.add_argument("--example", action="store_true", help="the built-in example (seed 000): gain and cutoff effects")
 

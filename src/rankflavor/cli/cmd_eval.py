@@ -8,6 +8,7 @@ import sys
 
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.help import command_epilog
+from rankflavor.cli.memory_option import add_max_memory
 from rankflavor.cli.threads import one_blas_thread
 from rankflavor.errors import EXIT_OK
 
@@ -37,6 +38,7 @@ def add_parser(sub) -> None:
     from rankflavor.cli.bounds_table import add_option
 
     add_option(p, "eval")
+    add_max_memory(p)
     p.add_argument("--engine", choices=("local", "spark"), default="local",
                    help="spark: evaluate on Apache Spark (pip install 'rankflavor[spark]'); TREC or Parquet files")
     p.add_argument("--master", metavar="URL", help="with --engine spark: the Spark master (local[N], spark://..., "

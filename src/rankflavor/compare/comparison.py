@@ -41,6 +41,7 @@ from rankflavor.compare.query_set import query_set as build_query_set
 from rankflavor.compare.scores import Scores
 from rankflavor.compare.stats import PairedTest, TestSettings, holm, paired_tests
 from rankflavor.compare.verdicts import NONE, TIE, decide
+from rankflavor.engine import max_memory as budget_of
 from rankflavor.errors import EXIT_USAGE, RankflavorError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.pipeline import apply_names
@@ -318,7 +319,8 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
             baseline: str | Sequence[str] | None = None, test: str = "randomization", n_resamples: int = 10_000,
             seed: int = 0, confidence: float = 0.95, alpha: float = 0.05, correction: str = "", ci: str = "",
             on_duplicate: str = "error",
-            names: Sequence[str] | Mapping[str, str] | None = None, query_set: str = "common") -> Comparison:
+            names: Sequence[str] | Mapping[str, str] | None = None, query_set: str = "common",
+            max_memory: str | int | None = None) -> Comparison:
     """Compare runs under every flavor of a grid.
 
     qrels, runs: as for `rankflavor.evaluate` (at least two runs). flavors: specs or Flavors to use as
@@ -332,7 +334,7 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
     names: the runs' names, as for `evaluate`; `baseline` is a run's name, its path as given or its file name.
     query_set: the queries every mean, difference and test is over: "common" (the judged queries every run
     answers) or "qrels" (every judged query, a missing one counted as the flavor's missing= says; refused under
-    missing=skip when a run lacks one).
+    missing=skip when a run lacks one). max_memory: the memory budget, as for `evaluate`.
     """
     settings = TestSettings(test, n_resamples, seed, confidence, alpha, correction, ci)
     if query_set not in QUERY_SETS:
@@ -349,6 +351,7 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
                            f"({short_label(weighted[0])}); compare them unweighted, and give the weighted means "
                            "with rankflavor eval --weights NAME=FILE")
     qrels = as_subtopic_qrels(qrels, [flavor.metric for flavor in chosen])  # (diversity measures: inputs/subtopics.py)
-    scores = Scores.load(qrels, apply_names(runs, names), on_duplicate)
-    return compare_scores(scores, chosen, baseline=baseline, settings=settings, skipped=skipped, labels=labelled,
-                          query_set=query_set)
+    with budget_of(max_memory):
+        scores = Scores.load(qrels, apply_names(runs, names), on_duplicate)
+        return compare_scores(scores, chosen, baseline=baseline, settings=settings, skipped=skipped,
+                              labels=labelled, query_set=query_set)
