@@ -98,9 +98,11 @@ class CWLMetric(BinaryMetric):
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
         return f"{flavor.param('of')} of the user model's weights W(i) = C(1)...C(i-1) / sum over the ranks"
 
-    def _refuse_gains(self, lists: RankedLists, top: float) -> None:
+    def _refuse_gains(self, lists: RankedLists, top: float, missing: str) -> None:
+        """A grade above `top` in a query that is scored: the run's, and under missing=empty every judged one."""
         ds = lists.scope.dataset
-        bad = (ds.qrels.grade > top) & lists.scope.run.present[ds.qrels.q]
+        scored = lists.scope.run.present[ds.qrels.q] | (missing == "empty")
+        bad = (ds.qrels.grade > top) & scored
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise EvaluationError(
@@ -110,7 +112,7 @@ class CWLMetric(BinaryMetric):
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         depth, top = int(flavor.param("depth").number), flavor.param("max_gain").number
-        self._refuse_gains(lists, min(top, 1.0) if self.unit_gains else top)
+        self._refuse_gains(lists, min(top, 1.0) if self.unit_gains else top, flavor.missing)
         rows, rank = lists.rows, lists.positions.rank
         keep = lists.positions.in_top & (rank <= depth)
         with np.errstate(invalid="ignore"):

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rankflavor.engine.metric import MetricValues
+from rankflavor.engine.metric import Metric, MetricValues
 from rankflavor.metrics.bpref import BinaryPreference
 from rankflavor.metrics.relevance import relevant_judgments
 from rankflavor.reference.binary import relevant_judgments as reference_r
@@ -71,8 +71,9 @@ class RanxBpref(BinaryPreference):
             return [] if record.value == 0.0 else [f"degenerate query has value {record.value}, ranx gives 0.0"]
         return super().check_record(record, flavor)
 
-    def check_rows(self, rows: Any, res: Any, ds: Any, flavor: Flavor) -> dict[int, list[str]] | None:
-        return None  # (records one by one: the zeroed queries are decided by other queries' qrels)
+    # records are checked one by one (the zeroed queries are decided by other queries' qrels): the contract's
+    # check_rows, not bpref's vectorised one
+    check_rows = Metric.check_rows
 
 
 register(RanxBpref(), peers={"ranx": ("bpref",)})
