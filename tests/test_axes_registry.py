@@ -28,7 +28,7 @@ EXPECTED = {  # written out by hand: a value dropped from the registry by mistak
     "negative": ["unjudged", "zero", "keep", "error", "drop"],
     "min_grade": ["none", "N"],
     "empty": ["skip", "zero", "one", "error"],
-    "missing": ["skip", "zero"],
+    "missing": ["skip", "zero", "empty"],
     "precision": ["f64", "f32"],
     "run_depth": ["all", "N"],
     "self_docs": ["keep", "drop"],

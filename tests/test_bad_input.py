@@ -276,6 +276,14 @@ CASES: list[Case] = [
          "`q1 0 A 1` then `q1 0 A 3`", "the first grade is kept (here 1), and counted",
          qrels=enc("q1 0 A 1\n" + QRELS), options={"on_duplicate": "first"},
          expect=value_is("q1", (2 + 2 * A3 + 0.5) / (2 + 2 * A3 + 0.5))),
+    Case("subtopic-qrels", "a subtopic (diversity) qrels, `qid subtopic docid grade`, with a diversity measure",
+         "`q1 2 B 1` with `-m s_recall@2`", "read as a subtopic qrels because a diversity measure is asked for "
+         "(docs/diversity.md); a plain qrels there (every second column `0`) is an error",
+         qrels=enc("q1 1 A 1\nq1 2 B 1\nq2 1 E 1\n"), flavors=["s_recall@2"], expect=mean_is(0.75, "s_recall@2")),
+    Case("subtopic-qrels-plain-measure", "a subtopic qrels given to a doc-level measure", "`q1 1 A 1` and `q1 2 A 0`",
+         "the duplicate judgment error; its fix says the second columns differ: a subtopic qrels goes with the "
+         "diversity measures", qrels=enc("q1 1 A 1\nq1 2 A 0\nq2 1 E 1\n"),
+         expect=Err("qrels", 2, "duplicate judgment (conflicting)")),
     # ---- rejected lines: file, line, text, fix --------------------------------------------------------------------
     Case("columns-qrels", "wrong column count in a qrels", "`q1 0 A 3 extra`",
          "error: expected 4 columns, found 5", qrels=enc(QRELS.replace("q1 0 C 2", "q1 0 C 2 extra")),
@@ -480,14 +488,14 @@ def _materialise(value: Any, role: str, tmp_path: pathlib.Path, monkeypatch: pyt
         path.write_text(RUN)
         path.chmod(0)
         if os.geteuid() == 0:  # root reads anything: make the read fail as it would for anyone else
-            real = pathlib.Path.read_bytes
+            real = pathlib.Path.open
 
-            def read_bytes(self: pathlib.Path) -> bytes:
+            def open_(self: pathlib.Path, *args: object, **kwargs: object) -> object:
                 if self == path:
                     raise PermissionError(13, "Permission denied", str(self))
-                return real(self)
+                return real(self, *args, **kwargs)
 
-            monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
+            monkeypatch.setattr(pathlib.Path, "open", open_)
             monkeypatch.setattr("rankflavor.inputs.trec.read_fast", lambda *a: None)
         return str(path)
     if isinstance(value, (bytes, File)):

@@ -116,7 +116,7 @@ def test_paired_test_randomization_fields():
     assert res.p == pytest.approx(enumerated_p(a - b))
     assert res.ci_low <= res.diff <= res.ci_high
     with pytest.raises(ValueError, match="unknown test"):
-        paired_test(a, b, TestSettings(test="wilcoxon"))
+        paired_test(a, b, TestSettings(test="welch"))
 
 
 def test_holm_known_example():

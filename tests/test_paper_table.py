@@ -42,8 +42,11 @@ def test_a_baseline_gets_arrows_and_no_mark_of_its_own():
     table = cmp.paper_table()
     assert {r: table.marks(r, "ndcg@1") for r in table.runs} == {"good": "▲", "bad": "▼", "half": ""}
     markdown = table.render("markdown")
-    assert "| half (baseline) | 0.5000 |" in markdown
-    assert "| good | **1.0000**<sup>▲</sup> |" in markdown and "| bad | 0.0000<sup>▼</sup> |" in markdown
+    low, high = cmp.means.set_index("run").loc["half", ["ci_low", "ci_high"]]
+    assert 0 <= low < 0.5 < high <= 1 and table.interval("half", "ndcg@1") == f"[{low:.4f}, {high:.4f}]"
+    assert f"| half (baseline) | 0.5000 [{low:.4f}, {high:.4f}] |" in markdown
+    assert "| good | **1.0000**<sup>▲</sup> [1.0000, 1.0000] |" in markdown
+    assert "| bad | 0.0000<sup>▼</sup> [0.0000, 0.0000] |" in markdown
     assert "significantly better / worse than half" in markdown
 
 
@@ -51,7 +54,9 @@ def test_latex_escapes_names_and_bolds_the_best():
     runs = {"run_a": GOOD, "run_b": BAD}
     latex = rc.compare(QRELS, runs, ["ndcg@1", "p@1 rel_level=1"], n_resamples=2000).paper_table().render("latex")
     assert "\\begin{tabular}{lrr}" in latex and "\\toprule" in latex and "\\bottomrule" in latex
-    assert "(a) run\\_a & \\textbf{1.0000}\\textsuperscript{b} & \\textbf{1.0000}\\textsuperscript{b} \\\\" in latex
+    interval = " {\\scriptsize [1.0000, 1.0000]}"
+    assert (f"(a) run\\_a & \\textbf{{1.0000}}\\textsuperscript{{b}}{interval} & "
+            f"\\textbf{{1.0000}}\\textsuperscript{{b}}{interval} \\\\") in latex
     assert "Run & ndcg@1 & p@1 rel\\_level=1 \\\\" in latex
     with pytest.raises(ValueError, match="markdown"):
         rc.compare(QRELS, runs, ["ndcg@1"], n_resamples=500).paper_table().render("html")

@@ -84,7 +84,7 @@ def test_compare_unjudged_bounds_json_and_table(tmp_path, capsys):
                            "--queries", "0")
     assert code == 0 and "robust to unjudged" in out and "relevant at grade 1" in out
     code, out, _ = run_cli(capsys, "compare", qrels, *runs, "-m", "ndcg@10", "--unjudged-bounds", "--format", "csv")
-    assert code == 0 and out.splitlines()[0].endswith("unjudged_low,unjudged_high,unjudged_verdict")
+    assert code == 0 and "unjudged_low,unjudged_high,unjudged_verdict,settings" in out.splitlines()[0]
 
 
 def test_eval_unjudged_bounds(tmp_path, capsys):

@@ -135,7 +135,8 @@ def _check_marks(text: str, table_json: dict, spec: str, means: dict) -> None:
         line = next(x for x in text.splitlines() if x.startswith(f"({table_json['letters'][cell['run']]}) "))
         printed = re.split(r"\s{2,}", line.strip())[1 + column]
         expected = "null" if cell["mean"] is None else f"{cell['mean']:.4f}"
-        assert printed == f"{expected} {cell['marks']}".rstrip()
+        interval = "" if cell["ci_low"] is None else f"[{cell['ci_low']:.4f}, {cell['ci_high']:.4f}]"
+        assert printed == " ".join(x for x in (expected, cell["marks"], interval) if x)
 
 
 def test_the_issues_case_a_answering_half_the_queries_is_compared_over_that_half(tmp_path, capsys):
@@ -147,13 +148,14 @@ def test_the_issues_case_a_answering_half_the_queries_is_compared_over_that_half
     b = {f"q{i:02d}": (good if i < 10 else bad) for i in range(20)}  # A's 10 right, the others wrong
     files = _write(tmp_path, qrels, {"A": a, "B": b})
     out, err = _cli(capsys, "compare", *files, "-m", "p@1", "--table")  # (each run's own mean: A 0.70, B 0.50)
-    assert "(a) A  0.7000\n(b) B  1.0000" in out
+    assert "(a) A  0.7000 [" in out and "\n(b) B  1.0000 [1.0000, 1.0000]" in out
     assert "over the 10 queries every run answers (query set common, of 20 judged: A lacks 10)" in out
     assert "warning: the runs answer different queries (A answers 10, B answers 20 of the 20 judged)" in err
     assert main(["compare", *files, "-m", "p@1", "--query-set", "qrels"]) == 2
     assert "use --query-set common" in capsys.readouterr().err
     out, _ = _cli(capsys, "compare", *files, "-m", "p@1 missing=zero", "--query-set", "qrels", "--table")
-    assert "(a) A  0.3500\n(b) B  0.5000" in out and "over all 20 judged queries (query set qrels; A lacks 10" in out
+    assert "(a) A  0.3500 [" in out and "\n(b) B  0.5000 [" in out
+    assert "over all 20 judged queries (query set qrels; A lacks 10" in out
 
 
 @settings(max_examples=15, deadline=None)
@@ -175,10 +177,13 @@ def test_verify_names_each_number_that_differs(tmp_path, capsys):
     cmp.means.loc[0, "mean"] += 0.01
     cmp.pairs.loc[1, "p_holm"] /= 2
     cmp.pairs.loc[2, "winner"] = "A"
+    cmp.pairs.loc[3, "ci_high"] += 0.01  # (the bootstrap interval: its seeded resamples run again)
     found = {(d.flavor, d.where, d.what) for d in cmp.verify()}
-    row1, row2 = cmp.pairs.iloc[1], cmp.pairs.iloc[2]
+    row1, row2, row3 = cmp.pairs.iloc[1], cmp.pairs.iloc[2], cmp.pairs.iloc[3]
     assert found == {("p@1", "A", "mean"), (row1.label, f"{row1.run_a} vs {row1.run_b}", "p_holm"),
-                     (row2.label, f"{row2.run_a} vs {row2.run_b}", "winner")}
+                     (row2.label, f"{row2.run_a} vs {row2.run_b}", "winner"),
+                     (row3.label, f"{row3.run_a} vs {row3.run_b}", "ci_high")}
     files = _write(tmp_path, qrels, runs)
     _, err = _cli(capsys, "compare", *files, "-m", "p@1", "--table", "--verify")
-    assert "verify: every mean, difference, p-value and Holm correction recomputed from the per-query values agrees" in err
+    assert ("verify: every mean, interval, difference, effect size, p-value and correction recomputed from the "
+            "per-query values agrees") in err

@@ -67,3 +67,18 @@ def test_the_prefetch_parses_at_most_window_runs_ahead(tmp_path, monkeypatch):
         assert item.table(defer_scan=True).rows == 330
         assert item._done.wait(30) and len(started) <= taken + 1 + prefetch.WINDOW
     assert started == runs
+
+
+def test_a_streamed_track_reads_a_subtopic_qrels_for_a_diversity_measure(tmp_path, capsys):
+    qrels = tmp_path / "subtopics.qrels"
+    qrels.write_text("".join(f"q{q} {s} d{d} {(q + s + d) % 2}\n" for q in range(4) for s in (1, 2) for d in range(8)))
+    runs = []
+    for i in range(3):
+        path = tmp_path / f"div{i}.run"
+        path.write_text("".join(f"q{q} Q0 d{(d + 3 * i) % 8} {d + 1} {8 - d} t\n" for q in range(4) for d in range(8)))
+        runs.append(str(path))
+    assert main(["eval", str(qrels), *runs, "-m", "alpha_ndcg@5", "--format", "trec"]) == 0
+    out, _ = capsys.readouterr()
+    whole = io.StringIO()
+    write_trec(evaluate(str(qrels), runs, ["alpha_ndcg@5"], warnings=False), whole)
+    assert out == whole.getvalue() and out.count("runid") == 3

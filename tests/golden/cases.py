@@ -474,6 +474,17 @@ def _explain_cases() -> None:
     cli("explain-missing-q-option", "explain", "small.qrels", "small_b.run")
     cli("explain-deep-all", "explain", "deep.qrels", "deep_a.run", "-q", "t3", "-m", "ndcg@100 ties=average", "--all")
     cli("explain-close-query", "explain", "small.qrels", "small_a.run", "-q", "Q1")
+    _udcg_cases()
+
+
+def _udcg_cases() -> None:
+    """UDCG (metrics/udcg.py) on mixed.qrels, whose negative grades are distractors' utilities."""
+    specs = ("udcg@5", "udcg_authors", "udcg(norm=ideal)@5", "udcg(norm=mean,positions=1:0.5:0.5:0.8:1)@5 discount=none",
+             "udcg@5 gain={-2:-1,-1:-1,0:0,0.5:0,1:1,2:1,3:1,4:1}")
+    cli("udcg-eval", "eval", *MIXED, *(a for spec in specs for a in ("-m", spec)), "--per-query")
+    cli("udcg-explain", "explain", "mixed.qrels", "mixed_a.run", "-q", "m01", "-m", "udcg_authors", "--all")
+    cli("udcg-explain-json", "explain", "mixed.qrels", "mixed_a.run", "-q", "m01", "-m", "udcg(norm=ideal)@3",
+        "--format", "json")
 
 
 # ---- 7. the other subcommands ------------------------------------------------------------------------------

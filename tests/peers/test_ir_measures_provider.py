@@ -158,17 +158,18 @@ def test_queries_the_run_lacks_get_the_default_and_an_empty_run_gives_defaults()
 
 
 def test_unsupported_measures_are_left_to_other_providers():
-    """`supports` is False where rankflavor has no metric or computes otherwise than ir_measures' provider: NumQ,
-    RBP without rel (cwl_eval requires it), ERR without @k, the diversity measures; asked for one anyway, the
-    provider refuses it as ir_measures' providers do."""
-    for name in ["NumQ", "RBP", "RBP(rel=1)@10", "ERR", "alpha_nDCG@10", "SDCG(max_rel=3)@10", "NumRel(rel=2)",
-                 "Compat(p=0.8)"]:
+    """`supports` is False where rankflavor has no metric or computes otherwise than ir_measures' provider:
+    Accuracy and Compat (adapters/ir_measures_provider.py LEFT_TO_IR_MEASURES), RBP without rel (cwl_eval requires
+    it), ERR without @k, the diversity measures; asked for one anyway, the provider refuses it as ir_measures'
+    providers do."""
+    for name in ["Accuracy@5", "Compat", "RBP", "RBP(rel=1)@10", "ERR", "alpha_nDCG@10", "SDCG(max_rel=3)@10",
+                 "NumRel(rel=2)", "Compat(p=0.8)"]:
         assert not rim.provider.supports(ir_measures.parse_measure(name)), name
     for name in ["nDCG@10", "P(rel=2)@5", "AP", "RR", "R@1000", "Judged@10", "ERR@10", "RBP(p=0.8,rel=1)", "Bpref",
-                 "infAP", "NumRet", "NumRel", "SetP", "Success@5", "MAP", "SetRelP", "IPrec@0.1"]:
+                 "infAP", "NumRet", "NumRel", "SetP", "Success@5", "MAP", "SetRelP", "IPrec@0.1", "NumQ"]:
         assert rim.provider.supports(ir_measures.parse_measure(name)), name
     with pytest.raises(ValueError, match="Unsupported measures"):
-        rim.provider.evaluator([ir_measures.NumQ], {"a": {"d": 1}})
+        rim.provider.evaluator([ir_measures.Compat], {"a": {"d": 1}})
 
 
 def test_registered_and_preferred():
@@ -181,12 +182,13 @@ def test_registered_and_preferred():
     with rim.prefer() as provider:
         assert provider is rim.provider and ir_measures.DefaultPipeline.providers[0] is rim.provider
         assert isinstance(ir_measures.evaluator([ir_measures.nDCG @ 10], qrels), rim.RankflavorEvaluator)
-        mixed = ir_measures.evaluator([ir_measures.nDCG @ 10, ir_measures.NumQ], qrels)
+        mixed = ir_measures.evaluator([ir_measures.nDCG @ 10, ir_measures.Compat], qrels)
         kinds = {type(e).__name__ for e in mixed.evaluators}
-        assert kinds == {"RankflavorEvaluator", "PytrecEvalEvaluator"}
-        values = ir_measures.calc_aggregate([ir_measures.nDCG @ 10, ir_measures.NumQ], qrels, run)
+        assert kinds == {"RankflavorEvaluator", "CompatEvaluator"}
+        values = ir_measures.calc_aggregate([ir_measures.nDCG @ 10, ir_measures.Compat, ir_measures.NumQ], qrels, run)
     assert ir_measures.DefaultPipeline.providers == before
     assert values[ir_measures.NumQ] == 1
+    assert math.isclose(values[ir_measures.Compat], 0.95 / 1.95)  # RBO: overlap 0 at depth 1, all at 2; ideal's 1
     assert math.isclose(values[ir_measures.nDCG @ 10], (1 / 1 + 2 / math.log2(3)) / (2 + 1 / math.log2(3)))
 
 

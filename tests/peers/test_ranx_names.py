@@ -1,9 +1,10 @@
 """`ranx.NAME` (dialects/ranx.py) against ranx 0.3.21 itself, per query, and how the names parse.
 
-ranx is called as the `ranx.make_comparable` preset documents it:
-`evaluate(Qrels(qrels), Run(run), names, make_comparable=True)` on a fresh Run (sorted when built and again by
-make_comparable: ties=quicksort(2)), its per-query scores read from
-`run.scores`. The cases (peerdata.random_case) hold tied scores in short lists (input order) and long ones
+ranx is called the way each name says, on a fresh Run, its per-query scores read from `run.scores`: `ranx.NAME`
+where the run and the qrels hold the same queries, as `evaluate(Qrels(qrels), Run(run), names)` (the plain call:
+the Run sorted once when built, ties=quicksort(1)); `ranx.make_comparable.NAME` where they differ, as
+`evaluate(..., make_comparable=True)` (sorted again by make_comparable: ties=quicksort(2)), the only call ranx
+accepts then. The cases (peerdata.random_case) hold tied scores in short lists (input order) and long ones
 (numba's quicksort), unjudged docs, grades -1 to 3 or 0/1, queries with no relevant doc and queries missing on
 either side. ranx writes the relevance level after the cutoff (`map@5-l2`); rankflavor's grammar puts the cutoff
 last (`ranx.map-l2@5`): `rf_spec` turns one into the other.
@@ -44,19 +45,29 @@ LEVELS = ["hits-l2", "hits@5-l0", "hits@3-l-1", "hit_rate@5-l2", "hit_rate@3-l0"
           "ndcg-l3", "ndcg_burges-l3", "ndcg_burges@5-l0"]
 
 
-def rf_spec(name: str) -> str:
-    """rankflavor's spelling of a ranx name: `map@5-l2` -> `ranx.map-l2@5`."""
+def comparable(qrels, run) -> bool:
+    """Whether ranx needs make_comparable=True: the run's query set is not the qrels' (meta/evaluate.py check_keys)."""
+    return set(qrels) != set(run)
+
+
+def rf_spec(name: str, make_comparable: bool = False) -> str:
+    """rankflavor's spelling of a ranx name: `map@5-l2` -> `ranx.map-l2@5` (`ranx.make_comparable.map-l2@5`)."""
     head, sep, level = name.partition("-l")
     metric, _, k = head.partition("@")
-    return f"ranx.{metric}{sep}{level}" + (f"@{k}" if k else "")
+    prefix = "ranx.make_comparable." if make_comparable else "ranx."
+    return f"{prefix}{metric}{sep}{level}" + (f"@{k}" if k else "")
 
 
-def ranx_scores(qrels, run, names) -> dict[str, dict[str, float]]:
-    """ranx's per-query scores of each name (one evaluate call on a fresh Qrels and Run)."""
+def ranx_scores(qrels, run, names, make_comparable: bool | None = None) -> dict[str, dict[str, float]]:
+    """ranx's per-query scores of each name (one evaluate call on a fresh Qrels and Run): the plain call when the
+    query sets match, make_comparable=True when they differ (or as asked)."""
+    if make_comparable is None:
+        make_comparable = comparable(qrels, run)
     r = ranx.Run({q: dict(docs) for q, docs in run.items()})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba's uint64 -> int64 hash cast warning
-        ranx.evaluate(ranx.Qrels({q: dict(docs) for q, docs in qrels.items()}), r, list(names), make_comparable=True)
+        ranx.evaluate(ranx.Qrels({q: dict(docs) for q, docs in qrels.items()}), r, list(names),
+                      make_comparable=make_comparable)
     return {name: {q: float(v) for q, v in r.scores[name].items()} for name in names}
 
 
@@ -73,7 +84,7 @@ def compare(qrels, run, names, label) -> int:
     theirs = ranx_scores(qrels, run, names)
     compared = 0
     for name in names:
-        ours = rf_values(rf_spec(name), qrels, run)
+        ours = rf_values(rf_spec(name, comparable(qrels, run)), qrels, run)
         assert set(ours) == set(theirs[name]), (label, name)
         for q, value in theirs[name].items():
             assert ours[q] is not None and close(ours[q], value), (
@@ -85,12 +96,40 @@ def compare(qrels, run, names, label) -> int:
 @pytest.mark.parametrize(("max_docs", "graded"), [(12, True), (60, True), (30, False)])
 @pytest.mark.parametrize("seed", SEEDS)
 def test_names_match_ranx_per_query(seed, max_docs, graded):
+    """Queries on one side only: ranx.make_comparable.NAME; the same case cut to the common queries: ranx.NAME,
+    the plain call."""
     case = random_case(seed, max_docs=max_docs, graded=graded)
     assert compare(case.qrels, case.run, PLAIN + LEVELS, f"seed {seed} max_docs {max_docs}") > 0
+    common = set(case.qrels) & set(case.run)
+    qrels = {q: d for q, d in case.qrels.items() if q in common}
+    run = {q: d for q, d in case.run.items() if q in common}
+    if qrels:
+        assert compare(qrels, run, PLAIN + LEVELS, f"seed {seed} max_docs {max_docs} common") > 0
+
+
+def test_plain_and_make_comparable_calls_differ_on_ties_and_each_name_follows_its_call():
+    """Matching query sets, many ties: ranx's plain call sorts once, make_comparable twice; `ranx.NAME` gives the
+    first, `ranx.make_comparable.NAME` the second, and on this case the two differ."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    qrels, run = {}, {}
+    for q in range(40):
+        docs = [f"d{i}" for i in rng.choice(500, size=40, replace=False)]
+        run[f"q{q}"] = {d: float(s) for d, s in zip(docs, np.round(rng.normal(size=40), 0), strict=True)}
+        qrels[f"q{q}"] = {d: int(rng.integers(0, 3)) for d in rng.choice(docs, size=15, replace=False)}
+    names = ["ndcg@5", "hit_rate@3", "map@10", "precision@5"]
+    plain, twice = ranx_scores(qrels, run, names, False), ranx_scores(qrels, run, names, True)
+    assert plain != twice
+    for name in names:
+        for spec, theirs in ((rf_spec(name), plain[name]), (rf_spec(name, True), twice[name])):
+            ours = rf_values(spec, qrels, run)
+            assert all(close(ours[q], v) for q, v in theirs.items()), (spec, name)
 
 
 def test_long_tie_groups():
-    """200 queries of 300 docs in few tie groups: numba's quicksort decides, twice, for every measure."""
+    """200 queries of 300 docs in few tie groups: numba's quicksort decides, once (the plain call), for every
+    measure."""
     import numpy as np
 
     rng = np.random.default_rng(11)
@@ -119,7 +158,7 @@ def test_bpref_matches_ranx_where_ranx_defines_it(seed, level):
         return
     name = "bpref" if level == 1 else f"bpref-l{level}"
     theirs = ranx_scores(qrels, case.run, [name])[name]
-    ours = rf_values(rf_spec(name), qrels, case.run)
+    ours = rf_values(rf_spec(name, comparable(qrels, case.run)), qrels, case.run)
     assert set(ours) == set(theirs)
     for q, value in theirs.items():
         if math.isnan(value):
@@ -138,12 +177,39 @@ def test_bpref_nan_where_nothing_judged_is_nonrelevant():
 
 def test_bpref_stops_at_a_query_without_relevant_doc():
     """ranx divides 0.0 by R = 0 inside numba's prange loop: the error stops the loop, and every query from there on
-    keeps 0.0. rankflavor scores each query on its own (empty=zero for R = 0)."""
+    keeps 0.0. `ranx.bpref` (ranx_bpref) gives ranx's numbers and warns that they are degenerate; rankflavor's
+    bpref scores each query on its own (empty=zero for R = 0)."""
     good = {"d1": 1, "d2": 0}
-    qrels = {"a": good, "b": {"d1": 0}, "c": good}
+    qrels = {"a": good, "b": {"d1": 0}, "c": good, "d": {"d2": 1, "d1": 0}}
     run = {q: {"d1": 2.0, "d2": 1.0} for q in qrels}
-    assert ranx_scores(qrels, run, ["bpref"])["bpref"] == {"a": 1.0, "b": 0.0, "c": 0.0}
-    assert rf_values("ranx.bpref", qrels, run) == {"a": 1.0, "b": 0.0, "c": 1.0}
+    theirs = ranx_scores(qrels, run, ["bpref"])["bpref"]
+    assert theirs == {"a": 1.0, "b": 0.0, "c": 0.0, "d": 0.0}
+    assert rf_values("ranx.bpref", qrels, run) == theirs
+    result = rf.evaluate(qrels, run, "ranx.bpref").results[0]
+    degenerate = [w for w in result.warnings if w.code == "peer_degenerate"]
+    assert len(degenerate) == 1 and degenerate[0].numbers["queries"] == 2, result.warnings
+    assert "ranx" in degenerate[0] and "R = 0" in degenerate[0]
+    assert rf_values("bpref empty=zero", qrels, run) == {"a": 1.0, "b": 0.0, "c": 1.0, "d": 0.0}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_bpref_batches_as_ranx(seed):
+    """On random multi-query cases with queries without a relevant doc: every query's ranx.bpref is ranx's number
+    (the nan of N = 0 left aside: test above), and the warning counts the queries ranx zeroed."""
+    case = random_case(seed, max_docs=30)
+    theirs = ranx_scores(case.qrels, case.run, ["bpref"])["bpref"]
+    spec = rf_spec("bpref", comparable(case.qrels, case.run))
+    ours = rf_values(spec, case.qrels, case.run)
+    assert set(ours) == set(theirs)
+    for q, value in theirs.items():
+        if not math.isnan(value):
+            assert close(ours[q], value), (seed, q, ours[q], value)
+    result = rf.evaluate(case.qrels, case.run, spec).results[0]
+    warned = sum(w.numbers["queries"] for w in result.warnings if w.code == "peer_degenerate")
+    order = sorted(case.qrels)
+    first = next((i for i, q in enumerate(order) if relevant_count(case.qrels[q], 1) == 0), len(order))
+    answered = [q for q in order[first + 1:] if case.run.get(q)]  # (a query the run lacks is 0 by missing=zero)
+    assert warned == sum(1 for q in answered if relevant_count(case.qrels[q], 1) > 0), seed
 
 
 def test_ndcg_with_a_negative_level_divides_by_a_negative_idcg():
@@ -172,7 +238,8 @@ def test_rbp_matches_ranx(seed, name):
     case = random_case(seed, max_docs=30 if seed % 2 else 1200)
     theirs = ranx_scores(case.qrels, case.run, [name])[name]
     head, sep, level = name.partition("-l")
-    ours = rf_values(f"ranx.{head}{sep}{level}", case.qrels, case.run)
+    prefix = "ranx.make_comparable." if comparable(case.qrels, case.run) else "ranx."
+    ours = rf_values(f"{prefix}{head}{sep}{level}", case.qrels, case.run)
     assert set(ours) == set(theirs)
     for q, value in theirs.items():
         assert close(ours[q], value), (seed, name, q, ours[q], value)
@@ -185,7 +252,7 @@ def test_rbp_with_p_zero_is_refused():
 
 # ---- parsing ------------------------------------------------------------------------------------------------------
 
-RANX = "ties=quicksort(2) negative=zero missing=zero"
+RANX = "ties=quicksort(1) negative=zero missing=zero"
 # rankflavor spec -> the flavor it stands for, written out by hand from ranx's source (dialects/ranx.py)
 TABLE = {
     "ranx.hits@10": f"hits@10 rel_level=1 {RANX}",
@@ -200,22 +267,27 @@ TABLE = {
     "ranx.mrr": f"mrr rel_level=1 {RANX}",
     "ranx.map@100": f"map@100 rel_level=1 {RANX}",
     "ranx.map": f"map {RANX}",
-    "ranx.bpref": f"bpref rel_level=1 {RANX}",
+    "ranx.bpref": f"ranx_bpref rel_level=1 {RANX}",
     "ranx.dcg@10": f"dcg@10 gain=linear min_grade=1 {RANX}",
     "ranx.dcg_burges@10": f"dcg@10 gain=exp2 min_grade=1 {RANX}",
-    "ranx.ndcg@10": "ranx.make_comparable@10",
-    "ranx.ndcg": "ranx.make_comparable",
-    "ranx.ndcg_burges@10": "ranx.burges.make_comparable@10",
-    "ranx.ndcg_burges": "ranx.burges.make_comparable",
-    "ranx.ndcg-l2@5": "ranx.make_comparable@5 min_grade=2",
-    "ranx.ndcg_burges-l0": "ranx.burges.make_comparable min_grade=0",
+    "ranx.ndcg@10": "ranx@10",
+    "ranx.ndcg": "ranx",
+    "ranx.ndcg_burges@10": "ranx.burges@10",
+    "ranx.ndcg_burges": "ranx.burges",
+    "ranx.ndcg-l2@5": "ranx@5 min_grade=2",
+    "ranx.ndcg_burges-l0": "ranx.burges min_grade=0",
+    "ranx.make_comparable.ndcg@10": "ranx.make_comparable@10",
+    "ranx.make_comparable.ndcg_burges": "ranx.burges.make_comparable",
+    "ranx.make_comparable.map-l2@5": "map@5 rel_level=2 ties=quicksort(2) negative=zero missing=zero",
+    "ranx.make_comparable.rbp.95": "rbp(p=0.95,scale=grade) rel_level=1 ties=quicksort(2) negative=zero missing=zero",
+    "ranx.make_comparable.hit_rate@3": "success@3 rel_level=1 ties=quicksort(2) negative=zero missing=zero",
     "ranx.map-l2@100": f"map@100 rel_level=2 {RANX}",
     "ranx.precision-l0@5": f"p@5 rel_level=0 {RANX}",
     "ranx.hits-l3": f"hits rel_level=3 {RANX}",
-    "ranx.map-l-1": "map rel_level=-1 ties=quicksort(2) negative=keep missing=zero",
-    "ranx.dcg-l-1@5": "dcg@5 min_grade=-1 ties=quicksort(2) negative=keep missing=zero",
+    "ranx.map-l-1": "map rel_level=-1 ties=quicksort(1) negative=keep missing=zero",
+    "ranx.dcg-l-1@5": "dcg@5 min_grade=-1 ties=quicksort(1) negative=keep missing=zero",
     "ranx.dcg_burges-l2": f"dcg gain=exp2 min_grade=2 {RANX}",
-    "ranx.bpref-l2": f"bpref rel_level=2 {RANX}",
+    "ranx.bpref-l2": f"ranx_bpref rel_level=2 {RANX}",
     "ranx.map@10 rel_level=2": f"map@10 rel_level=2 {RANX}",  # (axes written after the name override its own)
     "ranx.ndcg@10 ties=input": "ranx@10 ties=input",
 }
@@ -242,7 +314,9 @@ def test_every_name_in_the_table_resolves():
             found = ranx_names.measure(spelled, (), cutoff)
             assert found is not None and found.metric == entry.metric and found.cutoff == cutoff, spelled
             assert set(found.axes) <= set(registry.get(found.metric).reads), spelled
-            assert found.axes["ties"] == "quicksort(2)" and found.axes["missing"] == "zero", spelled
+            assert found.axes["ties"] == "quicksort(1)" and found.axes["missing"] == "zero", spelled
+            found = ranx_names.measure(f"make_comparable.{spelled}", (), cutoff)
+            assert found is not None and found.axes["ties"] == "quicksort(2)", spelled
 
 
 @pytest.mark.parametrize("name", ["map-l", "map-lx", "map-l2.5", "map-l2-l3", "rbp", "rbp.95@10", "ndcg@5-l"])

@@ -35,6 +35,7 @@ from rankflavor.engine import Engine
 from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, parse_spec
 from rankflavor.inputs.pipeline import prepare
+from rankflavor.inputs.subtopics import reads_subtopics
 
 NAME = "rankflavor"
 QRELS_COLUMNS = ["query_id", "doc_id", "relevance"]
@@ -56,18 +57,26 @@ def measure_head(measure: Measure) -> str:
     return f"{measure.NAME}({params})" if params else str(measure.NAME)
 
 
+# measures the dialect reads that this provider leaves to ir_measures' own: its accuracy provider reports no
+# value for a query it cannot score (where an Evaluator's iter_calc fills measure.DEFAULT), its compat provider
+# breaks the ideal's last ties by the qrels' order (rankflavor: by doc id)
+LEFT_TO_IR_MEASURES = ("Accuracy", "Compat")
+
+
 def flavor_of(measure: Measure) -> Flavor | None:
     """The flavor of rankflavor that computes `measure` as ir_measures does, or None when there is none (a measure
     rankflavor has no metric for, or one no provider of ir_measures computes as rankflavor can: the dialect's
-    refusals, dialects/ir_measures.py)."""
+    refusals, dialects/ir_measures.py; `LEFT_TO_IR_MEASURES`)."""
     head = measure_head(measure)
-    if _SPACE.search(head):
+    if _SPACE.search(head) or measure.NAME in LEFT_TO_IR_MEASURES:
         return None
     try:
         flavors = parse_spec(f"ir_measures.{head}")
     except SpecError:
         return None
-    return flavors[0] if len(flavors) == 1 else None
+    if len(flavors) != 1 or reads_subtopics([flavors[0].metric]):
+        return None  # (a diversity measure reads the qrels' subtopics, which this provider's qrels drop: pyndeval's)
+    return flavors[0]
 
 
 def _qrels_input(qrels: Any) -> Any:

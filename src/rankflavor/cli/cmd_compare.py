@@ -9,10 +9,11 @@ import csv
 import sys
 from typing import Any
 
-from rankflavor import registry
 from rankflavor.cli import bounds_table, render
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option, resamples, seed, significance_level
+from rankflavor.cli.compare_method import CORRECTIONS, INTERVALS, TESTS, print_method, print_pairs
+from rankflavor.cli.memory_option import add_max_memory
 from rankflavor.cli.render import fmt, text_columns
 from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
@@ -31,15 +32,24 @@ def add_parser(sub) -> None:
     p.add_argument("-k", "--cutoff", action="append", type=int, dest="cutoffs", metavar="K",
                    help="cutoff crossed into the grid (repeatable; default 10)")
     p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
-    p.add_argument("--baseline", metavar="RUN", help="compare each run against this one instead of all pairs (its "
-                                                     "name, its path as typed, or its file name)")
+    p.add_argument("--baseline", metavar="RUN", action="append",
+                   help="compare each run against this one instead of all pairs (its name, its path as typed, or its "
+                        "file name); repeatable: each run against each baseline")
     add_name_option(p)
-    p.add_argument("--test", choices=("randomization", "t"), default="randomization", action=_GivenTest,
-                   help="paired randomization (sign-flip) test with a bootstrap CI (the default), or scipy's paired "
-                        "t-test (the default of --table pyterrier, as PyTerrier's)")
+    p.add_argument("--test", choices=TESTS, default="randomization", action=_GivenTest,
+                   help="paired randomization (sign-flip) test (the default), scipy's paired t-test (the default of "
+                        "--table pyterrier, as PyTerrier's), Wilcoxon's signed-rank test, the sign test, or the "
+                        "randomised Tukey HSD test over all runs (Carterette 2012)")
+    p.add_argument("--correction", choices=CORRECTIONS, default="", help="over each measure's pairs: holm (default), "
+                   "bonferroni, bh (Benjamini-Hochberg), none (the only one under --test tukey)")
+    p.add_argument("--ci", choices=INTERVALS, default="", help="every interval (of each mean and each difference): "
+                   "bootstrap (percentile; the default) or t (the default under --test t)")
     p.add_argument("--resamples", type=resamples, default=10_000, help="resamples for the randomization test and bootstrap")
     p.add_argument("--seed", type=seed, default=0, help="seed of the resampling (default 0)")
-    p.add_argument("--alpha", type=significance_level, default=0.05, help="significance level after Holm correction")
+    p.add_argument("--alpha", type=significance_level, default=0.05, help="significance level after the correction")
+    p.add_argument("--settings", metavar="TEXT", help="the test settings as a comparison's caption prints them ("
+                   "'test=t resamples=10000 seed=0 correction=holm ci=t confidence=0.95 alpha=0.05'), instead of "
+                   "--test, --resamples, --seed, --correction, --ci, --alpha")
     p.add_argument("--query-set", choices=("common", "qrels"), default=None,
                    help="the queries every mean, difference and test is over: common (the default) the judged queries "
                         "every run answers; qrels every judged query, one a run lacks counted as the flavor's "
@@ -62,6 +72,7 @@ def add_parser(sub) -> None:
     add_quiet_option(p)
     p.set_defaults(test_given=False)
     add_on_duplicate(p)
+    add_max_memory(p)
     p.add_argument("--grids", action="store_true", help="list the named grids and exit")
     p.add_argument("--example", action="store_true", help="the built-in example (seed 000): gain and cutoff effects")
 
@@ -72,16 +83,6 @@ class _GivenTest(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         setattr(namespace, self.dest, values)
         namespace.test_given = True
-
-
-def _p(x: float, floored: bool = False) -> str:
-    """A p-value; `floored`: its Monte Carlo test found no resample as extreme, so the p-value is at the test's
-    floor 1/(R+1) (or a multiple of it after Holm's correction) and is printed as a bound, `<1e-04`."""
-    if x != x:
-        return "null"
-    if floored:
-        return f"<{x:.0e}" if x < 1e-4 else f"<{x:.4f}"
-    return f"{x:.4f}" if x >= 1e-4 else f"{x:.1e}"
 
 
 def print_grids() -> None:
@@ -100,16 +101,16 @@ def print_comparison(cmp, queries: int = 5, example: bool = False, quiet: bool =
     """Verdicts first, then how the numbers were made, the table, and the per-query views and warnings; `quiet`:
     the table alone (and one stderr line counting the warnings left out: the table's and `left_out`'s)."""
     if quiet:
-        _print_table(cmp)
+        print_pairs(cmp)
         render.count_left_out("warning\n" * len(cmp.warnings) + left_out, sys.stderr)
         return
     _print_verdicts(cmp)
     if example:
         _print_example_story(cmp)
     print()
-    _print_method(cmp)
+    print_method(cmp)
     print()
-    _print_table(cmp)
+    print_pairs(cmp)
     if queries > 0 and cmp.scores is not None:
         _print_queries(cmp, queries)
     if len(cmp.warnings):
@@ -140,56 +141,6 @@ def _print_verdicts(cmp, shown: int = 12) -> None:
                       f"({f.to_label})")
             if len(flips) > shown:
                 print(f"{indent}  ... and {len(flips) - shown} more (--format json lists them all)")
-
-
-def _print_method(cmp) -> None:
-    s = cmp.settings
-    test = ("paired randomization (sign flip; exact over all 2^n flips when 2^n <= resamples)"
-            if s["test"] == "randomization" else "paired t-test (scipy.stats.ttest_rel)")
-    resampling = f", {s['n_resamples']} resamples, seed {s['seed']}" if s["test"] == "randomization" else ""
-    print(f"test: {test}, {int(s['confidence'] * 100)}% CI: {s['ci']}{resampling}; "
-          f"multiple comparisons: {s['correction']}; significant: p_holm < {s['alpha']}")
-    print(f"means, differences and tests {s['paired_queries']}")
-    pairs = cmp.pairs
-    disagree = pairs[pairs.means_winner != pairs.winner]
-    if len(disagree):
-        print(f"note: under {len(disagree)} flavor x pair rows the means order the "
-              f"runs differently from the paired difference, e.g. {disagree.label.iloc[0]}: "
-              f"{disagree.means_winner.iloc[0]} by the means, {disagree.winner.iloc[0]} by the pairs")
-    small = pairs[(pairs.n > 0) & (pairs.n < 6)]
-    if len(small) and s["test"] == "randomization":
-        n = int(small.n.min())
-        print(f"note: with n = {n} paired queries the smallest attainable p-value is {min(1.0, 2.0 ** (1 - n)):g}")
-
-
-def _signed(x: float) -> str:
-    return "null" if x != x else f"{x:+.6f}"
-
-
-def _print_table(cmp) -> None:
-    from rankflavor.compare.paper import set_caption
-
-    rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "p", "p_holm", "n", "excl", "winner"]]
-    floor = 1.0 / (cmp.settings["n_resamples"] + 1)
-    for r in cmp.pairs.itertuples():
-        floored = cmp.settings["test"] == "randomization" and not r.exact and r.p <= floor * (1 + 1e-9)
-        rows.append([r.label, r.run_a, r.run_b, fmt(r.mean_a), fmt(r.mean_b), _signed(r.diff),
-                     f"[{_signed(r.ci_low)}, {_signed(r.ci_high)}]", _p(r.p, floored),
-                     _p(r.p_holm, floored) + ("*" if r.significant else ""), str(r.n), str(r.excluded), r.winner])
-    print("\n".join(render.aligned(rows)))
-    print("\n".join(render.flavor_key(list(zip(cmp.pairs.label, cmp.pairs.flavor, strict=True)))))
-    print(f"means, differences and tests {set_caption(cmp)}")
-    sums = [label for label, flavor in dict.fromkeys(zip(cmp.pairs.label, cmp.pairs.flavor, strict=True))
-            if registry.get(cmp.flavor(flavor).metric).aggregate == "sum"]
-    if sums:
-        print(f"note: {', '.join(sums)}: mean_a and mean_b are sums over each run's queries (trec_eval's summary of "
-              "a count); diff is the mean of the paired per-query differences")
-    if cmp.skipped:
-        print(f"\nskipped {len(cmp.skipped)} flavors (invalid, or refused by the data):")
-        for combination, reason in cmp.skipped[:5]:
-            print(f"  {combination}: {reason}")
-        if len(cmp.skipped) > 5:
-            print(f"  ... and {len(cmp.skipped) - 5} more (--format json lists them all)")
 
 
 def _print_queries(cmp, queries: int, pairs: int = 3) -> None:
@@ -283,11 +234,12 @@ def print_pyterrier_table(cmp, form: str) -> int:
 def write_csv(cmp, stream) -> None:
     writer = csv.writer(stream, lineterminator="\n")
     columns = ["flavor", "run_a", "run_b", "mean_a", "mean_b", "n", "excluded", "diff", "ci_low", "ci_high", "p",
-               "p_holm", "significant", "winner"]
+               "p_holm", "significant", "winner", "effect_size", "wins", "ties", "losses", "p_adjusted"]
     columns += [c for c in ("unjudged_low", "unjudged_high", "unjudged_verdict") if c in cmp.pairs]
-    writer.writerow(columns)
+    writer.writerow([*columns, "settings"])
     for row in cmp.pairs[columns].itertuples(index=False):
-        writer.writerow(["" if v is None or (isinstance(v, float) and v != v) else v for v in row])
+        writer.writerow(["" if v is None or (isinstance(v, float) and v != v) else v for v in row]
+                        + [cmp.settings["canonical"]])
 
 
 def _default_query_set(table: str | None, grid: Any, cutoffs: Any, base: str) -> str:
@@ -305,8 +257,8 @@ def report_verify(cmp) -> int:
     """compare --verify: one stderr line when every number agrees, else one line per number that differs."""
     problems = cmp.verify()
     if not problems:
-        sys.stderr.write("verify: every mean, difference, p-value and Holm correction recomputed from the per-query "
-                         "values agrees\n")
+        sys.stderr.write("verify: every mean, interval, difference, effect size, p-value and correction recomputed "
+                         "from the per-query values agrees\n")
         return EXIT_OK
     sys.stderr.write(f"verify: {len(problems)} numbers differ from their recomputation from the per-query values:\n")
     sys.stderr.write("".join(f"  {p}\n" for p in problems))
@@ -336,9 +288,17 @@ def run(args: argparse.Namespace) -> int:
         grid, cutoffs = (args.specs or args.grid), args.cutoffs
     test = "t" if args.table == "pyterrier" and not args.test_given else args.test
     query_set = args.query_set or _default_query_set(args.table, grid, cutoffs, args.base)
-    cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline, test=test,
+    chosen = dict(test=test, n_resamples=args.resamples, seed=args.seed, alpha=args.alpha, correction=args.correction,
+                  ci=args.ci)
+    if args.settings is not None:  # (the canonical string: compare/stats.py TestSettings.parse)
+        from dataclasses import asdict
+
+        from rankflavor.compare.stats import TestSettings
+
+        chosen = asdict(TestSettings.parse(args.settings))
+    cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline,
                   on_duplicate=args.on_duplicate, names=parse_name_options(args.names) or None,
-                  n_resamples=args.resamples, seed=args.seed, alpha=args.alpha, query_set=query_set)
+                  query_set=query_set, **chosen)
     bounds_table.add_bounds(cmp, args.unjudged_bounds)
     set_warning = "" if cmp.query_set is None or not cmp.query_set.warning() else f"warning: {cmp.query_set.warning()}\n"
     if not args.quiet:

@@ -8,6 +8,7 @@ import sys
 
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.help import command_epilog
+from rankflavor.cli.memory_option import add_max_memory
 from rankflavor.cli.threads import one_blas_thread
 from rankflavor.errors import EXIT_OK
 
@@ -15,7 +16,8 @@ from rankflavor.errors import EXIT_OK
 def add_parser(sub) -> None:
     p = sub.add_parser("eval", help="evaluate runs against qrels under one or more flavors",
                        epilog=command_epilog("eval", axes=True), formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("qrels", help="TREC qrels file (qid iter docid grade), plain or .gz")
+    p.add_argument("qrels", help="TREC qrels file (qid iter docid grade), plain or .gz; with a diversity measure "
+                                 "(alpha_ndcg, err_ia, nrbp, p_ia, s_recall) a subtopic qrels (qid subtopic docid grade)")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
     p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC",
                    help="flavor spec, e.g. 'ndcg@10', 'ndcg@10 gain=exp2', 'trec_eval', 'lightgbm@5', "
@@ -36,6 +38,7 @@ def add_parser(sub) -> None:
     from rankflavor.cli.bounds_table import add_option
 
     add_option(p, "eval")
+    add_max_memory(p)
     p.add_argument("--engine", choices=("local", "spark"), default="local",
                    help="spark: evaluate on Apache Spark (pip install 'rankflavor[spark]'); TREC or Parquet files")
     p.add_argument("--master", metavar="URL", help="with --engine spark: the Spark master (local[N], spark://..., "

@@ -79,6 +79,11 @@ def run(args: argparse.Namespace) -> int:
         render.print_json(record.to_dict())
     elif args.show_all:
         render.print_record(record)
+        if record.ranked_omitted:
+            from rankflavor.report.records import RANKED_ROWS_SHOWN
+
+            print(f"... {_count(record.ranked_omitted, 'more ranked document')} not listed: below rank "
+                  f"{RANKED_ROWS_SHOWN:,}, unjudged, and tied with no document the metric reads")
     else:
         print_short(record, flavor.cutoff)
     return EXIT_OK
@@ -96,8 +101,9 @@ def print_short(record, cutoff: int | None) -> None:
     ranked = [row for row in record.ranked if row["tie_group"] in kept_groups]
     left = [row for row in record.ranked if row["tie_group"] not in kept_groups]
     judged = sum(row["judged"] for row in left)
-    hidden = (f"... {_count(len(left), 'more ranked document')} below rank {cutoff}"
-              f"{f' ({judged} judged)' if judged else ''}" if left else "")
+    more = len(left) + record.ranked_omitted  # (omitted: rows a record of a huge query does not list)
+    hidden = (f"... {_count(more, 'more ranked document')} below rank {cutoff}"
+              f"{f' ({judged} judged)' if judged else ''}" if more else "")
     lists, list_hidden = dict(record.lists), {}
     for name, rows in record.lists.items():
         if cutoff is not None and len(rows) > cutoff:

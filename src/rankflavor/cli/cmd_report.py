@@ -11,6 +11,7 @@ import time
 
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.cmd_eval import add_name_option, named, resamples, run_names, seed, significance_level
+from rankflavor.cli.memory_option import add_max_memory
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 
@@ -40,6 +41,7 @@ def add_parser(sub) -> None:
                         "every run answers; qrels every judged query, one a run lacks counted as missing= says")
     p.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the page to write (report.html)")
     add_on_duplicate(p)
+    add_max_memory(p)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,6 +15,8 @@ import signal
 import sys
 from collections.abc import Sequence
 
+from rankflavor import progress
+from rankflavor.cli.memory_option import apply_max_memory
 from rankflavor.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RankflavorError
 
 COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "power", "diff", "report",
@@ -131,6 +133,8 @@ def _main(argv: list[str]) -> int:
     parser = build_parser(named_command(argv))
     args = parser.parse_args(argv)
     try:
+        progress.start()
+        apply_max_memory(args)
         _tell_readings(args)
         return _module(args.command).run(args)
     except RankflavorError as exc:

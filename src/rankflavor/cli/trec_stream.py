@@ -38,9 +38,8 @@ def stream_trec(args: Any, runs: list, names: list[str], specs: list[str], weigh
                 set_lines: bool, err: IO[str], out: IO[str]) -> None:
     """Evaluate and print each run in turn against the qrels read once (see the module's docstring)."""
     from rankflavor import evaluate
-    from rankflavor.inputs.load import load_qrels
 
-    qrels = load_qrels(args.qrels)
+    qrels = _qrels_once(args.qrels, specs)
     shown: set[str] = set()
     kinds: dict[str, list[str]] = {}
     for run, name in zip(runs, names, strict=True):
@@ -54,3 +53,14 @@ def stream_trec(args: Any, runs: list, names: list[str], specs: list[str], weigh
         warning_kinds(report, kinds)
         del report
     write_kinds(kinds, err)
+
+
+def _qrels_once(path: str, specs: list[str]) -> Any:
+    """The qrels read once for every run: a subtopic qrels when a diversity measure is asked for
+    (inputs/subtopics.py), else a QrelsTable."""
+    from rankflavor.flavor import labelled_specs
+    from rankflavor.inputs.load import load_qrels
+    from rankflavor.inputs.subtopics import as_subtopic_qrels
+
+    qrels = as_subtopic_qrels(path, [flavor.metric for flavor in labelled_specs(specs)])
+    return load_qrels(path) if qrels is path else qrels

@@ -6,7 +6,9 @@
 - `diff(qrels, runs, flavor_a, flavor_b)`: the walk from one flavor to another, one axis at a time.
 - `top_differences`, `changed_winners`: per-query views with `rankflavor explain` command lines.
 - `GRIDS`, `build_grid`: the named grids and the flavors of a grid.
-- `TestSettings`: how runs are compared (test, n_resamples, seed, confidence, alpha), one value.
+- `TestSettings`: how runs are compared (test, n_resamples, seed, confidence, alpha, correction, ci), one value
+  with a canonical string (`str`, `TestSettings.parse`); each mean's interval, effect sizes, win/tie/loss,
+  the corrections and the randomised Tukey HSD test: compare/effects.py, corrections.py, tukey.py.
 - `Comparison.pyterrier_table()`: PyTerrier's Experiment table (`<m> +`, `<m> -`, `<m> p-value`, ...), a DataFrame.
 - `paper_table(cmp)` / `Comparison.paper_table()`: the systems x measures table of a paper, with
   significance marks, as text, Markdown or LaTeX.

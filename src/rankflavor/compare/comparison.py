@@ -4,9 +4,11 @@ Every mean, difference and test of a comparison is over one query set (compare/q
 judged queries every run answers, the default; or `qrels`, every judged query, a missing one counted as the
 flavor's `missing` says), less, under a flavor, the queries some run leaves undefined (empty=skip). For every
 flavor of a grid and every pair of runs: each run's mean over those queries, the paired difference
-mean_q(a_q - b_q) over the same queries, a 95% CI and a p-value (`rankflavor.compare.stats`), Holm-corrected
-over the pairs of one flavor when there are several, and the winner (the sign of the paired difference, that
-of the means' difference: `means_winner`). `excluded` counts the set's queries a flavor leaves out.
+mean_q(a_q - b_q) over the same queries, a 95% CI and a p-value (`rankflavor.compare.stats`), corrected
+as declared (Holm by default: compare/corrections.py) over the pairs of one flavor when there are several,
+the effect size, win / tie / loss counts and each mean's interval (compare/pair_extras.py), and the
+winner (the sign of the paired difference, that of the means' difference: `means_winner`). `excluded`
+counts the set's queries a flavor leaves out.
 `tie_low`..`tie_high` is the range of mean_a - mean_b when each run's ties are broken pessimistically or
 optimistically (the lower and higher of the two means per run, from the warnings; unknown when a run's own
 queries are not the compared ones); `tie_sensitive` marks a winner that some tie order could reverse.
@@ -27,7 +29,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rankflavor.compare.corrections import NAMES as CORRECTION_NAMES
+from rankflavor.compare.corrections import adjust
+from rankflavor.compare.effects import EFFECT_SIZE
 from rankflavor.compare.grid import labelled_grid, short_label
+from rankflavor.compare.pair_extras import extras
 from rankflavor.compare.paper import PaperTable, paper_table
 from rankflavor.compare.pyterrier import pyterrier_table
 from rankflavor.compare.query_set import QUERY_SETS, QuerySet, set_mean, set_values, summary_values
@@ -35,10 +41,12 @@ from rankflavor.compare.query_set import query_set as build_query_set
 from rankflavor.compare.scores import Scores
 from rankflavor.compare.stats import PairedTest, TestSettings, holm, paired_tests
 from rankflavor.compare.verdicts import NONE, TIE, decide
+from rankflavor.engine import max_memory as budget_of
 from rankflavor.errors import EXIT_USAGE, RankflavorError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.pipeline import apply_names
 from rankflavor.inputs.run_names import find_run
+from rankflavor.inputs.subtopics import as_subtopic_qrels
 from rankflavor.report.numbers import TOLERANCE
 
 
@@ -72,8 +80,9 @@ class Comparison:
     settings: dict[str, Any] = field(default_factory=dict)  # how it was compared, as `to_dict` gives it
     scores: Scores | None = None
     labels: dict[str, str] = field(default_factory=dict)  # canonical string -> the flavor's short name
-    baseline: str | None = None  # the run every other run is compared with (None: all pairs)
+    baseline: str | None = None  # the run every other run is compared with (None: all pairs, or several baselines)
     query_set: QuerySet | None = None  # the queries every mean, difference and test is over
+    baselines: list[str] = field(default_factory=list)  # the runs each other run is compared with ([]: all pairs)
 
     def flavor(self, canonical: str) -> Flavor:
         """The Flavor compared whose canonical string a table shows (`pairs.flavor`, `flips.from_flavor`, ...)."""
@@ -134,14 +143,18 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def run_pairs(runs: Sequence[str], baseline: str | None = None) -> list[tuple[str, str]]:
-    """All pairs in run order, or (baseline, run) for every other run."""
-    if baseline is None:
+def run_pairs(runs: Sequence[str], baseline: str | Sequence[str] | None = None) -> list[tuple[str, str]]:
+    """All pairs in run order, or (baseline, run) for every other run and every baseline in turn (a pair of two
+    baselines once)."""
+    if baseline is None or (not isinstance(baseline, str) and not baseline):
         return list(itertools.combinations(runs, 2))
-    if baseline not in runs:
-        raise CompareError(f"baseline {baseline!r} is not a run (give a run's name, its path as given or its file "
-                           f"name); runs: {', '.join(runs)}")
-    return [(baseline, r) for r in runs if r != baseline]
+    pairs: list[tuple[str, str]] = []
+    for base in [baseline] if isinstance(baseline, str) else baseline:
+        if base not in runs:
+            raise CompareError(f"baseline {base!r} is not a run (give a run's name, its path as given or its file "
+                               f"name); runs: {', '.join(runs)}")
+        pairs += [(base, r) for r in runs if r != base and (r, base) not in pairs and (base, r) not in pairs]
+    return pairs
 
 
 def _usable(scores: Scores, flavors: list[Flavor], skipped: list[tuple[str, str]], label: Callable[[Flavor], str],
@@ -217,7 +230,19 @@ def _mean_over(scores: Scores, run: str, flavor: Flavor, other: Flavor, keep: np
     return None if raw is None else set_mean(scores, run, flavor, np.where(keep, raw, np.nan))
 
 
-def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | None = None,
+def _corrected(block: list[dict[str, Any]], settings: TestSettings) -> list[dict[str, Any]]:
+    """One flavor's pairs with `p_holm` (Holm's, as before), `p_adjusted` (the declared correction's: one pair is
+    its own family) and `significant` (p_adjusted < alpha)."""
+    raw = [r["p"] for r in block]
+    several = len(block) > 1
+    for r, p_holm, p_adj in zip(block, holm(raw) if several else raw,
+                                adjust(raw, settings.correction) if several else raw, strict=True):
+        r["p_holm"], r["p_adjusted"], r["correction"] = float(p_holm), float(p_adj), settings.correction
+        r["significant"] = bool(p_adj < settings.alpha) if not np.isnan(p_adj) else False
+    return block
+
+
+def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Sequence[str] | None = None,
                    settings: TestSettings | None = None, skipped: list[tuple[str, str]] | None = None,
                    labels: Mapping[Flavor, str] | None = None, query_set: str = "common") -> Comparison:
     """`compare` on already loaded scores (the CLI and the views share one `Scores` and its cache). labels:
@@ -233,16 +258,20 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
     runs = scores.runs
     if len(runs) < 2:
         raise CompareError("compare needs at least two runs")
-    if baseline is not None and baseline not in runs:  # the path as typed, or the file name, of a named run
-        paths = {item["name"]: item.get("path") for item in scores.provenance.get("inputs", []) if item["role"] == "run"}
-        baseline = find_run(baseline, runs, paths) or baseline
+    paths = {item["name"]: item.get("path") for item in scores.provenance.get("inputs", []) if item["role"] == "run"}
+    # each baseline: a run's name, or the path as typed, or the file name, of a named run
+    baselines = [b if b in runs else find_run(b, runs, paths) or b
+                 for b in ([] if baseline is None else [baseline] if isinstance(baseline, str) else baseline)]
+    baseline = baselines[0] if len(baselines) == 1 else None
     skipped = list(skipped or [])
     flavors = _usable(scores, flavors, skipped, label)
-    pairs = run_pairs(runs, baseline)
+    pairs = run_pairs(runs, baselines)
     qs = build_query_set(scores, query_set, flavors)
     tests, counts, set_means = _pair_tests(scores, qs, flavors, pairs, settings)
+    more = extras(scores, qs, flavors, pairs, settings)
     means = pd.DataFrame([
-        {"flavor": str(f), "label": label(f), "run": r, "mean": set_means[i][r], "n": counts[i]}
+        {"flavor": str(f), "label": label(f), "run": r, "mean": set_means[i][r], "n": counts[i],
+         "ci_low": more.intervals[(i, r)][0], "ci_high": more.intervals[(i, r)][1]}
         for i, f in enumerate(flavors) for r in runs
     ])
     rows = []
@@ -250,16 +279,14 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
         block = []
         for j, (a, b) in enumerate(pairs):
             t = tests[(i, j)]
+            p = more.tukey.get((i, j), t.p)
             ma, mb = set_means[i][a], set_means[i][b]
             block.append({"flavor": str(f), "label": label(f), "run_a": a, "run_b": b, "mean_a": ma, "mean_b": mb,
                           "n": t.n, "excluded": qs.size - t.n, "diff": t.diff, "ci_low": t.ci_low,
-                          "ci_high": t.ci_high, "p": t.p, "exact": t.exact, "winner": winner_of(t.diff, a, b),
-                          "means_winner": NONE if ma is None or mb is None else winner_of(ma - mb, a, b)})
-        adjusted = holm([r["p"] for r in block]) if len(block) > 1 else [r["p"] for r in block]
-        for r, p_adj in zip(block, adjusted, strict=True):
-            r["p_holm"] = float(p_adj)
-            r["significant"] = bool(p_adj < settings.alpha) if not np.isnan(p_adj) else False
-        rows += block
+                          "ci_high": t.ci_high, "p": p, "exact": t.exact, "winner": winner_of(t.diff, a, b),
+                          "means_winner": NONE if ma is None or mb is None else winner_of(ma - mb, a, b),
+                          **more.pairs[(i, j)]})
+        rows += _corrected(block, settings)
     warn_rows, tie_range = _warnings(scores, flavors, label, qs)
     for row in rows:
         (lo_a, hi_a), (lo_b, hi_b) = tie_range[(row["run_a"], row["flavor"])], tie_range[(row["run_b"], row["flavor"])]
@@ -268,26 +295,32 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Non
         row["tie_high"] = hi_a - lo_b if known else np.nan
         row["tie_sensitive"] = bool(known and row["winner"] not in (TIE, NONE) and row["tie_low"] < 0 < row["tie_high"])
     table = pd.DataFrame(rows)
+    table.attrs["settings"] = means.attrs["settings"] = str(settings)
     verdicts, measures, flips = decide(table, flavors, pairs, label)
     warnings = pd.DataFrame(warn_rows, columns=["run", "flavor", "label", "code", "message", "numbers"])
-    correction = (f"Holm over the {len(pairs)} pairs of each flavor" if len(pairs) > 1 else "none (one pair)")
-    test = settings.test
-    described = {"test": test, "ci": "paired percentile bootstrap" if test == "randomization" else "t interval",
+    correction = ("none (one pair)" if len(pairs) == 1 else f"none: the Tukey HSD test holds the family-wise error "
+                  f"over all {len(runs)} runs' pairs" if settings.test == "tukey" else
+                  f"{CORRECTION_NAMES[settings.correction]} over the {len(pairs)} pairs of each flavor")
+    described = {"canonical": str(settings), "test": settings.test,
+                 "ci": "paired percentile bootstrap" if settings.ci == "bootstrap" else "t interval",
                  "n_resamples": settings.n_resamples, "seed": settings.seed, "confidence": settings.confidence,
-                 "alpha": settings.alpha, "correction": correction,
-                 "pairs": "each run vs " + baseline if baseline else "all pairs",
+                 "alpha": settings.alpha, "correction": correction, "correction_method": settings.correction,
+                 "effect_size": EFFECT_SIZE, "baselines": baselines,
+                 "pairs": ("each run vs " + " and vs ".join(baselines)) if baselines else "all pairs",
                  "query_set": qs.name, "queries": qs.size,
                  "paired_queries": qs.describe() + "; a query some run leaves undefined under a flavor is left out "
                                    "of that flavor for every run (counted in `excluded`)"}
     return Comparison(runs, flavors, table, means, verdicts, measures, flips, warnings, skipped, described, scores,
-                      {str(f): label(f) for f in flavors}, baseline, qs)
+                      {str(f): label(f) for f in flavors}, baseline, qs, baselines)
 
 
 def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[str, Sequence[str]] | None = None,
-            cutoffs: Sequence[int] | None = None, base: str | Flavor = "ndcg", baseline: str | None = None,
-            test: str = "randomization", n_resamples: int = 10_000, seed: int = 0, confidence: float = 0.95,
-            alpha: float = 0.05, on_duplicate: str = "error",
-            names: Sequence[str] | Mapping[str, str] | None = None, query_set: str = "common") -> Comparison:
+            cutoffs: Sequence[int] | None = None, base: str | Flavor = "ndcg",
+            baseline: str | Sequence[str] | None = None, test: str = "randomization", n_resamples: int = 10_000,
+            seed: int = 0, confidence: float = 0.95, alpha: float = 0.05, correction: str = "", ci: str = "",
+            on_duplicate: str = "error",
+            names: Sequence[str] | Mapping[str, str] | None = None, query_set: str = "common",
+            max_memory: str | int | None = None) -> Comparison:
     """Compare runs under every flavor of a grid.
 
     qrels, runs: as for `rankflavor.evaluate` (at least two runs). flavors: specs or Flavors to use as
@@ -295,12 +328,15 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
     `base` at each of `cutoffs` (default: the "default" grid @10). test: "randomization" (sign-flip
     p-value, percentile bootstrap CI) or "t" (scipy.stats.ttest_rel). Returns a `Comparison` whose
     `pairs`, `means`, `verdicts`, `flips` and `warnings` are DataFrames. on_duplicate: as for `evaluate`.
-    test, n_resamples, seed, confidence, alpha: the `TestSettings` of the comparison. names: the runs' names, as
-    for `evaluate`; `baseline` is a run's name, its path as given or its file name. query_set: the queries every
-    mean, difference and test is over: "common" (the judged queries every run answers) or "qrels" (every judged
-    query, a missing one counted as the flavor's missing= says; refused under missing=skip when a run lacks one).
+    test ("randomization", "t", "wilcoxon", "sign", "tukey"), n_resamples, seed, confidence, alpha, correction
+    ("holm", "bonferroni", "bh", "none"), ci ("bootstrap", "t"): the `TestSettings` of the comparison (its
+    canonical string is `settings["canonical"]`). baseline: one run or several (each run against each).
+    names: the runs' names, as for `evaluate`; `baseline` is a run's name, its path as given or its file name.
+    query_set: the queries every mean, difference and test is over: "common" (the judged queries every run
+    answers) or "qrels" (every judged query, a missing one counted as the flavor's missing= says; refused under
+    missing=skip when a run lacks one). max_memory: the memory budget, as for `evaluate`.
     """
-    settings = TestSettings(test, n_resamples, seed, confidence, alpha)
+    settings = TestSettings(test, n_resamples, seed, confidence, alpha, correction, ci)
     if query_set not in QUERY_SETS:
         raise CompareError(f"unknown query set {query_set!r}; use 'common' or 'qrels'")
     if flavors is not None and grid is not None:
@@ -314,6 +350,8 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
         raise CompareError(f"compare does not weight its paired tests, so it refuses weighted flavors "
                            f"({short_label(weighted[0])}); compare them unweighted, and give the weighted means "
                            "with rankflavor eval --weights NAME=FILE")
-    scores = Scores.load(qrels, apply_names(runs, names), on_duplicate)
-    return compare_scores(scores, chosen, baseline=baseline, settings=settings, skipped=skipped, labels=labelled,
-                          query_set=query_set)
+    qrels = as_subtopic_qrels(qrels, [flavor.metric for flavor in chosen])  # (diversity measures: inputs/subtopics.py)
+    with budget_of(max_memory):
+        scores = Scores.load(qrels, apply_names(runs, names), on_duplicate)
+        return compare_scores(scores, chosen, baseline=baseline, settings=settings, skipped=skipped,
+                              labels=labelled, query_set=query_set)

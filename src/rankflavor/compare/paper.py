@@ -1,12 +1,15 @@
 """The systems x measures table of an IR paper, from a Comparison: each run's mean under each measure, marked
-where its paired test against another run is significant (after Holm's correction, as `compare` makes it).
+where its paired test against another run is significant (after the declared correction, as `compare` makes it),
+with the interval of each mean (t or bootstrap, as declared: compare/effects.py).
 
 With a baseline (`compare --baseline RUN`), a run's cell is marked ▲ when it is significantly better than
 the baseline and ▼ when significantly worse (marks as many IR papers print them; PyTerrier's Experiment has
 columns instead: compare/pyterrier.py). Without one, each run gets a letter and a cell carries the letters of
 the runs it is significantly better than (ranx's report convention). The best mean of each measure is in bold
-(Markdown, LaTeX). Rendered as plain text, Markdown or LaTeX (booktabs), each with a note saying what the marks
-mean: the test, alpha, the correction.
+(Markdown, LaTeX). With several baselines (`--baseline A --baseline B`) the letters mark the runs beaten among
+the pairs tested (each run against each baseline). Rendered as plain text, Markdown or LaTeX (booktabs), each
+with a note saying what the marks mean: the test, alpha, the correction, the intervals, the query set, and the
+comparison's settings as their canonical string (`TestSettings`, with the seed and the resample count).
 """
 
 from __future__ import annotations
@@ -20,6 +23,10 @@ import pandas as pd
 
 BETTER, WORSE = "▲", "▼"
 STYLES = ("text", "markdown", "latex")
+TEST_NAMES = {"randomization": "paired randomization test", "t": "paired t-test",
+              "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test", "tukey": "randomised Tukey HSD test"}
+CORRECTION_PHRASES = {"holm": "Holm's correction", "bonferroni": "Bonferroni's correction",
+                      "bh": "the Benjamini-Hochberg correction (false discovery rate)"}
 
 
 @dataclass
@@ -37,6 +44,15 @@ class PaperTable:
     letters: dict[str, str] = field(default_factory=dict)  # run -> its letter (no baseline)
     digits: int = 4
     query_set: dict[str, Any] | None = None  # the comparison's query set (QuerySet.to_dict)
+    intervals: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)  # (run, measure) -> CI
+    settings: str = ""  # the comparison's TestSettings, canonical
+
+    def interval(self, run: str, measure: str) -> str:
+        """The cell's interval, `[low, high]` ("" when unknown)."""
+        low, high = self.intervals.get((run, measure), (None, None))
+        if low is None or high is None or low != low or high != high:
+            return ""
+        return f"[{low:.{self.digits}f}, {high:.{self.digits}f}]"
 
     def marks(self, run: str, measure: str) -> str:
         """The cell's significance marks: ▲/▼ against the baseline, else the letters of the runs it beats."""
@@ -66,7 +82,8 @@ class PaperTable:
 
     def to_text(self) -> str:
         rows = [["run", *self.measures]]
-        rows += [[self.run_name(r), *(f"{self.cell(r, m)} {self.marks(r, m)}".rstrip() for m in self.measures)]
+        rows += [[self.run_name(r), *(" ".join(x for x in (self.cell(r, m), self.marks(r, m), self.interval(r, m))
+                                                   if x) for m in self.measures)]
                  for r in self.runs]
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows]
@@ -77,8 +94,8 @@ class PaperTable:
             text = self.cell(r, m)
             if self.means[(r, m)] is not None and self.means[(r, m)] == self.best(m):
                 text = f"**{text}**"
-            marks = self.marks(r, m)
-            return text + (f"<sup>{marks}</sup>" if marks else "")
+            marks, interval = self.marks(r, m), self.interval(r, m)
+            return text + (f"<sup>{marks}</sup>" if marks else "") + (f" {interval}" if interval else "")
 
         lines = ["| run | " + " | ".join(_md(m) for m in self.measures) + " |",
                  "|---|" + "---:|" * len(self.measures)]
@@ -92,7 +109,9 @@ class PaperTable:
             if self.means[(r, m)] is not None and self.means[(r, m)] == self.best(m):
                 text = f"\\textbf{{{text}}}"
             marks = self.marks(r, m).replace(BETTER, "$\\blacktriangle$").replace(WORSE, "$\\blacktriangledown$")
-            return text + (f"\\textsuperscript{{{marks}}}" if marks else "")
+            interval = self.interval(r, m)
+            return (text + (f"\\textsuperscript{{{marks}}}" if marks else "")
+                    + (f" {{\\scriptsize {interval}}}" if interval else ""))
 
         head = " & ".join(["Run", *(_tex(m) for m in self.measures)])
         body = [" & ".join([_tex(self.run_name(r)), *(cell(r, m) for m in self.measures)]) + " \\\\" for r in self.runs]
@@ -106,14 +125,18 @@ class PaperTable:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per run x measure: mean, marks, the runs it is significantly better and worse than."""
-        return pd.DataFrame([{"run": r, "measure": m, "flavor": f, "mean": self.means[(r, m)],
-                              "marks": self.marks(r, m), "better_than": list(self.better[(r, m)]),
-                              "worse_than": list(self.worse[(r, m)])}
-                             for r in self.runs for m, f in zip(self.measures, self.flavors, strict=True)])
+        frame = pd.DataFrame([{"run": r, "measure": m, "flavor": f, "mean": self.means[(r, m)],
+                               "ci_low": self.intervals.get((r, m), (None, None))[0],
+                               "ci_high": self.intervals.get((r, m), (None, None))[1],
+                               "marks": self.marks(r, m), "better_than": list(self.better[(r, m)]),
+                               "worse_than": list(self.worse[(r, m)])}
+                              for r in self.runs for m, f in zip(self.measures, self.flavors, strict=True)])
+        frame.attrs["settings"] = self.settings
+        return frame
 
     def to_dict(self) -> dict[str, Any]:
         return {"runs": self.runs, "measures": self.measures, "flavors": self.flavors, "baseline": self.baseline,
-                "letters": self.letters, "note": self.note, "query_set": self.query_set,
+                "letters": self.letters, "note": self.note, "query_set": self.query_set, "settings": self.settings,
                 "cells": self.to_frame().replace({np.nan: None}).to_dict(orient="records")}
 
 
@@ -149,19 +172,40 @@ def paper_table(cmp: Any, digits: int = 4) -> PaperTable:
         worse[(loser, measure)].append(winner)
     settings = cmp.settings
     baseline = cmp.baseline
-    test = {"randomization": "paired randomization test", "t": "paired t-test"}[settings["test"]]
-    per_measure = len(cmp.pairs) // max(len(flavors), 1)
-    correction = (f" after Holm's correction over the {per_measure} comparisons of each measure" if per_measure > 1
-                  else ", uncorrected (one comparison per measure)")
-    where = f"{test}, p < {settings['alpha']:g}{correction}; means and tests {set_caption(cmp)}"
+    where = f"{method_caption(cmp)}; means and tests {set_caption(cmp)}"
+    intervals = {(row.run, cmp.labels.get(row.flavor, row.flavor)): (row.ci_low, row.ci_high)
+                 for row in cmp.means.itertuples()} if "ci_low" in cmp.means else {}
+    if intervals:
+        kind = "percentile bootstrap" if settings.get("ci") == "paired percentile bootstrap" else "t"
+        where += f"; [low, high]: the {settings['confidence'] * 100:g}% {kind} interval of each mean"
+    if "canonical" in settings:
+        where += f"; settings: {settings['canonical']}"
     if baseline is not None:
         note = f"{BETTER} / {WORSE}: significantly better / worse than {baseline} ({where})."
         letters: dict[str, str] = {}
     else:
         letters = {run: _letter(i) for i, run in enumerate(cmp.runs)}
-        note = f"A letter marks a significant improvement over the run with that letter ({where})."
+        tested = getattr(cmp, "baselines", [])
+        among = f" (tested against the baselines {', '.join(tested)} only)" if tested else ""
+        note = f"A letter marks a significant improvement over the run with that letter{among} ({where})."
     query_set = None if cmp.query_set is None else cmp.query_set.to_dict()
-    return PaperTable(list(cmp.runs), labels, flavors, means, better, worse, baseline, note, letters, digits, query_set)
+    return PaperTable(list(cmp.runs), labels, flavors, means, better, worse, baseline, note, letters, digits, query_set,
+                      intervals, settings.get("canonical", ""))
+
+
+def method_caption(cmp: Any) -> str:
+    """The test, alpha and the correction of a comparison's marks, as a caption says them."""
+    settings = cmp.settings
+    per_measure = len(cmp.pairs) // max(len(cmp.flavors), 1)
+    method = settings.get("correction_method", "holm")
+    if settings["test"] == "tukey":
+        correction = f" (family-wise over all {len(cmp.runs)} runs' pairs of each measure, no further correction)"
+    elif method == "none" or per_measure <= 1:
+        correction = (", uncorrected (one comparison per measure)" if per_measure <= 1
+                      else f", uncorrected over the {per_measure} comparisons of each measure")
+    else:
+        correction = f" after {CORRECTION_PHRASES[method]} over the {per_measure} comparisons of each measure"
+    return f"{TEST_NAMES[settings['test']]}, p < {settings['alpha']:g}{correction}"
 
 
 def set_caption(cmp: Any) -> str:

@@ -7,9 +7,10 @@ RenderFromPerQuery.averages), each measure named by its label (the spec as writt
 - With a baseline, after every measure's column, for each measure in turn: `<m> +` and `<m> -`, the queries where the
   run's value is greater / smaller than the baseline's (compared exactly, as `perQuery > baselinePerQuery`), `<m>
   p-value` (the comparison's paired test: PyTerrier's default is scipy's paired t-test, `compare(test="t")`), `<m>
-  reject` and `<m> p-value corrected` (Holm over the runs compared with the baseline, as statsmodels'
-  multipletests(method="holm"); reject: corrected p below alpha). PyTerrier inserts the last two only when a
-  correction is asked; rankflavor's comparison always makes Holm's, so they are always there.
+  reject` and `<m> p-value corrected` (the comparison's declared correction, Holm by default, over the runs
+  compared with the baseline, as statsmodels' multipletests(method="holm"); reject: corrected p below alpha).
+  PyTerrier inserts the last two only when a correction is asked; rankflavor's comparison always declares one
+  (correction=none: the p-value itself), so they are always there.
 - The baseline's row: NaN in its `+`, `-`, p-value and corrected columns, False in `reject` (PyTerrier fills None,
   then np.insert(reject, baseline, False) and np.insert(corrected, baseline, nan)).
 
@@ -27,7 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rankflavor.compare.paper import set_caption
+from rankflavor.compare.corrections import NAMES as CORRECTION_NAMES
+from rankflavor.compare.paper import TEST_NAMES, set_caption
 from rankflavor.compare.query_set import set_values
 
 
@@ -39,6 +41,7 @@ def pyterrier_table(cmp: Any) -> pd.DataFrame:
     frame = pd.DataFrame({"name": list(cmp.runs)})
     for flavor, label in zip(flavors, labels, strict=True):
         frame[label] = [means[(run, flavor)] for run in cmp.runs]
+    frame.attrs["settings"] = cmp.settings.get("canonical", "")  # (the comparison's TestSettings, canonical)
     if cmp.baseline is None:
         return frame
     pairs = {(row.run_b, row.flavor): row for row in cmp.pairs.itertuples()}
@@ -57,10 +60,12 @@ def pyterrier_table(cmp: Any) -> pd.DataFrame:
             plus.append(float((values[both] > base[both]).sum()))
             minus.append(float((values[both] < base[both]).sum()))
             pair = pairs[(run, flavor)]
-            p.append(float(pair.p)), reject.append(bool(pair.significant)), corrected.append(float(pair.p_holm))
+            p.append(float(pair.p)), reject.append(bool(pair.significant)), corrected.append(float(pair.p_adjusted))
         columns |= {f"{label} +": plus, f"{label} -": minus, f"{label} p-value": p, f"{label} reject": reject,
                     f"{label} p-value corrected": corrected}
-    return pd.concat([frame, pd.DataFrame(columns)], axis=1)
+    table = pd.concat([frame, pd.DataFrame(columns)], axis=1)
+    table.attrs["settings"] = frame.attrs["settings"]
+    return table
 
 
 def note(cmp: Any) -> str:
@@ -68,12 +73,15 @@ def note(cmp: Any) -> str:
     if cmp.baseline is None:
         return (f"PyTerrier's Experiment columns: each run's mean per measure {set_caption(cmp)} (give --baseline for "
                 "+, -, p-value).")
-    test = {"t": "paired t-test (scipy.stats.ttest_rel)", "randomization": "paired randomization test"}
+    test = {**TEST_NAMES, "t": "paired t-test (scipy.stats.ttest_rel)"}
     pairs = len(cmp.runs) - 1
+    method = cmp.settings.get("correction_method", "holm")
+    correction = ("the Tukey HSD test's own" if method == "none" and cmp.settings["test"] == "tukey"
+                  else CORRECTION_NAMES[method])
     return (f"PyTerrier's Experiment columns against the baseline {cmp.baseline}: + / - the queries better / worse "
             f"than it; p-value: {test[cmp.settings['test']]}; means, +, - and tests {set_caption(cmp)}; p-value "
-            f"corrected: Holm over the {pairs} run{'s' if pairs > 1 else ''} compared with it; reject: corrected p < "
-            f"{cmp.settings['alpha']:g}.")
+            f"corrected: {correction} over the {pairs} run{'s' if pairs > 1 else ''} compared with it; reject: "
+            f"corrected p < {cmp.settings['alpha']:g}; settings: {cmp.settings.get('canonical', '')}.")
 
 
 def to_text(frame: pd.DataFrame, digits: int = 4) -> str:

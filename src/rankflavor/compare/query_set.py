@@ -2,9 +2,10 @@
 
 - `common` (the default): the judged queries every run answers (has at least one row for). A query some run
   lacks is left out of every run's mean and of every pair, whatever the flavor's `missing` axis says.
-- `qrels`: every judged query; a query a run lacks counts as its flavor's `missing` says (missing=zero: 0,
-  trec_eval -c). Under missing=skip it would be left out of that run's mean only, so the runs' means would be
-  over different queries: refused, with the fix (`--query-set common`, or missing=zero).
+- `qrels`: every judged query; a query a run lacks counts as its flavor's `missing` says (missing=zero: 0;
+  missing=empty, trec_eval -c: its value over an empty ranking). Under missing=skip it would be left out of that
+  run's mean only, so the runs' means would be over different queries: refused, with the fix (`--query-set
+  common`, or missing=zero).
 
 Under a flavor that leaves a query of the set undefined (empty=skip, a zero ideal), the query is left out for
 every run (the flavor's `n` is then smaller than the set). The queries of a comparison are judged queries:

@@ -11,6 +11,9 @@
   resampled means (numpy's linear interpolation, as `scipy.stats.bootstrap(method="percentile")`).
 - `t_test`: `scipy.stats.ttest_rel` and its confidence interval, mean(d) +- t_{n-1} sd(d) / sqrt(n).
 - `holm`: Holm (1979) step-down adjusted p-values, p~_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)).
+- Wilcoxon's signed-rank and the sign test, effect sizes, win/tie/loss and each mean's interval:
+  compare/effects.py; Bonferroni and Benjamini-Hochberg: compare/corrections.py; the randomised Tukey HSD
+  test over all runs: compare/tukey.py.
 
 `TestSettings` is how a comparison tests (`paired_test`, `compare`, the report page): one value.
 """
@@ -26,14 +29,26 @@ from rankflavor.errors import UsageError
 CHUNK = 1 << 21  # resampled values held in memory at once
 
 
-TESTS = ("randomization", "t")
+TESTS = ("randomization", "t", "wilcoxon", "sign", "tukey")
+CORRECTIONS = ("holm", "bonferroni", "bh", "none")
+INTERVALS = ("bootstrap", "t")
+# the canonical string's keys, in order, and the field each names
+CANONICAL_KEYS = {"test": "test", "resamples": "n_resamples", "seed": "seed", "correction": "correction", "ci": "ci",
+                  "confidence": "confidence", "alpha": "alpha"}
 
 
 @dataclass(frozen=True)
 class TestSettings:
-    """How runs are compared: `test` ("randomization": sign-flip p-value and paired percentile bootstrap CI,
-    from `n_resamples` resamples of streams of `np.random.SeedSequence(seed)`; "t": scipy.stats.ttest_rel and
-    its t interval), the CI's `confidence`, and `alpha`, the significance level after Holm's correction."""
+    """How runs are compared: `test` ("randomization": sign-flip p-value from `n_resamples` resamples of streams
+    of `np.random.SeedSequence(seed)`; "t": scipy.stats.ttest_rel; "wilcoxon": scipy.stats.wilcoxon, signed
+    ranks; "sign": the exact binomial sign test; "tukey": the randomised Tukey HSD over all runs, compare/tukey.py),
+    `correction` over each flavor's pairs ("holm", "bonferroni", "bh" = Benjamini-Hochberg, "none"; default holm,
+    none under tukey, which controls the family-wise error itself: compare/corrections.py), `ci`, how every
+    interval is made ("bootstrap": percentile bootstrap; "t": Student's t; default t under test=t, else
+    bootstrap), its `confidence`, and `alpha`, the significance level after the correction.
+
+    `str(settings)` is its canonical string (`test=randomization resamples=10000 seed=0 correction=holm
+    ci=bootstrap confidence=0.95 alpha=0.05`), which `TestSettings.parse` reads back."""
 
     __test__ = False  # (a settings value, not a pytest test class)
 
@@ -42,11 +57,22 @@ class TestSettings:
     seed: int = 0
     confidence: float = 0.95
     alpha: float = 0.05
+    correction: str = ""  # "": holm, or none under test=tukey
+    ci: str = ""  # "": t under test=t, else bootstrap
 
     def __post_init__(self) -> None:
         """Each setting checked, a UsageError naming the value (a ValueError, as before)."""
         if self.test not in TESTS:
-            raise UsageError(f"unknown test {self.test!r}; use 'randomization' or 't'")
+            raise UsageError(f"unknown test {self.test!r}; use one of {', '.join(TESTS)}")
+        object.__setattr__(self, "correction", self.correction or ("none" if self.test == "tukey" else "holm"))
+        object.__setattr__(self, "ci", self.ci or ("t" if self.test == "t" else "bootstrap"))
+        if self.correction not in CORRECTIONS:
+            raise UsageError(f"unknown correction {self.correction!r}; use one of {', '.join(CORRECTIONS)}")
+        if self.test == "tukey" and self.correction != "none":
+            raise UsageError("the Tukey HSD test controls the family-wise error over all pairs itself: give "
+                             "correction=none with test=tukey")
+        if self.ci not in INTERVALS:
+            raise UsageError(f"unknown interval {self.ci!r}; use one of {', '.join(INTERVALS)}")
         for name, least in (("n_resamples", 1), ("seed", 0)):
             value = getattr(self, name)
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < least:
@@ -56,6 +82,34 @@ class TestSettings:
             if not isinstance(value, (int, float, np.number)) or isinstance(value, bool) or not 0 < value < 1:
                 raise UsageError(f"{name}={value!r}: give a number between 0 and 1 (exclusive), e.g. "
                                  f"{name}={getattr(TestSettings, name)}")
+
+    def __str__(self) -> str:
+        """The canonical string: every setting, `key=value`, in a fixed order."""
+        return " ".join(f"{key}={_text(getattr(self, name))}" for key, name in CANONICAL_KEYS.items())
+
+    @classmethod
+    def parse(cls, text: str) -> TestSettings:
+        """The settings a canonical string (or any of its `key=value` words, the rest defaults) gives."""
+        given: dict[str, object] = {}
+        for word in text.split():
+            key, sep, value = word.partition("=")
+            if not sep or key not in CANONICAL_KEYS or key in given:
+                raise UsageError(f"test settings {text!r}: {word!r} is not one key=value of "
+                                 f"{', '.join(CANONICAL_KEYS)} (each at most once)")
+            given[key] = value
+        kwargs: dict[str, object] = {}
+        for key, value in given.items():
+            name = CANONICAL_KEYS[key]
+            try:
+                kwargs[name] = (int(value) if name in ("n_resamples", "seed")
+                                else float(value) if name in ("confidence", "alpha") else value)
+            except ValueError:
+                raise UsageError(f"test settings {text!r}: {key}={value!r} is not a number") from None
+        return cls(**kwargs)  # type: ignore[arg-type]
+
+
+def _text(value: object) -> str:
+    return repr(float(value)) if isinstance(value, float) else str(value)
 
 
 @dataclass(frozen=True)
@@ -188,23 +242,27 @@ def paired_test(a: np.ndarray, b: np.ndarray, settings: TestSettings = TestSetti
 
 
 def paired_tests(d: np.ndarray, settings: TestSettings = TestSettings()) -> list[PairedTest]:
-    """`paired_test` for every column of d (n, F) at once (same resamples for every column)."""
+    """`paired_test` for every column of d (n, F) at once (same resamples for every column). The p-value is the
+    declared test's (NaN under tukey: it needs every run, compare/tukey.py), the interval the declared ci's."""
     d = np.asarray(d, dtype=np.float64)
     n, width = d.shape
     diffs = d.mean(axis=0) if n else np.full(width, np.nan)
-    if settings.test == "t":
-        return [PairedTest(n, float(diffs[f]), *_reorder(t_test(d[:, f], settings.confidence)), "t", True)
-                for f in range(width)]
     flips_seed, boot_seed = np.random.SeedSequence(settings.seed).spawn(2)
-    p, exact = randomization_test(d, settings.n_resamples, np.random.default_rng(flips_seed))
-    low, high = bootstrap_ci(d, settings.n_resamples, np.random.default_rng(boot_seed), settings.confidence)
-    return [PairedTest(n, float(diffs[f]), float(low[f]), float(high[f]), float(p[f]), "randomization", exact)
+    exact = True
+    if settings.test == "randomization":
+        p, exact = randomization_test(d, settings.n_resamples, np.random.default_rng(flips_seed))
+    elif settings.test == "tukey":
+        p, exact = np.full(width, np.nan), False
+    else:
+        from rankflavor.compare.effects import PAIRED_P  # (t, wilcoxon, sign: scipy)
+
+        p = np.array([PAIRED_P[settings.test](d[:, f]) for f in range(width)])
+    if settings.ci == "t":
+        low, high = np.array([t_test(d[:, f], settings.confidence)[1:] for f in range(width)]).reshape(width, 2).T
+    else:
+        low, high = bootstrap_ci(d, settings.n_resamples, np.random.default_rng(boot_seed), settings.confidence)
+    return [PairedTest(n, float(diffs[f]), float(low[f]), float(high[f]), float(p[f]), settings.test, exact)
             for f in range(width)]
-
-
-def _reorder(t: tuple[float, float, float]) -> tuple[float, float, float]:
-    p, low, high = t
-    return low, high, p
 
 
 def holm(p: np.ndarray | list[float]) -> np.ndarray:

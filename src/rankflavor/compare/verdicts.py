@@ -90,7 +90,8 @@ def _favours(measure: str, sub: pd.DataFrame, m: dict[str, Any]) -> str:
     if m["n"] == 1:
         row = sub.iloc[0]
         significant = "significant" if row.significant else "not significant"
-        return f"{measure} favours {w} by {abs(row['diff']):.4f} ({significant}, p_holm {row.p_holm:.3g})"
+        p_name, p = ("p_" + row.correction, row.p_adjusted) if "correction" in sub else ("p_holm", row.p_holm)
+        return f"{measure} favours {w} by {abs(row['diff']):.4f} ({significant}, {p_name} {p:.3g})"
     return f"{measure} favours {w} " + m["summary"].split(f"{w} wins ", 1)[1]
 
 

@@ -11,8 +11,10 @@ leaves undefined under the flavor:
 - each p-value: the t-test from scipy.stats.ttest_rel itself; the exact randomization test by enumerating
   every sign vector (itertools.product); a Monte Carlo one by running the same seeded test again on the
   recomputed differences (its resamples cannot be re-derived otherwise);
-- each Holm correction step by step, `significant` (p_holm < alpha) and the winner (the sign of the
-  difference, ties within 1e-9).
+- each Holm correction step by step, the declared correction's (`p_adjusted`), `significant` (p_adjusted <
+  alpha) and the winner (the sign of the difference, ties within 1e-9);
+- the intervals, effect sizes, win / tie / loss counts, the Wilcoxon, sign and Tukey HSD p-values:
+  compare/verify_stats.py.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import numpy as np
 
 from rankflavor import registry
 from rankflavor.compare.stats import TestSettings, paired_tests
+from rankflavor.compare.verify_stats import check_flavor, plain_adjust, settings_of
 from rankflavor.engine import MIN_GEO_MEAN
 from rankflavor.report.numbers import TOLERANCE
 
@@ -38,7 +41,7 @@ class CompareDisagreement:
 
     flavor: str  # its label
     where: str  # a run, or "A vs B"
-    what: str  # mean, diff, p, p_holm, significant, winner, n
+    what: str  # mean, diff, ci_low, ci_high, p, p_holm, significant, winner, n
     reported: Any
     recomputed: Any
 
@@ -90,7 +93,7 @@ def _exact_p(d: list[float]) -> float:
 
 
 def _p(d: list[float], settings: TestSettings) -> float:
-    if not d:
+    if not d or settings.test not in ("t", "randomization"):  # (the others: verify_stats.check_flavor)
         return math.nan
     if settings.test == "t":
         from scipy import stats
@@ -123,8 +126,7 @@ def _query_mask(cmp: Any) -> np.ndarray:
 def verify_comparison(cmp: Any) -> list[CompareDisagreement]:
     """Every mean, n, difference, p-value, Holm correction, significance and winner of `cmp` recomputed from the
     per-query values; the ones that differ (an empty list when all agree)."""
-    s = cmp.settings
-    settings = TestSettings(s["test"], s["n_resamples"], s["seed"], s["confidence"], s["alpha"])
+    settings = settings_of(cmp)
     mask, out = _query_mask(cmp), []
     for flavor in cmp.flavors:
         label = cmp.labels.get(str(flavor), str(flavor))
@@ -139,15 +141,25 @@ def verify_comparison(cmp: Any) -> list[CompareDisagreement]:
         pairs = cmp.pairs[cmp.pairs.flavor == str(flavor)]
         diffs = [[a - b for a, b in zip(_summarised(flavor, values[p.run_a]), _summarised(flavor, values[p.run_b]),
                                         strict=True)] for p in pairs.itertuples()]
-        p_values = [_p(d, settings) for d in diffs]
-        adjusted = _holm(p_values) if len(p_values) > 1 else p_values
-        for row, d, p, p_holm in zip(pairs.itertuples(), diffs, p_values, adjusted, strict=True):
+        summarised = {r: _summarised(flavor, values[r]) for r in cmp.runs}
+
+        def report(where: str, what: str, got: Any, want: Any, label: str = label) -> None:
+            if not _same(got, want):
+                out.append(CompareDisagreement(label, where, what, got, want))
+
+        others = check_flavor(cmp, flavor, summarised, diffs, settings, report)
+        p_values = [others.get(j, _p(d, settings)) for j, d in enumerate(diffs)]
+        several = len(p_values) > 1
+        adjusted = _holm(p_values) if several else p_values
+        declared = plain_adjust(p_values, settings.correction) if several else p_values
+        for row, d, p, p_holm, p_adj in zip(pairs.itertuples(), diffs, p_values, adjusted, declared, strict=True):
             diff = math.fsum(d) / len(d) if d else math.nan
             winner = ("none" if math.isnan(diff) else "tie" if abs(diff) <= TOLERANCE
                       else row.run_a if diff > 0 else row.run_b)
-            significant = bool(not math.isnan(p_holm) and p_holm < settings.alpha)
+            significant = bool(not math.isnan(p_adj) and p_adj < settings.alpha)
             for what, got, want in (("n", row.n, len(d)), ("diff", row.diff, diff),
                                     ("p", row.p, p), ("p_holm", row.p_holm, p_holm),
+                                    ("p_adjusted", getattr(row, "p_adjusted", p_holm), p_adj),
                                     ("significant", bool(row.significant), significant), ("winner", row.winner, winner)):
                 if not _same(got, want):
                     out.append(CompareDisagreement(label, f"{row.run_a} vs {row.run_b}", what, got, want))

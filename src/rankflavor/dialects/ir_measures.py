@@ -51,8 +51,12 @@ Refused, with the reason: what no available provider computes (ir_measures raise
 RBP without rel (cwl_eval requires it), RBP@k, ERR and nDCG(dcg='exp-log2') without @k (gdeval requires k; the
 ranx provider that would take the latter fails on string query ids with ranx 0.3.21: "DataFrame Query IDs column
 dtype must be `object`"), RR(judged_only=True)@k, NumRel(rel=N) for N != 1, exp-log2 with gains or judged_only;
-NumQ and the measures with no rankflavor metric (Accuracy, BPM, SDCG, NERR*, INST, INSQ, Compat, the
-diversity measures); infAP is rankflavor's `infap` (metrics/infap.py).
+the measures not yet supported (BPM, SDCG, NERR*, INST, INSQ, AP_IA, MAP_IA: NO_METRIC; the C/W/L ones are
+cwl_eval.NAME); infAP is rankflavor's `infap` (metrics/infap.py). The diversity measures (alpha_nDCG, alpha_DCG,
+ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, StRecall) are pyndeval's: dialects/ndeval.py `ir_measures_measure` (a cutoff
+required, at most 20). NumQ is pytrec_eval's num_q (1 per query scored; a query the run misses is left out where
+ir_measures lists it as 0: the sum is the same); Compat and Accuracy are their providers'
+(dialects/ir_measures_providers.py, which also reads `NAME@provider`: a provider other than the one picked).
 """
 
 from __future__ import annotations
@@ -63,6 +67,8 @@ import re
 from typing import Any, NamedTuple
 
 from rankflavor import registry
+from rankflavor.dialects import ir_measures_providers as providers
+from rankflavor.dialects import ndeval
 from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.presets import PRESETS
 from rankflavor.errors import SpecError
@@ -70,7 +76,7 @@ from rankflavor.errors import SpecError
 PEER = "ir_measures"
 PREFIX = "ir_measures."
 
-_NOT_GIVEN: Any = object()
+_NOT_GIVEN: Any = providers.NOT_GIVEN
 
 
 class MeasureParam(NamedTuple):
@@ -103,21 +109,30 @@ MEASURES: dict[str, tuple[dict[str, MeasureParam], str]] = {
     "NumRet": ({"rel": MeasureParam(int)}, "cutoff"),
     "NumRel": ({"rel": _REL}, "cutoff"),
     "NumQ": ({}, "cutoff"),
+    "Compat": ({"p": MeasureParam(float, 0.95), "normalize": MeasureParam(bool, True)}, "cutoff"),
+    "Accuracy": ({"cutoff": _CUT, "rel": _REL}, "cutoff"),
     "SetP": ({"rel": _REL, "relative": MeasureParam(bool, False), "judged_only": _JUDGED}, "cutoff"),
     "SetR": ({"rel": _REL}, "cutoff"),
     "SetF": ({"rel": _REL, "beta": MeasureParam(float, 1.0), "judged_only": _JUDGED}, "cutoff"),
     "SetAP": ({"rel": _REL, "judged_only": _JUDGED}, "cutoff"),
+    # the diversity measures (measures/diversity.py), computed by pyndeval: dialects/ndeval.py
+    **{name: ({"cutoff": _CUT, "rel": _REL, "judged_only": _JUDGED}, "cutoff") for name in ("ERR_IA", "nERR_IA", "P_IA")},
+    **{name: ({"cutoff": _CUT, "rel": _REL, "alpha": MeasureParam(float, 0.5), "judged_only": _JUDGED}, "cutoff")
+       for name in ("alpha_DCG", "alpha_nDCG")},
+    **{name: ({"rel": _REL, "alpha": MeasureParam(float, 0.5), "beta": MeasureParam(float, 0.5)}, "cutoff")
+       for name in ("NRBP", "nNRBP")},
+    "StRecall": ({"cutoff": _CUT, "rel": _REL}, "cutoff"),
 }
 # alias -> (measure, the parameters it fixes) (ir_measures/measures/*.py register(..., aliases))
 ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "MAP": ("AP", {}), "MRR": ("RR", {}), "NDCG": ("nDCG", {}), "Precision": ("P", {}), "Recall": ("R", {}),
     "RPrec": ("Rprec", {}), "BPref": ("Bpref", {}), "SetRelP": ("SetP", {"relative": True}),
-    "NumRelRet": ("NumRet", {"rel": 1}),
+    "NumRelRet": ("NumRet", {"rel": 1}), "α_DCG": ("alpha_DCG", {}), "α_nDCG": ("alpha_nDCG", {}),
 }
 # measures ir_measures knows and rankflavor has no metric for (ir_measures/measures/__init__.py)
-NO_METRIC = ("Accuracy", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "AP_IA", "MAP_IA", "BPM", "Compat", "ERR_IA",
-             "nERR_IA", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "NRBP", "nNRBP", "P_IA", "SDCG",
-             "StRecall")
+NO_METRIC = ("AP_IA", "MAP_IA", "BPM", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "SDCG")
+NO_METRIC_WHY = ("ir_measures' C/W/L names (INST, INSQ, BPM, SDCG, NERR*) are not read through ir_measures yet: write "
+                 "cwl_eval.NAME (docs/cwl_eval.md); AP_IA and MAP_IA have no metric")
 _HEAD = re.compile(r"[A-Za-z_]+")
 _NAME = re.compile(r"[^\W\d]\w*")  # a measure's name (NERR8, α_DCG)
 
@@ -165,15 +180,18 @@ def _value(node: ast.AST, text: str, where: str) -> Any:
                     f"{segment!r} (a negative number is an expression it refuses)")
 
 
-def parse_head(text: str) -> tuple[str, dict[str, Any]] | None:
-    """(measure name, parameters as written, the `@` value under its parameter's name) of a head in
-    ir_measures' grammar, or None when it is no such expression."""
+def parse_head(text: str) -> tuple[str, dict[str, Any], str | None] | None:
+    """(measure name, parameters as written, the `@` value under its parameter's name; the provider of a trailing
+    `@name`, else None) of a head in ir_measures' grammar, or None when it is no such expression."""
     where = f"ir_measures.{text}"
     try:
         body = ast.parse(text, mode="eval").body
     except SyntaxError:
         return None
     at: Any = _NOT_GIVEN
+    provider = None
+    if isinstance(body, ast.BinOp) and isinstance(body.op, ast.MatMult) and isinstance(body.right, ast.Name):
+        provider, body = body.right.id, body.left  # `P@10@trectools`: a name after `@` is the provider
     if isinstance(body, ast.BinOp) and isinstance(body.op, ast.MatMult):
         at, body = body.right, body.left
     args: dict[str, Any] = {}
@@ -188,7 +206,7 @@ def parse_head(text: str) -> tuple[str, dict[str, Any]] | None:
     if at is not _NOT_GIVEN:
         base = ALIASES.get(name, (name, {}))[0]
         args[MEASURES[base][1] if base in MEASURES else "cutoff"] = _value(at, text, where)
-    return name, args
+    return name, args, provider
 
 
 def _checked(name: str, given: dict[str, Any], where: str) -> tuple[str, dict[str, Any]]:
@@ -223,10 +241,10 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
     parsed = parse_head(name)
     if parsed is None:
         return None
-    head, given = parsed
+    head, given, provider = parsed
     where = f"ir_measures.{name}"
     if head in NO_METRIC:
-        raise SpecError(f"{where}: rankflavor has no metric for ir_measures' {head}")
+        raise SpecError(f"{where}: ir_measures' {head} is not yet supported by rankflavor ({NO_METRIC_WHY})")
     if head not in MEASURES and head not in ALIASES:
         return None
     if params or cutoff is not None:  # (spec.py leaves them unread for this table)
@@ -236,7 +254,7 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
     cut = None if cut is _NOT_GIVEN else cut
     if cut is not None and cut < 1:
         raise SpecError(f"{where}: a cutoff must be at least 1")
-    found = _resolve(base, values, cut, where)
+    found = _resolve(base, values, cut, where, provider)
     if registry.find(found.metric) is None:
         raise SpecError(f"{where}: ir_measures computes {base} with pytrec_eval's {base}; rankflavor has no "
                         f"{found.metric} metric yet")
@@ -244,12 +262,33 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
     return found._replace(axes={a: v for a, v in found.axes.items() if a in reads})
 
 
-def _resolve(base: str, v: dict[str, Any], cut: int | None, where: str) -> PeerMeasure:
-    """The provider DefaultPipeline picks for the measure, and what it computes."""
-    if base == "NumQ":
-        raise SpecError(f"{where}: rankflavor has no metric counting queries; every mean states its queries (n)")
+def _resolve(base: str, v: dict[str, Any], cut: int | None, where: str, provider: str | None) -> PeerMeasure:
+    """What the provider named, or else the one DefaultPipeline picks for the measure, computes."""
+    if provider is not None:
+        providers.checked_provider(provider, base, v, where)
+    chosen = provider or providers.default_provider(base, v)
+    if chosen in (None, "ranx"):  # (ir_measures refuses it, or its ranx provider fails: _by_measure says why)
+        return _by_measure(base, v, cut, where)
+    if base in providers.NOT_YET.get(chosen, {}):
+        raise SpecError(f"{where}: {base} by ir_measures' {chosen} provider: {providers.NOT_YET[chosen][base]}")
+    own = providers.own_measure(chosen, base, v, cut, CWL_AXES, where)
+    if own is not None:
+        return own
+    if chosen == "msmarco":
+        return PeerMeasure("mrr", cut, {}, {**MSMARCO_AXES, "rel_level": str(v["rel"])})
+    if chosen == "pytrec_eval":
+        if base == "NumQ":  # (pytrec_eval's num_q: 1 per query scored; ir_measures lists a missing one as 0)
+            return PeerMeasure("num_q", None, {}, {"missing": "skip"})
+        return _pytrec(base, v, cut, where)
+    return _by_measure(base, v, cut, where)
+
+
+def _by_measure(base: str, v: dict[str, Any], cut: int | None, where: str) -> PeerMeasure:
+    """What the provider DefaultPipeline picks computes, by measure; the refusals of what no provider computes."""
     if base == "Judged":
         return PeerMeasure("judged", cut, {}, dict(JUDGED_AXES))
+    if base in ndeval.IR_MEASURES:
+        return ndeval.ir_measures_measure(base, v, cut, where)
     if base in ("ERR", "nDCG") and (base == "ERR" or v["dcg"] == "exp-log2"):
         return _gdeval(base, v, cut, where)
     if base == "RBP":

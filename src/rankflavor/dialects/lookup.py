@@ -4,12 +4,17 @@ name stands for (a PeerMeasure: the metric, its cutoff and parameters, the axes 
 `trec_eval.NAME` and `pytrec_eval.NAME` (dialects/trec_eval.py, pytrec_eval.py) read NAME as trec_eval prints
 it; `ranx.NAME` (ranx.py) as ranx reads a metric name; `ir_measures.HEAD` (ir_measures.py) in ir_measures' own
 grammar, the head given as written (flavor/spec.py leaves it unread: `reads_own_head`).
+`trectools.NAME[@depth]` (trectools.py) and `torchmetrics.NAME[@top_k]` (torchmetrics.py) read their tools' own
+names, with the prefix only (they are not tried for a bare name).
 
 A name written without a prefix (`P_10`, `nDCG@10`, `hit_rate@10`) is tried in every dialect (`bare_readings`):
 trec_eval's (its command-line spelling `ndcg_cut.10` read as the printed ndcg_cut_10), pytrec_eval's,
 ir_measures' (the head as written) and ranx's. pytrec_eval's reading, and ir_measures' where trec_eval reads the
 same name (`Rprec`, `infAP`: ir_measures computes them with its pytrec_eval provider), give way to trec_eval's,
 the reference implementation of the code they run (`GIVES_WAY`).
+
+`cwl_eval.NAME` (cwl_eval.py) reads its head as written too (`cwl_eval.RBPCWLMetric(0.8)`), and only with its
+prefix: cwl_eval's `P@10` and `AP` are not tried bare.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from rankflavor.dialects import ir_measures, pytrec_eval, ranx, trec_eval
+from rankflavor.dialects import cwl_eval, ir_measures, ndeval, pytrec_eval, ranx, torchmetrics, trec_eval, trectools
 from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.presets import PRESETS
 from rankflavor.errors import SpecError
@@ -28,11 +33,15 @@ PEER_TABLES: dict[str, Callable[[str, tuple[tuple[str | None, str], ...], int | 
     ir_measures.PREFIX: ir_measures.measure,
     trec_eval.PREFIX: trec_eval.measure,
     pytrec_eval.PREFIX: pytrec_eval.measure,
+    ndeval.PREFIX: ndeval.measure,
+    cwl_eval.PREFIX: cwl_eval.measure,
+    trectools.PREFIX: trectools.measure,
+    torchmetrics.PREFIX: torchmetrics.measure,
 }
 TREC_PREFIXES = (trec_eval.PREFIX, pytrec_eval.PREFIX)  # the prefixes that read trec_eval's names
 # the tables that read the head in their own grammar (`ir_measures.IPrec@0.1`): they get it as written after the
 # prefix, params () and cutoff None
-RAW_HEADS = (ir_measures.PREFIX,)
+RAW_HEADS = (ir_measures.PREFIX, ndeval.PREFIX, cwl_eval.PREFIX)
 
 
 BARE_DIALECTS = (trec_eval.PREFIX, pytrec_eval.PREFIX, ir_measures.PREFIX, ranx.PREFIX)  # tried in this order

@@ -1,5 +1,9 @@
 """ranx's metric names (`ranx.map@100`, `ranx.mrr@10`, `ranx.ndcg-l2@10`, ...), read into rankflavor's metrics with
-the conventions ranx 0.3.21 computes them under (`evaluate(qrels, run, NAME, make_comparable=True)`).
+the conventions ranx 0.3.21 computes them under: `ranx.NAME` is ranx's plain call, `evaluate(qrels, run, NAME)` on
+a fresh Run (the `ranx` preset's axes: ties=quicksort(1)); `ranx.make_comparable.NAME` is
+`evaluate(qrels, run, NAME, make_comparable=True)` (the `ranx.make_comparable` preset's: ties=quicksort(2)), the
+call ranx needs when the run's query set differs from the qrels' (the plain call refuses it: meta/evaluate.py
+check_keys). Either way, a Run object evaluated again is sorted again, so its tie order drifts.
 
 How ranx reads a name (ranx/meta/evaluate.py, extract_metric_and_params): a `-lN` suffix is split off first and
 read with int() as the relevance level (default 1); `rbp` takes its persistence after a dot (`rbp.95`: p = 0.95,
@@ -10,10 +14,10 @@ dcg_burges, ndcg, ndcg_burges, bpref and rbp; any other name is refused there (h
 
 Conventions, each from the file named:
 
-- ranking: a Run is sorted by numba's argsort of -score when built and again by make_comparable
-  (ranx/data_structures/common.py sort_dict_by_value, run.py make_comparable): ties=quicksort(2), as the
-  `ranx.make_comparable` preset (dialects/presets.py) says (the `ranx` preset is the plain call: one sort);
-  scores are float64 (precision=f64).
+- ranking: a Run is sorted by numba's argsort of -score when built (ranx/data_structures/common.py
+  sort_dict_by_value): ties=quicksort(1), the `ranx` preset (dialects/presets.py); make_comparable sorts it again
+  (run.py make_comparable): ties=quicksort(2), the `ranx.make_comparable` preset, read by
+  `ranx.make_comparable.NAME`; scores are float64 (precision=f64).
 - queries: make_comparable gives a qrels query absent from the run an empty list, which every metric scores 0
   (missing=zero), and removes run queries absent from the qrels (unjudged_queries=skip).
 - relevance: ranx/metrics/common.py clean_qrels keeps the judgments with grade >= rel_lvl; every other run doc,
@@ -27,8 +31,8 @@ Conventions, each from the file named:
   shorter than k is filled with nonrelevant docs), and by the list's length without k (0 for an empty list).
   r_precision.py and bpref.py take k and ignore it: `ranx.r-precision@10` and `ranx.bpref@10` are refused here.
 - gains: ndcg.py _dcg: grade / log2(i + 1) (ndcg, dcg) or (2^grade - 1) / log2(i + 1) (ndcg_burges, dcg_burges:
-  gain=exp2); the ideal is _dcg of the query's judgments sorted by grade (ideal=global, cut at k): the
-  `ranx.make_comparable` and `ranx.burges.make_comparable` presets, whose axes these names take.
+  gain=exp2); the ideal is _dcg of the query's judgments sorted by grade (ideal=global, cut at k): the `ranx`
+  and `ranx.burges` presets (`.make_comparable`: `ranx.make_comparable.NAME`), whose axes these names take.
 - bpref.py: R counts grades >= rel_lvl, N grades < rel_lvl (negative ones too: judged nonrelevant); unjudged run
   docs are removed first; each relevant doc scores 1 - min(n above, R) / min(R, N).
 - f1.py: 2 P R / (P + R), 0 when P + R = 0: f(beta=1).
@@ -38,13 +42,16 @@ Conventions, each from the file named:
   >= rel_lvl, else 0: rbp(p=0.NN, scale=grade); rbp.NN and rbp@NN both mean p = 0.NN, and ranx reads rbp.9.5 as
   rbp.9 (split on '.'), which is refused here.
 
+- bpref.py on a query with R = 0 divides 0.0 by 0 inside numba's prange loop: the ZeroDivisionError stops the
+  loop, and that query and every later query of the loop keep the 0.0 they were initialised with: `ranx.bpref`
+  is the `ranx_bpref` metric (metrics/ranx_bpref.py), which gives those 0.0s and warns (`peer_degenerate`) that
+  ranx's own number is degenerate; rankflavor's `bpref` scores each query on its own.
+
 What no flavor expresses (ranx's own behaviour, documented and tested in tests/peers/test_ranx_names.py):
 
-- bpref.py on a query with R = 0 divides 0.0 by 0 inside numba's prange loop: the ZeroDivisionError stops the
-  loop, and that query and every later query of the loop keep the 0.0 they were initialised with (rankflavor
-  scores each query on its own); on a query with N = 0 that ranks a relevant judged doc it gives nan
-  (1 - 0/0), where rankflavor (trec_eval's m_bpref.c) counts 1 for each such doc. `bpref_departures(qrels, run)`
-  names those queries and ranx's numbers for them: ranx's bpref of such a batch is degenerate.
+- bpref.py on a query with N = 0 that ranks a relevant judged doc gives nan (1 - 0/0), where rankflavor (trec_eval's
+  m_bpref.c) counts 1 for each such doc. `bpref_departures(qrels, run)` names the queries where ranx's bpref
+  departs from rankflavor's `bpref` (these, and the zeroed batch above) and ranx's numbers for them.
 - rank_biased_precision.py accepts p = 0 (rbp.0: the first doc's grade alone); rankflavor's rbp needs p > 0.
 - ndcg.py with a negative level keeps negative grades in its ideal list in grade order (a doc of grade -2 below
   the level sits after one of grade -1) and divides by an IDCG <= 0 when it is not exactly 0: refused.
@@ -109,11 +116,16 @@ def metric_names(metric: str) -> tuple[str, ...]:
 
 
 LEVEL = "-l"  # ranx/meta/evaluate.py: metric.split("-l"), int(rel_lvl)
+COMPARABLE = "make_comparable."  # ranx.make_comparable.NAME: evaluate(..., make_comparable=True)
 
 
 def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int | None) -> PeerMeasure | None:
     """The measure `ranx.NAME` stands for (NAME without the prefix), or None when ranx has no such metric.
-    A name ranx refuses, or a cutoff ranx would ignore, is a SpecError."""
+    A name ranx refuses, or a cutoff ranx would ignore, is a SpecError. `make_comparable.NAME`: the same name
+    under make_comparable=True (the `.make_comparable` presets' axes)."""
+    comparable = name.startswith(COMPARABLE)
+    if comparable:
+        name = name[len(COMPARABLE):]
     base, level = name, 1
     if LEVEL in name:
         pieces = name.split(LEVEL)
@@ -128,7 +140,7 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
             raise SpecError(f"ranx.{name}: the relevance level after -l must be an integer, as ranx reads it with "
                             f"int(), e.g. ranx.{base}-l2") from None
     if base.split(".")[0] == RBP:
-        return _rbp(name, base, params, cutoff, level)
+        return _rbp(name, base, params, cutoff, level, comparable)
     entry = ranx_names().get(base)
     if entry is None:
         return None
@@ -145,8 +157,8 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
                         f"{entry.metric} needs a cutoff: write ranx.{name}@k with k at least the length of the "
                         "longest ranked list")
     reads = metric.reads
-    axes = {axis: value for axis, value in PRESETS[f"{entry.preset}.make_comparable"].axes.items()
-            if axis != "min_grade"}
+    preset = f"{entry.preset}.make_comparable" if comparable else entry.preset
+    axes = {axis: value for axis, value in PRESETS[preset].axes.items() if axis != "min_grade"}
     axes["min_grade" if "min_grade" in reads else "rel_level"] = str(level)
     if level < 0:
         if entry.metric == "ndcg":
@@ -162,7 +174,7 @@ def _known(base: str) -> bool:
 
 
 def _rbp(name: str, base: str, params: tuple[tuple[str | None, str], ...], cutoff: int | None, level: int,
-         ) -> PeerMeasure:
+         comparable: bool = False) -> PeerMeasure:
     """ranx's `rbp.NN` (p = 0.NN, over the whole list): rbp(p=0.NN, scale=grade), each relevant doc weighed by its
     raw grade (ranx/metrics/rank_biased_precision.py)."""
     pieces = base.split(".")
@@ -180,7 +192,8 @@ def _rbp(name: str, base: str, params: tuple[tuple[str | None, str], ...], cutof
                         f"float('0.{digits}@k'))")
     if int(digits) == 0:
         raise SpecError(f"ranx.{name}: p = 0 scores the first doc alone (0^0 = 1); rankflavor's rbp needs p > 0")
-    axes = {axis: value for axis, value in PRESETS["ranx.make_comparable"].axes.items() if axis != "min_grade"}
+    preset = "ranx.make_comparable" if comparable else "ranx"
+    axes = {axis: value for axis, value in PRESETS[preset].axes.items() if axis != "min_grade"}
     axes["rel_level"] = str(level)
     if level < 0:
         axes["negative"] = "keep"
@@ -191,7 +204,7 @@ def _rbp(name: str, base: str, params: tuple[tuple[str | None, str], ...], cutof
 
 def bpref_departures(qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
                      rel_level: int = 1) -> dict[str, float]:
-    """Where ranx 0.3.21's bpref (evaluate(..., make_comparable=True)) departs from `ranx.bpref`, query -> ranx's
+    """Where ranx 0.3.21's bpref (evaluate(..., make_comparable=True)) departs from rankflavor's `bpref`, query -> ranx's
     number; empty when ranx's numbers are all bpref's. ranx/metrics/bpref.py divides the sum by R (a scalar
     division: numba raises ZeroDivisionError when R = 0) inside _bpref_parallel's prange loop over the qrels'
     queries in sorted id order; the error is swallowed and the first query with R = 0 and every query after it

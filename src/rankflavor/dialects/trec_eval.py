@@ -4,7 +4,8 @@
 `Rprec`, `success_5`, `num_rel_ret`, `ndcg_cut_10`, `iprec_at_recall_0.10`, `Rprec_mult_0.20`, `11pt_avg`, ...):
 its metric, its cutoff when the name holds one (such a name refuses another `@k`) and its parameters when the
 name holds them (`%3.2f`, as trec_eval's meas_init.c prints them). trec_eval's options are axes after the name:
-`-c` missing=zero, `-M N` run_depth=N, `-l N` rel_level=N, `-J` unjudged=skip.
+`-c` missing=empty (each measure over an empty ranking: num_rel is the query's judged relevant count), `-M N`
+run_depth=N, `-l N` rel_level=N, `-J` unjudged=skip.
 
 Each family declares its trec_eval names at its `register(...)` (`peers={"trec_eval": ("set_P", "P_{k}")}`):
 a plain name, a name with `_{k}` (a cutoff) or with `_{PARAM}` (one of the metric's parameters, written with

@@ -17,6 +17,7 @@ from rankflavor.compare.stats import TestSettings
 from rankflavor.display.picks import Picks, pick_queries
 from rankflavor.engine import MISSING, ZERO_IDEAL
 from rankflavor.flavor import Flavor
+from rankflavor.inputs.subtopics import as_subtopic_qrels
 from rankflavor.report.records import Record, build_record, trimmed
 
 DISPLAY_DEPTH = 20  # ranks a record shows for a flavor without a cutoff (then the judged documents below)
@@ -85,7 +86,7 @@ def build_model(qrels: Any, runs: Any, flavors: Any = None, *, grid: Any = None,
         flavors = [flavors]
     labelled, skipped = labelled_grid(flavors if flavors is not None else grid, cutoffs, base)
     chosen = list(labelled)
-    scores = Scores.load(qrels, runs, on_duplicate)
+    scores = Scores.load(as_subtopic_qrels(qrels, [flavor.metric for flavor in chosen]), runs, on_duplicate)
     scores.evaluate_all(chosen)
     labels = {str(f): label for f, label in labelled.items()}
     comparison = None
@@ -196,12 +197,15 @@ def page_data(model: PageModel) -> dict[str, Any]:
 
 
 def _comparison_numbers(cmp: Comparison | None) -> dict[str, Any] | None:
-    """The numbers the page's tables print, unrounded, for a reader to check: the query set, each run's mean
-    and n per flavor, each pair's paired difference, p-values and significance."""
+    """The numbers the page's tables print, unrounded, for a reader to check: the query set, the test settings'
+    canonical string, each run's mean, its interval and n per flavor, each pair's paired difference, effect size,
+    wins / ties / losses, p-values and significance."""
     if cmp is None:
         return None
     data = cmp.to_dict()
-    keep = ("flavor", "run_a", "run_b", "n", "diff", "ci_low", "ci_high", "p", "p_holm", "significant", "winner")
-    return {"query_set": data["query_set"],
-            "means": [{k: row[k] for k in ("flavor", "run", "mean", "n")} for row in data["means"]],
-            "pairs": [{k: row[k] for k in keep} for row in data["pairs"]]}
+    keep = ("flavor", "run_a", "run_b", "n", "diff", "ci_low", "ci_high", "p", "p_holm", "significant", "winner",
+            "effect_size", "wins", "ties", "losses", "p_adjusted")
+    return {"query_set": data["query_set"], "settings": data["settings"].get("canonical"),
+            "means": [{k: row.get(k) for k in ("flavor", "run", "mean", "n", "ci_low", "ci_high")}
+                      for row in data["means"]],
+            "pairs": [{k: row.get(k) for k in keep} for row in data["pairs"]]}

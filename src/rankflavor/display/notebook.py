@@ -36,7 +36,8 @@ def report_html(report: Any, shown: int = 12) -> str:
 
 
 def comparison_html(cmp: Any, shown: int = 12) -> str:
-    """The verdicts, then the paper table (means with significance marks) of the first `shown` flavors."""
+    """The verdicts, then the paper table (means with significance marks and intervals) of the first `shown`
+    flavors, and its note (the test, the correction, the query set, the settings' canonical string)."""
     table = cmp.paper_table()
     verdicts = "".join(f"<li>{escape(v.run_a)} vs {escape(v.run_b)}: <b>{escape(v.verdict)}</b>: "
                        f"{escape(v.summary.split(': ', 1)[-1])}</li>" for v in cmp.verdicts.itertuples())
@@ -45,7 +46,9 @@ def comparison_html(cmp: Any, shown: int = 12) -> str:
 
     def cell(run: str, flavor: str) -> str:
         measure = by_flavor[flavor]
-        return _num(table.means[(run, measure)]) + escape(table.marks(run, measure))
+        interval = table.interval(run, measure)  # (each mean's interval, as the note says)
+        return (_num(table.means[(run, measure)]) + escape(table.marks(run, measure))
+                + (f' <small style="color:#666">{escape(interval)}</small>' if interval else ""))
 
     return (f"<div><b>rankflavor Comparison</b>: {len(cmp.runs)} runs x {len(cmp.flavors)} flavors"
             f'<ul style="margin:4px 0">{verdicts}</ul>' + _table(table.runs, flavors, cell)

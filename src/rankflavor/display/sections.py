@@ -109,8 +109,10 @@ def paper_table(model: PageModel) -> str:
                 base = table.means[(model.baseline, measure)]
                 delta = None if mean is None or base is None else mean - base
                 ci = (f'<div class="ci" title="{_e(run)} − {_e(model.baseline)}, {level}% CI, '
-                      f'p (Holm) = {pair.p_holm:.3g}"><span>Δ {_f(delta, signed=True)}</span> '
+                      f'p ({_e(pair.correction)}) = {pair.p_adjusted:.3g}"><span>Δ {_f(delta, signed=True)}</span> '
                       f'<span>[{_f(-pair.ci_high, signed=True)}, {_f(-pair.ci_low, signed=True)}]</span></div>')
+            interval = table.interval(run, measure)  # (the mean's own interval, as the note says)
+            ci = (f'<div class="ci"><span>{_t(interval)}</span></div>' if interval else "") + ci
             cells.append(f'<td class="num{" best" if best else ""}">{_f(mean)}{mark}{ci}</td>')
         name = f"{_t(run)}" + (' <span class="muted">(baseline)</span>' if run == model.baseline else "")
         rows.append(f"<tr><th>{name}</th>{''.join(cells)}</tr>")

@@ -153,7 +153,7 @@ def with_options(flavor: Flavor, options: TrecEvalOptions) -> Flavor:
     reads = registry.get(flavor.metric).reads
     changes: dict[str, str] = {}
     if options.complete_rel_info:
-        changes["missing"] = "zero"
+        changes["missing"] = "empty"  # (trec_eval.c: a missing query is scored on a bogus, emptied ranking)
     if options.max_docs_per_topic is not None:
         changes["run_depth"] = str(max(options.max_docs_per_topic, 0))
     if options.relevance_level != 1 and "rel_level" in reads:

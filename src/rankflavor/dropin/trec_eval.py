@@ -195,16 +195,12 @@ def _print(report, wanted: list[Slot], options: TrecEvalOptions, zscores, lines:
 
 
 def _query_values(report, wanted: list[Slot], values, code: int, present: bool, options) -> dict[Slot, float]:
-    """One query's values as trec_eval holds them (gm: the log of the value; a query -c adds: trec_eval's
-    bogus one-doc ranking, whose num_rel and ideal_dcg are the qrels')."""
+    """One query's values as trec_eval holds them (gm: the log of the value; a query -c adds is the engine's
+    missing=empty: each measure over an empty ranking, as trec_eval's emptied bogus ranking)."""
     row: dict[Slot, float] = {}
     for slot in wanted:
         value = values[slot][code]
         value = 0.0 if math.isnan(value) else float(value)
-        if not present and slot.name == "num_rel":
-            value = _num_rel(report.dataset, code, options.relevance_level)
-        elif not present and slot.part == "idcg":
-            value = _ideal_dcg(report.dataset, code, slot.flavor)
         if slot.kind == "gm":
             value = math.log(max(value, MIN_GEO_MEAN))
         elif slot.kind == "num_q":
@@ -213,24 +209,9 @@ def _query_values(report, wanted: list[Slot], values, code: int, present: bool, 
     return row
 
 
-def _num_rel(dataset, code: int, level: int, strictly_positive: bool = False) -> float:
-    grades = dataset.qrels.grade[dataset.qrels.q == code]
-    return float((grades > 0).sum() if strictly_positive else (grades >= level).sum())
-
-
-def _ideal_dcg(dataset, code: int, flavor) -> float:
-    """A query's ideal DCG from its qrels (m_ndcg.c: the gains sorted down, discounted by log2(rank + 1))."""
-    grades = dataset.qrels.grade[dataset.qrels.q == code]
-    table = _gain_table(str(flavor.gain))
-    gains = np.sort([table.get(float(g), float(g)) for g in grades if g >= 0])[::-1]
-    return float(sum(g / math.log2(i + 2) for i, g in enumerate(gains) if g > 0))
-
-
-def _gain_table(token: str) -> dict[float, float]:
-    if not token.startswith("{"):
-        return {}
-    pairs = (item.split(":") for item in token.strip("{}").split(",") if not item.startswith("*"))
-    return {float(k): float(v) for k, v in pairs}
+def _judged_positive(dataset, code: int) -> float:
+    """The query's judgments graded above 0 (m_num_rel.c te_calc_avg_num_rel: the -c summary, whatever -l says)."""
+    return float((dataset.qrels.grade[dataset.qrels.q == code] > 0).sum())
 
 
 def _z(zscores, qid: str, slot: Slot, value: float) -> float:
@@ -262,7 +243,7 @@ def _summary_line(report, slot: Slot, total: float, n: int, evaluated: int, opti
         total = float(n)
     elif slot.kind == "long" and slot.name == "num_rel" and options.complete_rel_info:
         dataset = report.dataset
-        total = sum(_num_rel(dataset, int(c), 1, strictly_positive=True) for c in np.flatnonzero(dataset.judged))
+        total = sum(_judged_positive(dataset, int(c)) for c in np.flatnonzero(dataset.judged))
     elif slot.kind == "gm":
         total += (n - evaluated) * math.log(MIN_GEO_MEAN)
         total = math.exp(total / n)

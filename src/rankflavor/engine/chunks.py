@@ -21,6 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
+from rankflavor import progress
 from rankflavor.engine.results import QueryResults
 from rankflavor.errors import EvaluationError
 from rankflavor.inputs.intern import Dataset, InternedRun
@@ -68,19 +69,9 @@ def evaluate_in_chunks(run: InternedRun, owner: np.ndarray, parts: list[np.ndarr
     """`evaluate` (several flavors' results) over each chunk (built, evaluated and let go a few at a time), put
     together: each query's numbers from its chunk, the row counts summed. On an EvaluationError,
     `evaluate(run)` raises it."""
-    merged: list[QueryResults] | None = None
-    counts: list[dict[str, int]] = []
-    take = np.zeros(0, dtype=np.int64)
     try:
-        for index, results in enumerate(_chunk_results(run, owner, parts, evaluate, workers or WORKERS)):
-            if merged is None:
-                merged, take, counts = results, owner[results[0].query], [{} for _ in results]
-            else:
-                for into, part in zip(merged, results, strict=True):
-                    _take_rows(into, part, take == index)
-            for total, part in zip(counts, results, strict=True):
-                for key, value in part.row_counts.items():
-                    total[key] = total.get(key, 0) + int(value)
+        with progress.steps("chunk", len(parts)) as step:
+            merged, counts = _merge_chunks(run, owner, parts, evaluate, workers or WORKERS, step)
     except EvaluationError:
         evaluate(run)  # the whole run's message (its counts are over every query)
         raise
@@ -88,6 +79,26 @@ def evaluate_in_chunks(run: InternedRun, owner: np.ndarray, parts: list[np.ndarr
     for result, total in zip(merged, counts, strict=True):
         result.row_counts = total
     return merged
+
+
+def _merge_chunks(run: InternedRun, owner: np.ndarray, parts: list[np.ndarray],
+                  evaluate: Callable[[InternedRun], list[QueryResults]], workers: int,
+                  step: Callable[[], None]) -> tuple[list[QueryResults] | None, list[dict[str, int]]]:
+    """Each chunk's results merged as they come (`step` marks each on the progress line)."""
+    merged: list[QueryResults] | None = None
+    counts: list[dict[str, int]] = []
+    take = np.zeros(0, dtype=np.int64)
+    for index, results in enumerate(_chunk_results(run, owner, parts, evaluate, workers)):
+        step()
+        if merged is None:
+            merged, take, counts = results, owner[results[0].query], [{} for _ in results]
+        else:
+            for into, part in zip(merged, results, strict=True):
+                _take_rows(into, part, take == index)
+        for total, part in zip(counts, results, strict=True):
+            for key, value in part.row_counts.items():
+                total[key] = total.get(key, 0) + int(value)
+    return merged, counts
 
 
 def _chunk_results(run: InternedRun, owner: np.ndarray, parts: list[np.ndarray],

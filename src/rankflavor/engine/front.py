@@ -23,7 +23,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rankflavor import registry
+from rankflavor import progress, registry
+from rankflavor.engine import budget as memory
 from rankflavor.engine.chunks import chunk_rows, evaluate_in_chunks, query_chunks
 from rankflavor.engine.from_prefix import lists_from_prefix
 from rankflavor.engine.from_rows import lists_from_rows
@@ -34,7 +35,7 @@ from rankflavor.engine.qrels import judged_mask, judgments
 from rankflavor.engine.results import MISSING, OK, ZERO_IDEAL, Evaluation, QueryResults, RecordRows
 from rankflavor.engine.scope import DatasetScope, RowsScope, RunScope
 from rankflavor.engine.select import select_prefix
-from rankflavor.errors import EvaluationError
+from rankflavor.errors import EvaluationError, UsageError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice
 from rankflavor.inputs.intern import Dataset, InternedRun
@@ -51,6 +52,8 @@ class Engine:
         self.chunked = chunked
         self.data = DatasetScope(dataset)
         self._scopes: dict[InternedRun, RunScope] = {}
+        self._kept: dict[InternedRun, int] = {}  # the estimated bytes each run's kept stages hold
+        self._baseline: int | None = None  # resident bytes at the first call (the inputs)
 
     # ---- the front door ---------------------------------------------------------------------------------
     def evaluate(self, run: InternedRun, flavors: Sequence[Flavor], queries: np.ndarray | None = None,
@@ -58,8 +61,56 @@ class Engine:
         """Each flavor's results over the judged queries (or the judged ones among the query codes
         `queries`, evaluated from their rows alone). detail: also the row-level records.
         rows: "all", or "judged": the run without the docs that are unjudged under each flavor's
-        `negative` policy (its row counts then describe that run)."""
-        scope = self.scope(run)
+        `negative` policy (its row counts then describe that run).
+        The flavors go in groups that fit the memory budget (engine/budget.py), each group on a fresh memo
+        dropped before the next; one group (the usual case) shares the run's kept stages."""
+        flavors = list(flavors)
+        groups, size = self._groups(run, flavors)
+        if len(groups) == 1:
+            self._kept[run] = self._kept.get(run, 0) + size
+            return self._evaluate_group(self.scope(run), flavors, queries, detail, rows)
+        out: list[Evaluation] = [None] * len(flavors)  # type: ignore[list-item]
+        with progress.steps("evaluating flavor group", len(groups)) as step:
+            for members in groups:
+                step()
+                part = self._evaluate_group(RunScope(self.data, run), [flavors[i] for i in members], queries,
+                                            detail, rows)
+                for i, evaluation in zip(members, part, strict=True):
+                    out[i] = evaluation
+                del part
+                self._release_all()
+        return out
+
+    def _release_all(self) -> None:
+        """Forget every kept stage, the qrels side's too (recomputed when needed), and hand the memory back."""
+        self._scopes.clear()
+        self._kept.clear()
+        self.data.memo.clear()
+        memory.trim()
+
+    def _groups(self, run: InternedRun, flavors: list[Flavor]) -> tuple[list[list[int]], int]:
+        """The flavors' groups under the memory budget (engine/budget.py), beside the inputs (the resident
+        memory at the engine's first call) and what earlier calls keep, which is released when the flavors
+        would not fit in one group beside it."""
+        if self._baseline is None:
+            self._baseline = memory.resident_bytes()
+        needs, labels = [_need(flavor) for flavor in flavors], [flavor.short for flavor in flavors]
+        qrels_rows = len(self.dataset.qrels.q)
+        try:
+            groups, size = memory.flavor_groups(run, needs, labels, self._baseline + sum(self._kept.values()),
+                                                qrels_rows)
+        except UsageError:
+            if not self._kept:
+                raise
+            groups = []
+        if self._kept and len(groups) != 1:
+            self._release_all()
+            groups, size = memory.flavor_groups(run, needs, labels, self._baseline, qrels_rows)
+        return groups, size
+
+    def _evaluate_group(self, scope: RunScope, flavors: list[Flavor], queries: np.ndarray | None, detail: bool,
+                        rows: str) -> list[Evaluation]:
+        """`evaluate` of flavors whose stages are kept in `scope`'s memo."""
         targets = []
         for flavor in flavors:
             target = scope
@@ -69,7 +120,7 @@ class Engine:
                 codes = tuple(np.asarray(queries, dtype=np.int64).tolist())
                 target = RunScope(self.data, target.stage(_only_queries, codes), scope.memo)
             targets.append(target)
-        out = self._evaluate_all(targets, list(flavors), detail)
+        out = self._evaluate_all(targets, flavors, detail)
         if queries is not None:
             wanted = np.zeros(self.dataset.n_queries, dtype=bool)
             wanted[np.asarray(queries, dtype=np.int64)] = True
@@ -85,6 +136,7 @@ class Engine:
     def release(self, run: InternedRun) -> None:
         """Forget what was kept for this run (its stages, sub-runs and selections)."""
         self._scopes.pop(run, None)
+        self._kept.pop(run, None)
 
     # ---- flavors ---------------------------------------------------------------------------------------------
     def _evaluate_all(self, targets: list[RunScope], flavors: list[Flavor], detail: bool) -> list[Evaluation]:
@@ -151,11 +203,14 @@ class Engine:
 def widest_first(flavors: Sequence[Flavor]) -> list[int]:
     """The order to evaluate flavors in: the deepest reading first, so that a top-k selection is narrowed
     from a wider one (engine/select.py) rather than made again."""
-    def need(flavor: Flavor) -> float:
-        metric = registry.get(flavor.metric)
-        return ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor)).need
-    needs = [need(flavor) for flavor in flavors]
+    needs = [_need(flavor) for flavor in flavors]
     return sorted(range(len(flavors)), key=lambda i: -needs[i])
+
+
+def _need(flavor: Flavor) -> float:
+    """How many top ranks of each list the flavor reads (inf: all)."""
+    metric = registry.get(flavor.metric)
+    return ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor)).need
 
 
 def _only_queries(scope: RunScope, codes: tuple[int, ...]) -> InternedRun:
@@ -191,11 +246,15 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
                                   "empty=error; choose empty=skip, zero or one")
         value[undefined] = {"skip": np.nan, "zero": 0.0, "one": 1.0}[flavor.empty]
     missing = ~present
-    if flavor.missing != "zero":
+    over_empty = flavor.missing == "empty"  # (a missing query: the metric's own value over an empty list, trec_eval -c)
+    if flavor.missing == "skip":
         value[missing] = np.nan
-    elif not metric.scores_missing:
+    elif flavor.missing == "zero" and not metric.scores_missing:
         value[missing] = metric.zero_value
-    parts = {name: np.where(missing, np.nan, part[codes]) for name, part in values.parts.items()}
+    elif over_empty:
+        value[missing & values.undefined[codes]] = metric.zero_value  # (trec_eval: 0 where the list leaves none)
+    parts = {name: part[codes] if over_empty else np.where(missing, np.nan, part[codes])
+             for name, part in values.parts.items()}
     decimals = flavor.round.decimals
     raw = value
     value = raw if decimals is None else round_values(raw, decimals)

@@ -57,7 +57,7 @@ class Metric:
     # te_calc_avg_meas_s_gm); "log_gm": the values are those logs already (pytrec_eval's gm_map), exp of their mean
     zero_value: ClassVar[float] = 0.0  # a query scored 0 (missing=zero, unjudged_queries=zero) takes this value
     # under missing=zero, a qrels query absent from the run keeps the metric's own value over an empty list (num_q:
-    # 1), as trec_eval -c's bogus ranking does
+    # 1), as missing=empty (trec_eval -c's bogus ranking) gives every metric
     scores_missing: ClassVar[bool] = False
     # an unjudged doc read as grade 0 can bend the value (report/warnings.py's unjudged_in_top); False for a metric
     # that reads `unjudged` but not the grades of the docs it counts (num_ret counts docs, num_rel the qrels)

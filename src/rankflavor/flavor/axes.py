@@ -146,7 +146,12 @@ _EMPTY = (
 _MISSING = (
     V("skip", "left out of the mean", "a judged query absent from the run is left out of the mean", f"{_TREC} (default)",
       ("skip",)),
-    V("zero", "0", "a judged query absent from the run scores 0", "trec_eval -c; ir_measures", ("zero",)),
+    V("zero", "0", "a judged query absent from the run scores 0", "ir_measures (measure.DEFAULT); ranx", ("zero",)),
+    V("empty", "an empty ranking", "a judged query absent from the run is scored as an empty ranking: each measure's "
+      "own value over no docs (num_rel its judged relevant count, num_q 1, num_ret and AP 0; where the measure has "
+      "no value over no docs, e.g. R = 0, its 0)",
+      f"{_TREC} -c (trec_eval.c: a bogus one-doc ranking, its num_ret, utility, unj* and rbp_resid then zeroed)",
+      ("empty",)),
 )
 _PRECISION = (
     V("f64", "float64", "scores compared as float64", "trec_eval 10 (trec_format.h: sim is double)", ("f64",)),

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from rankflavor import registry
-from rankflavor.dialects import ir_measures, ranx, trec_eval
+from rankflavor.dialects import ir_measures, ranx, torchmetrics, trec_eval, trectools
 from rankflavor.dialects.lookup import TREC_PREFIXES, peer_measure
 from rankflavor.dialects.trec_sets import SETS
 
@@ -37,7 +37,8 @@ def did_you_mean(readings: Iterable[str]) -> str:
 def _peer_words() -> dict[str, tuple[str, ...]]:
     """A peer's own words after its prefix, for a misspelt one (`trec_eval.oficial` -> trec_eval.official)."""
     trec = (*SETS, *trec_eval.tables().plain)
-    return {**{prefix: trec for prefix in TREC_PREFIXES}, ranx.PREFIX: tuple(ranx.ranx_names())}
+    return {**{prefix: trec for prefix in TREC_PREFIXES}, ranx.PREFIX: tuple(ranx.ranx_names()),
+            trectools.PREFIX: trectools.names(), torchmetrics.PREFIX: torchmetrics.names()}
 
 
 def _dialect_words() -> dict[str, list[str]]:

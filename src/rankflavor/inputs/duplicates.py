@@ -44,7 +44,18 @@ def _raise(table: QrelsTable | RunTable, first: int, second: int) -> None:
     fix += ", or choose a policy: --on-duplicate first|max (Python: on_duplicate='first' or 'max')"
     if a == b:
         fix += "; the values agree, so both policies give the same numbers"
+    if is_qrels and text is not None and _second_columns_differ(table, text, earlier):
+        fix += (". The two lines differ in their second column: if it is a subtopic, this is a subtopic (diversity) "
+                "qrels (qid subtopic docid grade), which goes with the diversity measures (alpha_ndcg, err_ia, nrbp, "
+                "p_ia, s_recall: docs/diversity.md)")
     raise InputError(reason, source=table.source.path or table.source.name, line=line, text=text, fix=fix)
+
+
+def _second_columns_differ(table: QrelsTable, text: str, earlier: int | None) -> bool:
+    """Whether a duplicate's two qrels lines differ in their second column (a subtopic qrels read as a plain one)."""
+    first = line_text(table.source.path or table.source.name, earlier) if earlier is not None else None
+    fields, earlier_fields = text.split(), (first or "").split()
+    return len(fields) == len(earlier_fields) == 4 and fields[1] != earlier_fields[1]
 
 
 def resolve_duplicates(table: QrelsTable | RunTable, key: np.ndarray, policy: str = "error") -> np.ndarray | slice:

@@ -17,6 +17,7 @@ from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.duplicates import resolve_duplicates
 from rankflavor.inputs.kernels import index_in, sorted_unique
 from rankflavor.inputs.query_major import RunLayout, build_layout, has_duplicates
+from rankflavor.inputs.subtopics import InternedSubtopics, intern_subtopics
 from rankflavor.inputs.tables import QrelsTable, RunTable
 
 
@@ -166,6 +167,7 @@ class Dataset:
     runs: list[InternedRun]
     judged: np.ndarray  # bool per query code: the query is in the qrels
     weights: dict[str, np.ndarray] = field(default_factory=dict)  # per name: the weight of each query code (nan: none)
+    subtopics: InternedSubtopics | None = None  # a subtopic qrels' (query, subtopic, doc) judgments (inputs/subtopics.py)
 
     @property
     def n_docs(self) -> int:
@@ -227,6 +229,7 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
         runs=[_intern_run(run, name, queries, docs, on_duplicate, defer_checks) for run, name in zip(runs, names,
                                                                                                        strict=True)],
         judged=judged,
+        subtopics=intern_subtopics(qrels, queries, docs),
     )
 
 

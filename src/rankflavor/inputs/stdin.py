@@ -2,15 +2,18 @@
 
 The bytes are kept (per `sys.stdin` object) so that a second reading of the same input (a strict re-read after
 a speculative one, the line of a duplicate for its error message) sees the same bytes. At most one input may
-be `-`: standard input can be read once.
+be `-`: standard input can be read once. It is read a block at a time, and stops at the first byte that cannot
+be text (inputs/bounded.py): NULs piped in cost one block, not the whole stream.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 from rankflavor.errors import InputError, UsageError
+from rankflavor.inputs.bounded import read_checked
 
 DASH = "-"
 STDIN_NAME = "<stdin>"
@@ -33,7 +36,9 @@ def stdin_bytes() -> bytes:
                          fix="pipe the file in (e.g. zcat run.gz | rankflavor eval qrels.txt -), or give its path")
     buffer = getattr(stream, "buffer", None)
     try:
-        data = buffer.read() if buffer is not None else stream.read().encode("utf-8")
+        data = read_checked(buffer.read, Path(STDIN_NAME)) if buffer is not None else stream.read().encode("utf-8")
+    except InputError:
+        raise  # (a byte that cannot be text: inputs/bounded.py)
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read the standard input ({exc})", source=STDIN_NAME,
                          fix="pipe the file in, or give its path") from None

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from rankflavor import progress
 from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS, arrow_pool
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.arrow_table import columns_of
@@ -45,8 +46,9 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
         lines = None
         source.sha256, source.pending = fast.sha256, fast.pending
     else:
-        raw = _lines().read_raw(path) if raw is None else raw
-        read = _lines().read_lines(path, columns, value_col, what, raw)
+        with progress.doing(f"reading {source.name}"):
+            raw = _lines().read_raw(path) if raw is None else raw
+            read = _lines().read_lines(path, columns, value_col, what, raw)
         source.comment_lines, source.blank_lines, source.extra_column_lines = read.comments, read.blanks, \
             read.extra_columns
         source.encoding = read.encoding

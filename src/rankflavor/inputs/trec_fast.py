@@ -64,6 +64,8 @@ def read_fast(path: Path, columns: tuple[str, ...], value_col: int, defer_scan: 
     parsed: with defer_scan, the `speculative_columns` already parsed by `parse_columns` (io/prefetch.py)."""
     path = Path(path)
     gz = path.suffix == ".gz"
+    if not gz and not sniff_text(path):
+        return None  # (NUL bytes in the first block: the line reader stops there with the error)
     ids = (columns[0], columns[2])
     deferred = defer_scan and not gz
     scan = None if deferred else _Scan(path, check=not gz)  # a .gz file is hashed, and its columns all converted
@@ -99,6 +101,18 @@ def read_fast(path: Path, columns: tuple[str, ...], value_col: int, defer_scan: 
     if deferred:
         return FastRead(table, None, Pending(_Scan(path, check=True)))
     return FastRead(table, digest)
+
+
+SNIFF = 1 << 16  # bytes of a file's start looked at before the parser is started on it
+
+
+def sniff_text(path: Path) -> bool:
+    """False when the first SNIFF bytes hold a NUL (not a text file: no parse of the rest is started)."""
+    try:
+        with Path(path).open("rb") as handle:
+            return b"\x00" not in handle.read(SNIFF)
+    except OSError:
+        return True  # (the parser or the line reader says why)
 
 
 class _Scan(threading.Thread):

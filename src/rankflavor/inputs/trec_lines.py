@@ -17,7 +17,6 @@ Grammar (the fast reader in `trec_fast` must agree with it on every file it acce
 
 from __future__ import annotations
 
-import gzip
 import math
 import re
 import shlex
@@ -28,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from rankflavor.errors import InputError
+from rankflavor.inputs.bounded import gunzip_checked, read_checked
 from rankflavor.inputs.encoding import decode_text
 from rankflavor.inputs.stdin import STDIN_NAME, stdin_bytes
 
@@ -47,11 +47,13 @@ _FORMS = {4: "qrels (qid iter docid grade)", 6: "run (qid Q0 docid rank score ta
 
 def read_raw(path: Path) -> bytes:
     """The file's bytes as stored (still compressed), or InputError naming the path and what is wrong;
-    `<stdin>`: the standard input's (inputs/stdin.py)."""
+    `<stdin>`: the standard input's (inputs/stdin.py). Read a block at a time, stopping at the first byte that
+    cannot be text (inputs/bounded.py): a device or FIFO such as /dev/zero costs one block."""
     if str(path) == STDIN_NAME:
         return stdin_bytes()
     try:
-        return Path(path).read_bytes()
+        with Path(path).open("rb") as handle:
+            return read_checked(handle.read, Path(path))
     except FileNotFoundError:
         raise InputError("file not found", source=str(path), fix="check the path") from None
     except IsADirectoryError:
@@ -59,17 +61,20 @@ def read_raw(path: Path) -> bytes:
     except PermissionError:
         raise InputError("permission denied: cannot read the file", source=str(path),
                          fix="check the file's permissions") from None
+    except InputError:
+        raise  # (a byte that cannot be text: inputs/bounded.py)
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read the file ({getattr(exc, 'strerror', None) or exc})", source=str(path),
                          fix="check the path and its permissions") from None
 
 
 def decompress(raw: bytes, path: Path) -> bytes:
-    """Gunzip when the bytes start with the gzip magic; a `.gz` name on plain bytes is an error."""
+    """Gunzip when the bytes start with the gzip magic (a block at a time, the text checked as it comes: a gzip
+    bomb of NULs stops at its first block); a `.gz` name on plain bytes is an error."""
     if raw[:2] == _GZIP_MAGIC:
         try:
-            return gzip.decompress(raw)
-        except (EOFError, gzip.BadGzipFile, zlib.error, OSError):
+            return gunzip_checked(raw, path)
+        except (EOFError, zlib.error, OSError):
             raise InputError("broken gzip data (truncated or corrupt)", source=str(path),
                              fix="the .gz file is truncated or corrupt: compress it again") from None
     if Path(path).suffix == ".gz" and raw:

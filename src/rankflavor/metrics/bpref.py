@@ -66,4 +66,4 @@ class BinaryPreference(BinaryMetric):
                                               "nonrelevant": n}, rows if detail else {})
 
 
-register(BinaryPreference(), peers={"trec_eval": ("bpref",), "ir_measures": ("Bpref",), "ranx": ("bpref",)})
+register(BinaryPreference(), peers={"trec_eval": ("bpref",), "ir_measures": ("Bpref",)})

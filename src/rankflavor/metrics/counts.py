@@ -8,9 +8,9 @@ over queries, not the mean (trec_eval: "Summary figure is sum of individual topi
     num_nonrel_judged_ret = the judged nonrelevant docs retrieved (m_num_nonrel_judged_ret.c; unjudged docs are
                   not counted, so it does not read `unjudged`)
 
-Under missing=zero (trec_eval -c), a qrels query absent from the run counts in num_q (1), as trec_eval's bogus
-one-doc ranking does (trec_eval.c). Its num_rel stays 0: trec_eval -c prints its R, but ir_measures (whose
-missing=zero fills 0 for it) does not, so the drop-in (dropin/trec_eval.py) prints trec_eval's.
+Under missing=empty (trec_eval -c), a qrels query absent from the run is scored over an empty ranking: num_q 1,
+num_rel its R, the others 0, as trec_eval.c's bogus ranking (num_ret then zeroed). Under missing=zero (ir_measures,
+whose measure.DEFAULT fills 0) num_rel is 0; num_q stays 1 (`scores_missing`).
 """
 
 from __future__ import annotations

@@ -41,7 +41,13 @@ def reference_query(flavor: Flavor, judgments: Mapping[str, float], ranking: Map
     metric = registry.get(flavor.metric)
     for grade in judgments.values():
         judgment(grade, flavor)  # negative=error and table errors hold for every judged doc
-    if ranking is None and flavor.missing == "zero" and metric.scores_missing:  # (num_q: trec_eval -c)
+    if ranking is None and flavor.missing == "empty":  # (trec_eval -c: the measure over an empty ranking)
+        scored = flavor.with_(empty="zero") if "empty" in metric.reads else flavor
+        over_empty = reference_query(scored, judgments, {}, [], query, qrels)
+        if over_empty.status != "ok":  # (no value over no docs: the metric's 0, as trec_eval)
+            return _rounded(RefResult(metric.zero_value, "missing", over_empty.parts), flavor)
+        return RefResult(over_empty.value, "missing", over_empty.parts, over_empty.raw_value)
+    if ranking is None and flavor.missing == "zero" and metric.scores_missing:  # (num_q: 1)
         value, parts, _ = metric.reference(flavor, judgments, ranked_list(flavor, judgments, {}, [], query),
                                            qrels or {query: judgments})
         return _rounded(RefResult(value, "missing", parts), flavor)

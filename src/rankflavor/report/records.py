@@ -13,6 +13,8 @@ from rankflavor.flavor import Flavor
 from rankflavor.inputs.intern import Dataset
 from rankflavor.report.numbers import plain
 
+RANKED_ROWS_SHOWN = 100_000  # ranked rows a record lists in full (beyond: `shown_rows`)
+
 
 @dataclass
 class Record:
@@ -31,6 +33,7 @@ class Record:
     ranked: list[dict[str, Any]] = field(default_factory=list)
     dropped: list[dict[str, Any]] = field(default_factory=list)
     lists: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    ranked_omitted: int = 0  # ranked rows not listed (a query of more than RANKED_ROWS_SHOWN rows: `shown_rows`)
 
     def __getattr__(self, name: str) -> Any:
         for store in ("parts", "lists"):
@@ -55,13 +58,15 @@ class Record:
     def to_dict(self) -> dict[str, Any]:
         return {"run": self.run, "query": self.query, "flavor": self.flavor, "status": self.status,
                 "value": self.value, **self.parts, "reason": self.reason, "universe": self.universe,
-                "ranked": self.ranked, "dropped": self.dropped, **self.lists}
+                "ranked": self.ranked, **({"ranked_omitted": self.ranked_omitted} if self.ranked_omitted else {}),
+                "dropped": self.dropped, **self.lists}
 
 
 def reason_of(flavor: Flavor, status: str, value: float | None) -> str:
     if status == "missing":
+        did = {"zero": "scores it 0", "empty": "scores it as an empty ranking"}
         return (f"the query is judged but absent from the run; missing={flavor.missing} "
-                + ("scores it 0" if flavor.missing == "zero" else "leaves it out of the mean"))
+                + did.get(str(flavor.missing), "leaves it out of the mean"))
     return registry.get(flavor.metric).reason(flavor, status, value)
 
 
@@ -83,7 +88,10 @@ def build_record(ds: Dataset, run_name: str, flavor: Flavor, res: QueryResults, 
     record.lists = {name: [] for name in metric.lists}
     if status == "missing":
         return record
-    for i in np.flatnonzero(rows.q == code):
+    mine = np.flatnonzero(rows.q == code)
+    shown = shown_rows(rows, mine, metric.depth_read(flavor))
+    record.ranked_omitted = len(mine) - len(shown)
+    for i in shown:
         record.ranked.append({
             "rank": int(rows.rank[i]), "doc": str(ds.doc_ids[rows.d[i]]), "score": float(rows.score[i]),
             "grade": plain(rows.grade[i]), "judged": bool(rows.judged[i]),
@@ -96,6 +104,19 @@ def build_record(ds: Dataset, run_name: str, flavor: Flavor, res: QueryResults, 
     for name, columns in rows.lists.items():
         record.lists[name] = [_list_row(ds, columns, i) for i in np.flatnonzero(columns["q"] == code)]
     return record
+
+
+def shown_rows(rows: RecordRows, mine: np.ndarray, depth: float) -> np.ndarray:
+    """The rows of one query a record lists: all of them up to RANKED_ROWS_SHOWN; beyond that (a query of
+    millions of documents: a dict per row took 4 GB and 35 s for 5M rows), the ranks down to RANKED_ROWS_SHOWN,
+    every judged row, and every row tied with one at a rank the metric reads (`depth`)."""
+    if len(mine) <= RANKED_ROWS_SHOWN:
+        return mine
+    rank, group = rows.rank[mine], rows.tie_group[mine]
+    keep = (rank <= RANKED_ROWS_SHOWN) | rows.judged[mine]
+    if not np.isinf(depth):
+        keep |= np.isin(group, group[rank <= depth])
+    return mine[keep]
 
 
 def _list_row(ds: Dataset, columns: dict[str, np.ndarray], i: int) -> dict[str, Any]:

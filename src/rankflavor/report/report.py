@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rankflavor.engine import Engine, QueryResults, RecordRows
+from rankflavor.engine import max_memory as budget_of
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.intern import Dataset
 from rankflavor.inputs.pipeline import apply_names, bind_weights, speculatively
+from rankflavor.inputs.subtopics import as_subtopic_qrels
 from rankflavor.report.averages import averaging_for, refuse_unbound_weights
 from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record, build_record
@@ -218,7 +220,8 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
 
 def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str = "error",
              weights: Mapping[str, Any] | None = None, warnings: bool = True,
-             names: Sequence[str] | Mapping[str, str] | None = None) -> Report:
+             names: Sequence[str] | Mapping[str, str] | None = None,
+             max_memory: str | int | None = None) -> Report:
     """Evaluate one run or several against one qrels under one flavor or several.
 
     qrels: a TREC qrels path, {qid: {docid: grade}}, or a DataFrame (query, doc, grade columns).
@@ -232,11 +235,14 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     trec_eval's lines have no room for them (it summarises them on stderr).
     names: the runs' names, one per run in order, or {run: name} (a run by its path as given or its file name);
     a run not named keeps its file name. A name for no run given, or two runs with one name: UsageError.
+    max_memory: the memory budget (bytes, or a size such as "8G"; default: half of the available memory): the
+    flavors are evaluated in groups that fit it, or refused up front with the estimate (engine/budget.py).
     Bad input raises rankflavor.InputError (with .source, .line, .text, .fix); see docs/input-catalogue.md.
     """
     labelled = labelled_specs(flavors)
     runs = apply_names(runs, names)
     wanted = list(labelled)
+    qrels = as_subtopic_qrels(qrels, [flavor.metric for flavor in wanted])  # (diversity measures: inputs/subtopics.py)
     refuse_unbound_weights(wanted, weights or {})
     if weights:
         from rankflavor.inputs.weights import load_weights
@@ -247,12 +253,14 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
         bind_weights(dataset, provenance, bound)
         return build_report(dataset, wanted, provenance, labelled, with_warnings=warnings)
 
-    return speculatively(qrels, runs, on_duplicate, work)
+    with budget_of(max_memory):
+        return speculatively(qrels, runs, on_duplicate, work)
 
 
 def explain(qrels: Any, run: Any, query: str, flavor: Flavor | str = "ndcg@10", on_duplicate: str = "error") -> Record:
     """The record behind one query's score, without scoring the other queries (`rankflavor explain`)."""
     wanted = flavor if isinstance(flavor, Flavor) else Flavor.parse(flavor)
+    qrels = as_subtopic_qrels(qrels, [wanted.metric])
 
     def record(dataset: Dataset, provenance: dict[str, Any]) -> Record:
         report = Report(dataset, [wanted], [], provenance)

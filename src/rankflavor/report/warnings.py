@@ -17,6 +17,8 @@ serialise as text) carrying a `code` and the `numbers` behind the message. Codes
   a metric whose summary is a sum (the counts): a missing query's 0 leaves a sum as it is under either policy.
 - `unjudged_queries`: run queries that have no judgments (never scored; 0s in the mean under
   unjudged_queries=zero).
+- `peer_degenerate`: queries whose value is a peer's degenerate number, reproduced (a metric's part
+  `degenerate`: ranx_bpref, `ranx.bpref`); their count, the reason, the mean without them.
 
 Extra evaluations (ties: two, unjudged: one, of the run without its unjudged docs) run only when their
 warning applies; a `Cache` shared across results (as `compare` passes) evaluates a flavor once, e.g. the one
@@ -210,9 +212,24 @@ def warnings_for(result: Result, flavor: Flavor, engine: Engine | None = None,
         numbers.without_undefined = result.mean_with(np.where(q.status == ZERO_IDEAL, np.nan, raw))
     if c["missing"] and result.metric.aggregate != "sum":
         missing = q.status == MISSING
-        numbers.other_missing = result.mean_with(np.where(missing, 0.0, raw) if flavor.missing == "skip"
+        zero = result.metric.zero_value  # (what missing=zero gives: gm_map_log's is log(1e-5))
+        numbers.other_missing = result.mean_with(np.where(missing, zero, raw) if flavor.missing == "skip"
                                                  else np.where(missing, np.nan, raw))
-    return compose_warnings(c, flavor, numbers)
+    return compose_warnings(c, flavor, numbers) + _peer_degenerate(result)
+
+
+def _peer_degenerate(result: Result) -> list[FlavorWarning]:
+    """`peer_degenerate`: queries a peer's own computation leaves degenerate (a metric's part `degenerate`, e.g.
+    ranx_bpref: 0.0 after a query without a relevant judgment), their count, the reason and the mean without them."""
+    flags = result.queries.parts.get("degenerate")
+    n = 0 if flags is None else int(np.nansum(flags))
+    if not n:
+        return []
+    without = result.mean_with(np.where(flags > 0, np.nan, result.queries.raw_value))
+    reason = getattr(result.metric, "degenerate_reason", "the peer's own computation")
+    return [FlavorWarning("peer_degenerate", f"{n} queries score 0.0, the peer's own degenerate number: {reason}; "
+                          f"the mean is {_fmt(result.mean)}, {_fmt(without)} without them",
+                          queries=n, mean=result.mean, mean_without=without)]
 
 
 @dataclass
@@ -280,7 +297,8 @@ def compose_warnings(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers)
     if c["missing"] and metric.aggregate != "sum":  # (a sum: a missing query's 0 adds nothing either way)
         n = c["missing"]
         other = numbers.other_missing
-        did = "leaves them out of the mean" if flavor.missing == "skip" else "scores them 0"
+        did = {"skip": "leaves them out of the mean", "zero": "scores them 0"}.get(
+            str(flavor.missing), "scores each as an empty ranking")
         alt = "zero" if flavor.missing == "skip" else "skip"
         out.append(FlavorWarning(
             "missing",

@@ -24,6 +24,7 @@ import pyarrow as pa
 from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError, UsageError
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.duplicates import POLICIES
+from rankflavor.inputs.subtopics import reads_subtopics
 from rankflavor.inputs.weights import QueryWeights, load_weights
 from rankflavor.report.averages import refuse_unbound_weights
 from rankflavor.spark.merge import AGGREGATES_DDL, merge_partials
@@ -232,8 +233,17 @@ def _require_judgments(qrels: Any) -> None:
                                              "or {qid: {docid: grade}}")
 
 
+def refuse_subtopic_measures(flavors: list[Flavor]) -> None:
+    """The diversity measures read a subtopic qrels, which this engine does not carry yet: a SpecError."""
+    found = [str(f.metric) for f in flavors if reads_subtopics([f.metric])]
+    if found:
+        raise SpecError(f"{found[0]} reads a subtopic qrels, which the Spark engine does not compute yet: use the local "
+                        "engine (rankflavor eval without --engine spark; docs/diversity.md)")
+
+
 def _refuse(flavors: list[Flavor], order_col: str | None, on_duplicate: str, qrels: Any, run: Any) -> None:
     """Flavors and policies this engine cannot honour with the columns given: a SpecError before any job."""
+    refuse_subtopic_measures(flavors)
     for flavor in flavors:
         if flavor.ties.kind in ORDERED_TIES and order_col is None:
             raise SpecError(f"{flavor}: ties={flavor.ties} reads the input order, which a shuffle does not keep; give "

@@ -316,7 +316,8 @@ def variants(result: Result, engine: Engine, run: InternedRun) -> dict[str, np.n
     out: dict[str, np.ndarray | None] = {
         "main": raw,
         "without_undefined": np.where(q.status == ZERO_IDEAL, np.nan, raw),
-        "other_missing": np.where(missing, 0.0, raw) if flavor.missing == "skip" else np.where(missing, np.nan, raw)}
+        "other_missing": (np.where(missing, result.metric.zero_value, raw) if flavor.missing == "skip"
+                          else np.where(missing, np.nan, raw))}
     tied = q.ties_any
     for ties in ("pessimistic", "optimistic"):
         other = flavor.with_(ties=ties)

@@ -123,7 +123,7 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     from rankflavor.inputs.pipeline import _run_names
     from rankflavor.inputs.tables import RunTable, Source
     from rankflavor.inputs.weights import load_weights
-    from rankflavor.spark.driver import Columns, collect_arrow, evaluate
+    from rankflavor.spark.driver import Columns, collect_arrow, evaluate, refuse_subtopic_measures
     from rankflavor.spark.output_dir import plan_output, write_output
     from rankflavor.spark.provenance import driver_provenance, frame_provenance
     from rankflavor.spark.session import local_session
@@ -131,6 +131,7 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     if "-" in [qrels, *runs]:
         raise UsageError("--engine spark reads files, not standard input ('-')")
     labelled = labelled_specs(specs)
+    refuse_subtopic_measures(list(labelled))
     plan = plan_output(output, [qrels, *runs, *(weights or {}).values()], overwrite, master) if output else None
     refuse_unbound_weights(labelled, weights or {})  # (before a session starts)
     bound = [load_weights(name, path) for name, path in (weights or {}).items()]
