@@ -2,7 +2,7 @@
 """Side-by-side benchmark: rankflavor against every installed peer on an MS MARCO-sized synthetic run.
 
 usage: python benchmarks/bench.py [--data DIR] [--queries 7000] [--depth 1000] [--judged 40] [--repeat 3]
-                                  [--skip-peers] [--cores N]
+                                  [--skip-peers] [--cores N] [--track-runs 100] [--trec-eval PATH]
 
 Each measurement is a whole process (start-up, parse, evaluate, print), timed by wall clock, with its
 peak resident memory from os.wait4 (the child's own ru_maxrss). Every tool is run `--repeat` times
@@ -15,6 +15,8 @@ Measure sets: `rankflavor eval -m pytrec_eval.all_trec --format trec` against py
 `all_trec` set on the same workload, and `rankflavor eval -m trec_eval.official` against pytrec_eval's
 `official` on a TREC-sized run (200 queries x 1,000 docs), each ratio printed beside the peer.
 Memory per row is the slope of rankflavor's peak RSS over runs of 1/4, 1/2 and all of the queries.
+A track (bench_track.py: 100 runs x 50 queries x 1,000 docs, `--track-runs 0` skips it), C trec_eval where it
+is installed, the bare pyarrow read of the large run (the floor), and each ratio against the issue's target.
 
 Every measured command starts from the same memory state: on a virtual machine, memory that a large
 process has just freed is slow to touch again (a process run right after a large peer was seen to take
@@ -34,6 +36,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench_track import EXTRA_PEERS, c_trec_eval, ensure_track, loop, target_lines
 
 HERE = Path(__file__).resolve().parent
 SPEC = "trec_eval@10"
@@ -86,7 +90,8 @@ def peer_pytrec_eval_set(qrels: str, run: str, measures: str) -> dict[str, float
 PEERS = {"pytrec_eval": ("pytrec_eval", peer_pytrec_eval), "ranx": ("ranx", peer_ranx),
          "ir_measures": ("ir_measures", peer_ir_measures),
          "pytrec_eval all_trec": ("pytrec_eval", lambda q, r: peer_pytrec_eval_set(q, r, "all_trec")),
-         "pytrec_eval official": ("pytrec_eval", lambda q, r: peer_pytrec_eval_set(q, r, "official"))}
+         "pytrec_eval official": ("pytrec_eval", lambda q, r: peer_pytrec_eval_set(q, r, "official")),
+         **EXTRA_PEERS}
 SETS = {"pytrec_eval all_trec": "rankflavor pytrec_eval.all_trec",  # peer -> the rankflavor command it is timed with
         "pytrec_eval official": "rankflavor trec_eval.official (TREC-sized)"}
 
@@ -168,6 +173,38 @@ def max_diff(a: dict[str, float], b: dict[str, float]) -> tuple[float, int]:
     return diff, len(set(a) ^ set(b))
 
 
+def add_issue28_commands(commands: dict[str, list[str]], args: argparse.Namespace, rf: list[str],
+                         large: tuple[Path, Path], small: tuple[Path, Path]) -> tuple[dict[str, str], Path, list[Path]]:
+    """The track's commands and C trec_eval's (when found) added to `commands`; ({key: row name}, the track's
+    qrels and runs) for bench_track.target_lines."""
+    (qrels, run), (trec_qrels, trec_run) = large, small
+    main_name = f"rankflavor {SPEC}"
+    track_qrels, track_runs = Path(), []
+    te = c_trec_eval(args.trec_eval)
+    names = {"ndcg": main_name, "pytrec": "pytrec_eval", "all_trec": "rankflavor pytrec_eval.all_trec",
+             "pytrec all_trec": "pytrec_eval all_trec", "small": "rankflavor trec_eval.official (TREC-sized)",
+             "help": "rankflavor --help", "presets": "rankflavor presets", "metrics": "rankflavor metrics",
+             "floor": "pyarrow read (floor)"}
+    if args.track_runs:
+        track_qrels, track_runs = ensure_track(args.data, args.track_runs, args.track_queries, args.track_depth)
+        names |= {"track": f"rankflavor eval track ({len(track_runs)} runs)",
+                  "track 10": "rankflavor eval track (10 runs)", "rf loop": "rankflavor trec_eval loop",
+                  "c loop": "C trec_eval loop", "pytrec track": "pytrec_eval track"}
+        for key, some in (("track", track_runs), ("track 10", track_runs[:10])):
+            commands[names[key]] = [*rf, "eval", str(track_qrels), *map(str, some), "-m", "trec_eval.official",
+                                    "--format", "trec"]
+        commands[names["rf loop"]] = loop([*rf, "trec_eval", "-c"], track_qrels, track_runs)
+    if te and not args.skip_peers:
+        names |= {"c small": "C trec_eval official (TREC-sized)", "c ndcg": "C trec_eval ndcg_cut.10"}
+        commands[names["c small"]] = [te, str(trec_qrels), str(trec_run)]
+        commands[names["c ndcg"]] = [te, "-m", "ndcg_cut.10", str(qrels), str(run)]
+        if args.track_runs:
+            commands[names["c loop"]] = loop([te, "-c"], track_qrels, track_runs)
+    elif not args.skip_peers:
+        print("C trec_eval: not found (give --trec-eval PATH; bench.py does not build it): its rows are left out")
+    return names, track_qrels, track_runs
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "peer":
         run_peer(*sys.argv[2:6])
@@ -183,12 +220,17 @@ def main() -> None:
                         help="pin every measured command to the first N cores (how the ratios depend on cores)")
     parser.add_argument("--warm-gb", type=float, default=None,
                         help="GB touched before each measurement (default: 1.1 x the largest peak so far, >= 2.5)")
+    parser.add_argument("--track-runs", type=int, default=100, help="runs of the track (0: no track rows)")
+    parser.add_argument("--track-queries", type=int, default=50)
+    parser.add_argument("--track-depth", type=int, default=1000)
+    parser.add_argument("--trec-eval", metavar="PATH", help="C trec_eval (default: trec_eval on PATH; not built here)")
     args = parser.parse_args()
 
     qrels, run = ensure_data(args.data, args.queries, args.depth, args.judged)
     trec_qrels, trec_run = ensure_data(args.data, 200, 1000, args.judged)  # a TREC-sized run: 200 x 1,000
     rows = sum(1 for _ in run.open("rb"))
     rf = rankflavor_cmd()
+    main_name = f"rankflavor {SPEC}"
     me = Path(__file__).resolve()
     tmp = Path(tempfile.mkdtemp(prefix="rankflavor-bench-"))
     cpus = set(sorted(os.sched_getaffinity(0))[:args.cores]) if args.cores else None
@@ -204,12 +246,16 @@ def main() -> None:
                                         "json"],
         "rankflavor explain": [*rf, "explain", str(qrels), str(run), "-q", "q17", "-m", SPEC],
         "rankflavor --help": [*rf, "--help"],
+        "rankflavor presets": [*rf, "presets"],
+        "rankflavor metrics": [*rf, "metrics"],
         "rankflavor pytrec_eval.all_trec": [*rf, "eval", str(qrels), str(run), "-m", "pytrec_eval.all_trec", "--format",
                                             "trec"],
         "rankflavor trec_eval.official (TREC-sized)": [*rf, "eval", str(trec_qrels), str(trec_run), "-m",
                                                        "trec_eval.official", "--format", "trec"],
     }
-    peers = [] if args.skip_peers else [name for name, (module, _) in PEERS.items() if installed(module)]
+    names, track_qrels, track_runs = add_issue28_commands(commands, args, rf, (qrels, run), (trec_qrels, trec_run))
+    peers = [] if args.skip_peers else [name for name, (module, _) in PEERS.items() if installed(module)
+                                        and (args.track_runs or "track" not in name)]
     if "ranx" in peers:  # fill numba's cache once, as a user who ran ranx before has it
         tiny = tmp / "tiny"
         tiny.mkdir()
@@ -218,21 +264,22 @@ def main() -> None:
         measure([sys.executable, str(me), "peer", "ranx", str(tiny / "qrels"), str(tiny / "run"), str(tiny / "o")])
     for name in peers:
         q, r = (trec_qrels, trec_run) if "official" in name else (qrels, run)
+        if "track" in name:
+            q, r = track_qrels, track_runs[0].parent
         commands[name] = [sys.executable, str(me), "peer", name, str(q), str(r), str(tmp / f"{name}.json")]
 
     times: dict[str, list[float]] = {name: [] for name in commands}
     memory: dict[str, float] = dict.fromkeys(commands, 0.0)
-    names = list(commands)
+    order = list(commands)
     for repeat in range(args.repeat):
         # rotated each time: the command that follows a big peer's exit runs slower, whichever it is
-        for name in names[repeat % len(names):] + names[:repeat % len(names)]:
+        for name in order[repeat % len(order):] + order[:repeat % len(order)]:
             warm_memory(args.warm_gb or max(2.5, 1.1 * max(memory.values()) / 1024))
             wall, rss = measure(commands[name], cpus)
             times[name].append(wall)
             memory[name] = max(memory[name], rss)
 
     best = {name: min(t) for name, t in times.items()}
-    main_name = f"rankflavor {SPEC}"
     print()
     print(f"{'command':44s} {'best s':>8s} {'median s':>9s} {'peak MB':>8s}  ratio")
     for name in commands:
@@ -240,13 +287,17 @@ def main() -> None:
         if name in SETS:
             r = best[name] / best[SETS[name]]
             ratio = f"{SETS[name]} is {r:.2f}x faster" if r >= 1 else f"{SETS[name]} is {1 / r:.2f}x slower"
-        elif name in peers:
+        elif name in peers and name not in EXTRA_PEERS:
             ratio = f"rankflavor is {best[name] / best[main_name]:.1f}x faster"
         elif name == "rankflavor 24 flavors":
             ratio = f"{best[name] / best[main_name]:.2f}x one flavor"
         elif name == "rankflavor 3 runs":
             ratio = f"{best[name] / best[main_name]:.2f}x one run"
         print(f"{name:44s} {best[name]:8.2f} {statistics.median(times[name]):9.2f} {memory[name]:8.0f}  {ratio}")
+    print()
+    print("against the targets (issue 28), best times:")
+    for line in target_lines(best, memory, names):
+        print(f"  {line}")
 
     # memory per row: peak RSS over runs of 1/4, 1/2 and all of the queries
     points = []

@@ -47,6 +47,8 @@ def test_eval_on_trec_files_imports_neither_pandas_nor_scipy_nor_rich(tmp_path):
     assert not heavy & {"pandas", "scipy", "rich", "pyarrow.compute"}, heavy
     heavy = _imported("eval", str(qrels), str(run), "-m", "trec_eval.official", "--format", "trec")
     assert not heavy & {"pandas", "scipy", "rich", "pyarrow.compute"}, heavy
+    heavy = _imported("eval", str(qrels), str(run), str(run), "-m", "trec_eval.official", "--format", "trec")
+    assert not heavy & {"pandas", "scipy", "rich", "pyarrow.compute"}, heavy  # (a track, streamed: cli/trec_stream.py)
 
 
 def test_a_slow_read_on_a_terminal_shows_a_progress_bar(tmp_path, monkeypatch):

@@ -157,6 +157,10 @@ def _run(args: argparse.Namespace) -> int:
         from rankflavor.report.against import against, load_saved
 
         saved = load_saved(args.against)
+    from rankflavor.cli.trec_stream import streamable
+
+    if streamable(args):  # (a track of runs: one run at a time, memory bounded by a few runs)
+        return _stream(args, runs, names, specs)
     if args.engine == "spark":
         report = _spark_report(args, specs)
     else:
@@ -192,6 +196,21 @@ def _run(args: argparse.Namespace) -> int:
         render.print_against(compared, args.against, sys.stdout if args.format == "table" else err)
     if args.quiet:
         render.count_left_out(err.getvalue(), sys.stderr)
+    return EXIT_OK
+
+
+def _stream(args: argparse.Namespace, runs: list | dict, names: list[str] | None, specs: list[str]) -> int:
+    from rankflavor.cli.render import count_left_out
+    from rankflavor.cli.trec_stream import run_names_of, stream_trec
+    from rankflavor.dialects.trec_sets import set_members
+
+    asked_set = any(spec.split() and set_members(spec.split()[0]) is not None for spec in specs)
+    err = io.StringIO() if args.quiet else sys.stderr
+    items = list(runs.values()) if isinstance(runs, dict) else runs
+    stream_trec(args, items, run_names_of(list(args.runs), names), specs, weight_files(args.weights), asked_set,
+                err, sys.stdout)
+    if args.quiet:
+        count_left_out(err.getvalue(), sys.stderr)
     return EXIT_OK
 
 

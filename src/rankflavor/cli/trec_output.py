@@ -65,8 +65,11 @@ def run_ids(report: ReportView) -> dict[str, str]:
     return out
 
 
-def write_trec(report: ReportView, stream: IO[str], per_query: bool = False, set_lines: bool = False) -> None:
-    """set_lines: print trec_eval's runid and num_q summary lines (a measure set was asked for)."""
+def write_trec(report: ReportView, stream: IO[str], per_query: bool = False, set_lines: bool = False,
+               several: bool | None = None) -> None:
+    """set_lines: print trec_eval's runid and num_q summary lines (a measure set was asked for). several: the
+    report is one of several runs' (cli/trec_stream.py), whose blocks open with a runid line (default: it holds
+    more than one run)."""
     runs: list[str] = []
     for result in report.results:
         if result.run not in runs:
@@ -74,7 +77,7 @@ def write_trec(report: ReportView, stream: IO[str], per_query: bool = False, set
     tags = run_ids(report) if set_lines else {}
     for run in runs:
         results = [r for r in report.results if r.run == run]
-        if len(runs) > 1 and not set_lines:
+        if (len(runs) > 1 if several is None else several) and not set_lines:
             stream.write(f"{'runid':<22s}\tall\t{run}\n")
         names = [_name(r, set_lines) for r in results]
         counts = [None if r.metric.aggregate in ("gm", "log_gm") else r.metric.aggregate == "sum" for r in results]
@@ -96,11 +99,20 @@ def write_trec(report: ReportView, stream: IO[str], per_query: bool = False, set
 def summarise_warnings(report: ReportView, stream: IO[str]) -> None:
     """One stderr line per kind of warning (trec_eval's lines have no room for them): how many measures of
     which runs it concerns, and how to see them in full."""
-    kinds: dict[str, list[str]] = {}
+    write_kinds(warning_kinds(report), stream)
+
+
+def warning_kinds(report: ReportView, kinds: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """{warning code: ["RUN NAME", ...]}, added to `kinds` when given (the runs of a stream, one at a time)."""
+    kinds = {} if kinds is None else kinds
     for result in report.results:
         for warning in result.warnings:
             code = getattr(warning, "code", "warning")
             kinds.setdefault(code, []).append(f"{result.run} {_name(result, False)}")
+    return kinds
+
+
+def write_kinds(kinds: dict[str, list[str]], stream: IO[str]) -> None:
     for code, where in kinds.items():
         shown = ", ".join(where[:3]) + (f", ... ({len(where)} in all)" if len(where) > 3 else "")
         stream.write(f"warning: {code.replace('_', ' ')}: {shown}; --format table or json shows each in full\n")

@@ -5,7 +5,8 @@ parsing the runs early, before the engine is imported. The parse is speculative,
 anyway (io.trec.settle): the id and value columns, assuming a plain file. When the caller takes a run,
 the rest of the fast reader runs on the parsed columns (checks, the deferred hash-and-scan). An error of
 the parser is not raised here: the taken run is then read as usual, and the reader decides. A run that
-must be read again strictly is read from its path.
+must be read again strictly is read from its path. At most WINDOW parsed runs wait to be taken: a track of
+a hundred runs evaluated one after the other holds a few runs' columns at a time, not all of them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 
     from rankflavor.inputs.tables import RunTable
 
+WINDOW = 3  # parsed runs waiting at most (the parse of the next runs overlaps the evaluation of this one)
+
 
 class Prefetched:
     """A run file being parsed on the prefetch thread."""
@@ -32,10 +35,12 @@ class Prefetched:
         self._done = threading.Event()
         self._parsed: pa.Table | None = None
         self._taken = False
+        self.consumed = threading.Event()  # (taken, or read from its path: the parser may go WINDOW runs further)
 
     def _parse(self) -> None:
         try:
-            self._parsed = parse_columns(self.path, RUN_COLUMNS, 4, speculative_columns(RUN_COLUMNS, 4), gz=False)
+            parsed = parse_columns(self.path, RUN_COLUMNS, 4, speculative_columns(RUN_COLUMNS, 4), gz=False)
+            self._parsed = None if self.consumed.is_set() else parsed
         finally:
             self._done.set()
 
@@ -44,10 +49,13 @@ class Prefetched:
         from rankflavor.inputs.trec import read_trec_run
 
         if not defer_scan or self._taken:
+            self.consumed.set()
+            self._parsed = None
             return read_trec_run(self.path)
         self._done.wait()
         self._taken = True
         parsed, self._parsed = self._parsed, None
+        self.consumed.set()
         return read_trec_run(self.path, defer_scan=True, parsed=parsed)
 
     def __str__(self) -> str:
@@ -70,9 +78,16 @@ def _plain_regular_file(path: str) -> bool:
 
 def prefetch_runs(paths: list[str]) -> list[Prefetched | str]:
     """Start parsing the regular, uncompressed files among `paths` in order on one thread (a pipe is read once,
-    later; a .gz file is read whole by the usual reader)."""
+    later; a .gz file is read whole by the usual reader), each once the run WINDOW places before it is consumed."""
     items: list[Prefetched | str] = [Prefetched(p) if _plain_regular_file(p) else p for p in paths]
     wanted = [item for item in items if isinstance(item, Prefetched)]
     if wanted:
-        threading.Thread(target=lambda: [item._parse() for item in wanted], daemon=True).start()
+        threading.Thread(target=_parse_in_order, args=(wanted,), daemon=True).start()
     return items
+
+
+def _parse_in_order(items: list[Prefetched]) -> None:
+    for i, item in enumerate(items):
+        if i >= WINDOW:
+            items[i - WINDOW].consumed.wait()
+        item._parse()

@@ -1,0 +1,66 @@
+"""`rankflavor eval QRELS RUN RUN ... --format trec`: a track of runs evaluated one run at a time.
+
+trec_eval's lines are printed per run, so nothing of a run is needed once its block is written: the qrels is
+read once, each run is evaluated against it and printed, and its report dropped before the next. The runs'
+files are parsed ahead on Arrow's threads (inputs/prefetch.py, at most WINDOW waiting), so memory holds a few
+runs, not the sum of all. The lines are byte for byte those of the whole report (cli/trec_output.py); the
+input warnings are printed as each run is read (the qrels' once), the measures' warnings summarised at the end.
+A run that fails to read stops the command after the blocks of the runs before it (as a trec_eval loop does).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from rankflavor.cli.trec_output import warning_kinds, write_kinds, write_trec
+
+
+def streamable(args: Any) -> bool:
+    """Whether `eval` can print its runs one at a time: local engine, trec lines, several runs, no --against, every
+    run an existing file or `-` (a missing one is reported by the whole report, before any line is printed)."""
+    return (args.engine == "local" and args.format == "trec" and len(args.runs) > 1 and args.against is None
+            and all(p == "-" or os.path.isfile(p) for p in args.runs))
+
+
+def run_names_of(typed: list[str], names: list[str] | None) -> list[str]:
+    """The runs' names as the whole report gives them: --name's, else the file name (its path on a collision)."""
+    if names is not None:
+        return names
+    from rankflavor.inputs.run_names import default_names
+    from rankflavor.inputs.stdin import STDIN_NAME
+
+    return default_names([(STDIN_NAME, None) if p == "-" else (Path(p).name, p) for p in typed])
+
+
+def stream_trec(args: Any, runs: list, names: list[str], specs: list[str], weights: dict[str, str],
+                set_lines: bool, err: IO[str], out: IO[str]) -> None:
+    """Evaluate and print each run in turn against the qrels read once (see the module's docstring)."""
+    from rankflavor import evaluate
+
+    qrels = _qrels_once(args.qrels, specs)
+    shown: set[str] = set()
+    kinds: dict[str, list[str]] = {}
+    for run, name in zip(runs, names, strict=True):
+        report = evaluate(qrels, {name: run}, specs, on_duplicate=args.on_duplicate, weights=weights,
+                          warnings=False)
+        for warning in report.provenance["input_warnings"]:
+            if warning not in shown:  # (the qrels' warnings: once)
+                shown.add(warning)
+                err.write(f"warning: {warning}\n")
+        write_trec(report, out, per_query=args.per_query, set_lines=set_lines, several=True)
+        warning_kinds(report, kinds)
+        del report
+    write_kinds(kinds, err)
+
+
+def _qrels_once(path: str, specs: list[str]) -> Any:
+    """The qrels read once for every run: a subtopic qrels when a diversity measure is asked for
+    (inputs/subtopics.py), else a QrelsTable."""
+    from rankflavor.flavor import labelled_specs
+    from rankflavor.inputs.load import load_qrels
+    from rankflavor.inputs.subtopics import as_subtopic_qrels
+
+    qrels = as_subtopic_qrels(path, [flavor.metric for flavor in labelled_specs(specs)])
+    return load_qrels(path) if qrels is path else qrels

@@ -1,0 +1,84 @@
+"""`eval RUN RUN ... --format trec` evaluates a track one run at a time (cli/trec_stream.py): its lines are those of
+the whole report, and the prefetch parses at most WINDOW runs ahead of the evaluation (inputs/prefetch.py)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+
+from rankflavor import evaluate
+from rankflavor.cli.main import main
+from rankflavor.cli.trec_output import write_trec
+from rankflavor.inputs import prefetch
+
+
+def _track(tmp_path, runs: int = 4):
+    """A qrels of 12 queries and `runs` runs, each missing one query, with tied scores."""
+    rng = random.Random(7)
+    qrels = tmp_path / "track.qrels"
+    qrels.write_text("".join(f"q{q} 0 d{d} {rng.randrange(3)}\n" for q in range(12) for d in range(0, 60, 3)))
+    paths = []
+    for i in range(runs):
+        path = tmp_path / f"sys{i}.run"
+        path.write_text("".join(f"q{q} Q0 d{d} {d + 1} {rng.randrange(20) / 4} tag{i}\n"
+                                for q in range(12) if q != i for d in rng.sample(range(80), 30)))
+        paths.append(str(path))
+    return str(qrels), paths
+
+
+@pytest.mark.parametrize("options", [["-m", "trec_eval.official"], ["-m", "trec_eval@10", "-m", "ndcg@5 gain=exp2"],
+                                     ["-m", "trec_eval.official", "--per-query"], ["-m", "P@5", "--per-query"]])
+def test_a_streamed_track_prints_the_whole_reports_lines(tmp_path, capsys, options):
+    qrels, runs = _track(tmp_path)
+    assert main(["eval", qrels, *runs, *options, "--format", "trec"]) == 0
+    out, err = capsys.readouterr()
+    specs = [options[i + 1] for i, o in enumerate(options) if o == "-m"]
+    whole = io.StringIO()
+    write_trec(evaluate(qrels, runs, specs, warnings=False), whole, per_query="--per-query" in options,
+               set_lines="trec_eval.official" in specs)
+    assert out == whole.getvalue() and out.count("\tall\t") > len(runs)
+    assert sum("judged queries are absent from the run" in line for line in err.splitlines()) == len(runs)
+
+
+def test_a_missing_run_file_is_reported_before_any_line(tmp_path, capsys):
+    qrels, runs = _track(tmp_path, 2)
+    assert main(["eval", qrels, runs[0], str(tmp_path / "absent.run"), "--format", "trec"]) != 0
+    out, err = capsys.readouterr()
+    assert out == "" and "absent.run" in err
+
+
+def test_the_prefetch_parses_at_most_window_runs_ahead(tmp_path, monkeypatch):
+    _, runs = _track(tmp_path, prefetch.WINDOW + 2)
+    started: list[str] = []
+    real = prefetch.parse_columns
+
+    def counted(path, *args, **kwargs):
+        started.append(str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(prefetch, "parse_columns", counted)
+    items = prefetch.prefetch_runs(runs)
+    assert items[prefetch.WINDOW - 1]._done.wait(30)
+    assert not items[prefetch.WINDOW]._done.wait(0.3)  # (waits for the first run to be taken)
+    assert started == runs[:prefetch.WINDOW]
+    for taken, item in enumerate(items):
+        assert item.table(defer_scan=True).rows == 330
+        assert item._done.wait(30) and len(started) <= taken + 1 + prefetch.WINDOW
+    assert started == runs
+
+
+def test_a_streamed_track_reads_a_subtopic_qrels_for_a_diversity_measure(tmp_path, capsys):
+    qrels = tmp_path / "subtopics.qrels"
+    qrels.write_text("".join(f"q{q} {s} d{d} {(q + s + d) % 2}\n" for q in range(4) for s in (1, 2) for d in range(8)))
+    runs = []
+    for i in range(3):
+        path = tmp_path / f"div{i}.run"
+        path.write_text("".join(f"q{q} Q0 d{(d + 3 * i) % 8} {d + 1} {8 - d} t\n" for q in range(4) for d in range(8)))
+        runs.append(str(path))
+    assert main(["eval", str(qrels), *runs, "-m", "alpha_ndcg@5", "--format", "trec"]) == 0
+    out, _ = capsys.readouterr()
+    whole = io.StringIO()
+    write_trec(evaluate(str(qrels), runs, ["alpha_ndcg@5"], warnings=False), whole)
+    assert out == whole.getvalue() and out.count("runid") == 3
