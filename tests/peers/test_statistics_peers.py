@@ -17,7 +17,8 @@ from scipy import stats
 
 import rankflavor.compare as rc
 from rankflavor.compare.corrections import adjust
-from rankflavor.compare.effects import effect_size, mean_intervals, sign_p, wilcoxon_p
+from rankflavor.compare.effects import effect_size, mean_intervals
+from rankflavor.compare.rank_tests import sign_p, wilcoxon_p
 from rankflavor.compare.stats import TestSettings, paired_tests
 from rankflavor.compare.tukey import tukey_hsd
 

@@ -4,10 +4,7 @@
   degrees of freedom (Cohen 1988, eq. 2.3.5; Lakens, "Calculating and reporting effect sizes", Frontiers in
   Psychology 2013, eq. 6). Undefined (NaN) when sd(d) = 0 or n < 2. Not the standardised mean difference of two
   independent groups: queries are paired, so the spread is that of the differences.
-- `win_tie_loss`: how many queries each run of the pair scores higher on; a tie within 1e-9 (TOLERANCE).
-- `PAIRED_P`: the two-sided p-value of the paired t-test (stats.t_test), Wilcoxon's signed-rank test
-  (scipy.stats.wilcoxon, zero differences dropped as Wilcoxon did, exact or normal as SciPy chooses) and the
-  sign test (scipy.stats.binomtest of the wins among wins + losses at 1/2, ties dropped).
+- `win_tie_loss`, `wilcoxon_p`, `sign_p`: compare/rank_tests.py (stats.py's `PAIRED_P` reads them).
 - `mean_intervals`: each run's mean with its interval over the compared queries: Student's t,
   mean +- t_{n-1, (1+c)/2} sd / sqrt(n), or the percentile bootstrap of the mean (every run resampled with the
   same query indices: a seeded stream of its own), mapped as the flavor summarises (exp for a geometric mean,
@@ -18,8 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankflavor.compare.stats import TestSettings, _chunks, t_test
-from rankflavor.report.numbers import TOLERANCE
+from rankflavor.compare.stats import TestSettings, _chunks
 
 MEANS_STREAM = 2  # np.random.SeedSequence(seed).spawn(4)[2]: the bootstrap of each run's mean (0, 1: stats.py)
 
@@ -33,40 +29,6 @@ def effect_size(d: np.ndarray) -> float:
     return float(np.mean(d)) / sd if sd > 0 else float("nan")
 
 
-def win_tie_loss(d: np.ndarray) -> tuple[int, int, int]:
-    """(queries where a - b > 1e-9, |a - b| <= 1e-9, a - b < -1e-9)."""
-    d = np.asarray(d, dtype=np.float64)
-    wins, losses = int((d > TOLERANCE).sum()), int((d < -TOLERANCE).sum())
-    return wins, len(d) - wins - losses, losses
-
-
-def t_p(d: np.ndarray) -> float:
-    return t_test(d)[0]
-
-
-def wilcoxon_p(d: np.ndarray) -> float:
-    """Two-sided Wilcoxon signed-rank p (scipy.stats.wilcoxon); 1 when every difference is zero."""
-    from scipy import stats
-
-    d = np.asarray(d, dtype=np.float64)
-    if len(d) == 0:
-        return float("nan")
-    if np.all(np.abs(d) <= TOLERANCE):
-        return 1.0
-    return float(stats.wilcoxon(d[np.abs(d) > TOLERANCE]).pvalue)  # (zeros dropped first: SciPy's exact when it can)
-
-
-def sign_p(d: np.ndarray) -> float:
-    """Two-sided exact sign test: binomial(wins; wins + losses, 1/2), ties dropped; 1 with no win or loss."""
-    from scipy import stats
-
-    wins, _, losses = win_tie_loss(d)
-    if len(d) == 0:
-        return float("nan")
-    return 1.0 if wins + losses == 0 else float(stats.binomtest(wins, wins + losses, 0.5).pvalue)
-
-
-PAIRED_P = {"t": t_p, "wilcoxon": wilcoxon_p, "sign": sign_p}
 
 
 def t_interval(x: np.ndarray, confidence: float) -> tuple[float, float]:

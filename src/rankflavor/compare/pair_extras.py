@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rankflavor import registry
-from rankflavor.compare.effects import effect_size, mean_intervals, win_tie_loss
+from rankflavor.compare.effects import effect_size, mean_intervals
 from rankflavor.compare.query_set import QuerySet, set_values, summary_values
+from rankflavor.compare.rank_tests import win_tie_loss
 from rankflavor.compare.stats import TestSettings
 from rankflavor.compare.tukey import tukey_hsd
 from rankflavor.flavor import Flavor

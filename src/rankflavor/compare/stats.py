@@ -254,9 +254,10 @@ def paired_tests(d: np.ndarray, settings: TestSettings = TestSettings()) -> list
     elif settings.test == "tukey":
         p, exact = np.full(width, np.nan), False
     else:
-        from rankflavor.compare.effects import PAIRED_P  # (t, wilcoxon, sign: scipy)
+        from rankflavor.compare.rank_tests import sign_p, wilcoxon_p  # (scipy)
 
-        p = np.array([PAIRED_P[settings.test](d[:, f]) for f in range(width)])
+        paired_p = {"t": lambda x: t_test(x)[0], "wilcoxon": wilcoxon_p, "sign": sign_p}[settings.test]
+        p = np.array([paired_p(d[:, f]) for f in range(width)])
     if settings.ci == "t":
         low, high = np.array([t_test(d[:, f], settings.confidence)[1:] for f in range(width)]).reshape(width, 2).T
     else:
