@@ -82,3 +82,60 @@ def test_a_streamed_track_reads_a_subtopic_qrels_for_a_diversity_measure(tmp_pat
     whole = io.StringIO()
     write_trec(evaluate(str(qrels), runs, ["alpha_ndcg@5"], warnings=False), whole)
     assert out == whole.getvalue() and out.count("runid") == 3
+
+
+def _wide_track(tmp_path, runs: int, duplicate_in: int | None = None):
+    """A qrels and `runs` runs retrieving docs the qrels never judged, their ids sorting among the judged ones
+    (d10 < d9 < e...), scores tied so that the docs' order decides the top; run `duplicate_in` lists a doc twice."""
+    rng = random.Random(11)
+    ids = [f"d{n}" for n in range(40)] + [f"e{n}" for n in range(20)] + ["D1", "d 7", "d\u00e99"]
+    qrels = tmp_path / "wide.qrels"
+    qrels.write_text("".join(f"q{q} 0 {d} {rng.randrange(3)}\n" for q in range(6) for d in rng.sample(ids[:40], 12)))
+    paths = []
+    for i in range(runs):
+        lines = [f"q{q} Q0 {d} 1 {rng.randrange(4)} t{i}\n" for q in range(6) if q != i % 7
+                 for d in rng.sample(ids, 25)]
+        if i == duplicate_in:
+            lines.append(lines[0])
+        path = tmp_path / f"wide{i}.run"
+        path.write_text("".join(lines))
+        paths.append(str(path))
+    return str(qrels), paths
+
+
+@pytest.mark.parametrize("on_duplicate", ["first", "max"])
+def test_many_runs_with_unjudged_docs_and_duplicates_stream_as_the_whole_report(tmp_path, capsys, on_duplicate):
+    qrels, runs = _wide_track(tmp_path, 9, duplicate_in=4)
+    specs = ["trec_eval.official", "ndcg@5 ties=docid_desc", "P@3 ties=docid_asc"]
+    options = [x for spec in specs for x in ("-m", spec)] + ["--per-query", "--on-duplicate", on_duplicate]
+    assert main(["eval", qrels, *runs, *options, "--format", "trec"]) == 0
+    out = capsys.readouterr().out
+    whole = io.StringIO()
+    write_trec(evaluate(qrels, runs, specs, on_duplicate=on_duplicate, warnings=False), whole, per_query=True,
+               set_lines=True)
+    assert out == whole.getvalue() and out.count("\tall\t") > len(runs)
+
+
+def test_a_duplicate_in_one_run_of_a_track_is_refused_with_its_file(tmp_path, capsys):
+    qrels, runs = _wide_track(tmp_path, 5, duplicate_in=3)
+    assert main(["eval", qrels, *runs, "-m", "P@5", "--format", "trec"]) != 0
+    out, err = capsys.readouterr()
+    assert "wide3.run" in err and out.count("runid") == 3  # (the runs before it printed, as a loop would)
+
+
+def test_each_run_of_a_track_is_coded_in_the_sorted_dictionary_of_its_inputs(tmp_path):
+    from rankflavor.inputs.intern import intern
+    from rankflavor.inputs.trec import read_trec_qrels, read_trec_run
+
+    qrels_path, runs = _wide_track(tmp_path, 4)
+    qrels = read_trec_qrels(qrels_path)
+    for path in runs:  # one qrels table, its sorted ids made once, every run interned against it in turn
+        run = read_trec_run(path)
+        dataset = intern(qrels, [run], ["r"])
+        ids = [i.encode() for i in dataset.doc_ids]
+        assert ids == sorted(set(ids))  # bytewise, as strcmp sorts
+        assert list(dataset.doc_ids) == sorted(set(run.doc.to_pylist()) | set(qrels.doc.to_pylist()),
+                                               key=str.encode)
+        assert list(dataset.doc_ids[dataset.runs[0].d]) == run.doc.to_pylist()
+        assert sorted(zip(dataset.doc_ids[dataset.qrels.d], dataset.qrels.grade, strict=True)) == sorted(
+            zip(qrels.doc.to_pylist(), qrels.grade, strict=True))

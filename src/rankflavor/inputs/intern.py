@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 
 from rankflavor.inputs.arrow_numpy import array_to_numpy
+from rankflavor.inputs.doc_dictionary import doc_dictionary, runs_encoded
 from rankflavor.inputs.duplicates import resolve_duplicates
 from rankflavor.inputs.kernels import index_in, sorted_unique
 from rankflavor.inputs.query_major import RunLayout, build_layout, has_duplicates
@@ -220,26 +221,32 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
     query_arrays = [qrels.query, *(r.query for r in runs)]
     query_arrays += [t.queries for t in (qrels, *runs) if t.queries is not None]
     queries = _dictionary(query_arrays)
-    docs = _dictionary([qrels.doc, *(r.doc for r in runs)])
-    interned_qrels, judged = _intern_qrels(qrels, queries, docs, on_duplicate)
+    qrels_docs: np.ndarray | None = None
+    doc_tables: list[np.ndarray | None] = [None] * len(runs)
+    if runs_encoded([r.doc for r in runs]):  # (the qrels' sorted ids made once for a track: doc_dictionary.py)
+        docs, qrels_docs, tables = doc_dictionary(qrels.doc, [r.doc for r in runs])
+        doc_tables = list(tables)
+    else:
+        docs = _dictionary([qrels.doc, *(r.doc for r in runs)])
+    interned_qrels, judged = _intern_qrels(qrels, queries, docs, on_duplicate, qrels_docs)
     return Dataset(
         query_ids=np.asarray(queries.to_pylist(), dtype=object),
         doc_ids=np.asarray(docs.to_pylist(), dtype=object),
         qrels=interned_qrels,
-        runs=[_intern_run(run, name, queries, docs, on_duplicate, defer_checks) for run, name in zip(runs, names,
-                                                                                                       strict=True)],
+        runs=[_intern_run(run, name, queries, docs, on_duplicate, defer_checks, table)
+              for run, name, table in zip(runs, names, doc_tables, strict=True)],
         judged=judged,
         subtopics=intern_subtopics(qrels, queries, docs),
     )
 
 
 def _intern_qrels(qrels: QrelsTable, queries: pa.Array, docs: pa.Array, on_duplicate: str,
-                  ) -> tuple[InternedQrels, np.ndarray]:
+                  doc_codes: np.ndarray | None = None) -> tuple[InternedQrels, np.ndarray]:
     """The qrels sorted by (query, doc) after the on_duplicate policy, and per query code: judged (it has a
-    judgment)."""
+    judgment). doc_codes: each row's doc code when known (doc_dictionary.py)."""
     n_docs = max(len(docs), 1)
     query = _codes(qrels.query, queries).full()
-    doc = _codes(qrels.doc, docs).full()
+    doc = _codes(qrels.doc, docs).full() if doc_codes is None else doc_codes
     keep = resolve_duplicates(qrels, query * n_docs + doc, on_duplicate)
     query, doc, grade = query[keep], doc[keep], qrels.grade[keep]
     key = query * n_docs + doc
@@ -250,9 +257,12 @@ def _intern_qrels(qrels: QrelsTable, queries: pa.Array, docs: pa.Array, on_dupli
 
 
 def _intern_run(run: RunTable, name: str, queries: pa.Array, docs: pa.Array, on_duplicate: str,
-                defer_checks: bool) -> InternedRun:
-    """One run as dataset codes, its duplicates checked (now, or on another thread) or resolved."""
-    query, doc = _codes(run.query, queries), _codes(run.doc, docs)
+                defer_checks: bool, doc_table: np.ndarray | None = None) -> InternedRun:
+    """One run as dataset codes, its duplicates checked (now, or on another thread) or resolved; doc_table: the
+    code of each entry of its doc column's dictionary, when known (doc_dictionary.py)."""
+    query = _codes(run.query, queries)
+    doc = _codes(run.doc, docs) if doc_table is None or len(run.doc) == 0 else Codes(
+        array_to_numpy(run.doc.indices), doc_table)
     # the query-major layout answers "no duplicate" with one row-wise sort; only a run that has one (or a
     # very uneven run) pays the general check, which also names the lines or applies the policy
     layout: RunLayout | None = build_layout(query.local, len(queries) if query.table is None else len(query.table),
