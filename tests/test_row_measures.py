@@ -10,10 +10,10 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import flavors, qrels_and_run
-from test_engine_vs_reference import check
 
 import rankflavor as rf
+from strategies import flavors, qrels_and_run
+from test_engine_vs_reference import check
 
 ROW_METRICS = ("row_ap", "row_rr", "row_precision", "row_recall", "row_fall_out", "row_rprec", "auroc")
 
