@@ -111,6 +111,24 @@ def test_row_measures_match_per_query(name, k, seed):
         assert close(ours[row.query], theirs_per_query(functional, row, k), 1e-6), (seed, k, row.query)
 
 
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("k", [None, 1, 3])
+@pytest.mark.parametrize("name", ["RetrievalMRR", "RetrievalPrecision"])
+def test_topk_ties_fall_within_the_tie_range(name, k, seed):
+    """With tied scores, torch.topk's order of equal predictions (no tie policy) gives a value between
+    ties=pessimistic and ties=optimistic (relevant docs of a tie group last or first), for the measures that grow
+    as a relevant doc moves up (not row_ap: it divides by the relevant docs it finds in the top k)."""
+    case = random_case(seed)
+    qrels = binary(case.qrels)
+    functional = FUNCTIONAL[name]
+    bounds = [{row["query"]: row["value"] for row in rf.evaluate(
+        qrels, case.run, f"{spec_of(functional, k)} ties={ties}").results[0].per_query()}
+        for ties in ("pessimistic", "optimistic")]
+    for row in query_rows(qrels, case.run):
+        theirs = theirs_per_query(functional, row, k)
+        assert bounds[0][row.query] - 1e-6 <= theirs <= bounds[1][row.query] + 1e-6, (seed, k, row.query)
+
+
 @pytest.mark.parametrize("seed", range(10))
 @pytest.mark.parametrize("k", [2, 5])
 def test_adaptive_k_matches_per_query(seed, k):
