@@ -164,6 +164,22 @@ def test_class_mean_matches_with_empty_target_action(name, action, seed):
         assert close(theirs, ours.mean, 1e-6), (name, action, seed)
 
 
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("action", ["neg", "pos", "skip"])
+def test_ndcg_class_mean_matches_with_empty_target_action(action, seed):
+    """RetrievalNormalizedDCG's empty_target_action on rows whose grades are all 0 (nonnegative grades: a row of
+    grades summing to 0 is then a row of zeros, IDCG = 0)."""
+    case = random_case(seed, negative=False)
+    rows = query_rows(case.qrels, case.run)
+    ours = rf.evaluate(case.qrels, case.run,
+                       f"torchmetrics.RetrievalNormalizedDCG(empty_target_action={action})@5").results[0].mean
+    metric = RetrievalNormalizedDCG(top_k=5, empty_target_action=action)
+    for i, row in enumerate(rows):
+        metric.update(torch.tensor(row.scores), torch.tensor(row.labels).long(), torch.full((len(row.scores),), i))
+    theirs = float(metric.compute()) if rows else 0.0
+    assert close(theirs, 0.0 if ours is None else ours, 1e-6), (action, seed)
+
+
 def test_empty_target_action_error_is_the_empty_axis():
     assert parse_spec("torchmetrics.RetrievalMAP(empty_target_action=error)@5")[0].empty == "error"
 

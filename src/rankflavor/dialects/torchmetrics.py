@@ -12,7 +12,8 @@ unjudged; utilities/checks.py casts the predictions to float32: precision=f32).
   label, which arrays.py never writes (labels are 0 or 1), so it is refused; so is AUROC's `max_fpr`.
 - A target other than 0/1 is refused by every class but RetrievalNormalizedDCG (allow_non_binary_target): the
   labels are the user's binarised grades, relevant at grade >= rel_level.
-- RetrievalNormalizedDCG: the `torchmetrics` preset (dialects/presets.py: ties averaged, float32).
+- RetrievalNormalizedDCG: the `torchmetrics` preset (dialects/presets.py: ties averaged, float32); its
+  `empty_target_action` decides a row whose grades are all 0 (IDCG = 0: the `empty` axis).
 - RetrievalHitRate: functional/retrieval/hit_rate.py, 1 when a target is positive among the top_k of
   `argsort(preds, descending=True)`: `success@k` (k required here), ties in row order (torch's CPU sort keeps
   equal predictions in input order: ties=input, checked live). The class form first sorts all rows by `indexes`
@@ -107,6 +108,9 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
         if functional == "retrieval_auroc":
             metric_params["scores"] = "sigmoid"
         return PeerMeasure(row_metric, cutoff, metric_params, {**_ROWS, **axes})
+    if functional == "retrieval_normalized_dcg" and name in CLASSES and params:
+        _, axes = _arguments(where, functional, True, params)  # (empty_target_action: a row of grades 0 only)
+        return PeerMeasure("ndcg", cutoff, {}, {**PRESETS["torchmetrics"].axes, **axes})
     if params:
         raise SpecError(f"{where}: torchmetrics' top_k is written @k (e.g. torchmetrics.{name}@10); its other "
                         "arguments are not read")
