@@ -6,6 +6,7 @@ their definitions (torchmetrics 1.9.0 functional/retrieval/*.py; live checks: te
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -53,3 +54,16 @@ def test_auroc_sigmoid_merges_high_scores_into_a_tie():
     qrels, run = {"q": {"r": 1, "n": 0}}, {"q": {"r": 21.0, "n": 20.0}}
     assert rf.evaluate(qrels, run, "auroc").mean() == 1.0
     assert rf.evaluate(qrels, run, "auroc(scores=sigmoid)").mean() == 0.5
+
+
+@pytest.mark.parametrize("spec", ["row_ap@3", "row_recall(scored=positive)", "row_fall_out@2", "auroc"])
+def test_a_tampered_record_is_reported(spec):
+    """A record checks out as computed; one whose value, or one row's relevance, no longer agrees does not."""
+    flavor = rf.Flavor.parse(spec)
+    metric = rf.registry.get(flavor.metric)
+    record = rf.explain(QRELS, RUN, "q1", spec)
+    assert metric.check_record(record, flavor) == []
+    assert any("rows give" in p for p in metric.check_record(replace(record, value=record.value + 0.25), flavor))
+    flipped = [dict(row) for row in record.ranked]
+    flipped[0]["relevant"] = not flipped[0]["relevant"]
+    assert any("relevant is" in p for p in metric.check_record(replace(record, ranked=flipped), flavor))

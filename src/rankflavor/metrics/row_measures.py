@@ -82,19 +82,34 @@ class RowMeasure(Metric):
         return reference.query_value(type(self).measure, flavor, flags, [ranked.scores[d] for d in ranked.docs])
 
     def check_record(self, record: Any, flavor: Flavor) -> list[str]:
+        """Each row's relevance against its grade, and the value against `measure` over the rows in rank order (a
+        record that omits ranked rows, `ranked_omitted`: nonrelevant unjudged ones, placed at their ranks with the
+        score above them, which leaves every measure but AUROC over more than the rows shown exact)."""
+        level = flavor.rel_level.threshold
+        problems = [f"rank {r['rank']}: relevant is {r['relevant']}, but its grade is {r['grade']}"
+                    for r in record.ranked if bool(r.get("relevant")) != bool(
+                        r["judged"] and r["grade"] is not None and r["grade"] >= level)]
         if record.status == "missing":
-            return []
-        flags = [bool(r.get("relevant")) for r in record.ranked]
-        value, _, undefined = reference.query_value(type(self).measure, flavor, flags,
-                                                    [r["score"] for r in record.ranked])
+            return problems
+        flags: list[bool] = []
+        scores: list[float] = []
+        for row in sorted(record.ranked, key=lambda r: r["rank"]):
+            while len(flags) < row["rank"] - 1:  # (an omitted row)
+                flags.append(False)
+                scores.append(scores[-1] if scores else row["score"])
+            flags.append(bool(row["relevant"]))
+            scores.append(row["score"])
+        flags += [False] * (len(record.ranked) + record.ranked_omitted - len(flags))
+        scores += scores[-1:] * (len(flags) - len(scores))
+        value, _, undefined = reference.query_value(type(self).measure, flavor, flags, scores)
         if undefined:
             value = {"skip": None, "zero": 0.0, "one": 1.0, "error": None}[flavor.empty]
         elif flavor.round.decimals is not None:
             value = round(value, flavor.round.decimals)
         if (value is None) != (record.value is None) or (
                 value is not None and not math.isclose(value, record.value, rel_tol=1e-9, abs_tol=1e-12)):
-            return [f"value {record.value} but the ranked list's rows give {value}"]
-        return []
+            problems.append(f"value {record.value} but the ranked list's rows give {value}")
+        return problems
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         relevant = relevant_rows(lists, flavor.rel_level)
