@@ -34,6 +34,38 @@ def test_help_imports_no_numerical_library():
     assert done.stderr.strip().splitlines()[-1] == "HEAVY"
 
 
+def test_presets_and_metrics_import_no_metric_family_nor_numerical_library(tmp_path):
+    """Their rows come from the generated table (cli/listings.py), not from importing the families."""
+    probe = ("import sys\nfrom rankflavor.cli.main import main\nmain(sys.argv[1:])\n"
+             "print('HEAVY', *sorted(m for m in sys.modules if m in ('numpy', 'pyarrow', 'pandas') "
+             "or m.startswith(('rankflavor.metrics.', 'rankflavor.engine'))), file=sys.stderr)")
+    import os
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(EXAMPLES.parents[1]), os.environ.get("PYTHONPATH", "")])}
+    commands = (["presets"], ["presets", "--format", "json"], ["presets", "trec_eval"], ["metrics"],
+                ["metrics", "--format", "json"])
+    for args in commands:  # (in a folder without a project file: a project's flavors are resolved, see below)
+        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120,
+                              cwd=tmp_path, env=env)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == "HEAVY", (args, done.stderr)
+    (tmp_path / "rankflavor.toml").write_text('primary = "ndcg@10 gain=exp2"\n')
+    done = subprocess.run([sys.executable, "-c", probe, "presets"], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path, env=env)
+    assert "project.primary" in done.stdout and "rankflavor.metrics.ndcg" in done.stderr, done.stderr  # (the probe)
+
+
+def test_the_listings_table_is_what_the_registry_gives():
+    """cli/listings.json holds what the registry and the presets give now: a family, a peer name or a preset
+    changed without `python tools/docs.py` fails here."""
+    from rankflavor.cli import cmd_presets, listings
+    from rankflavor.metrics import catalog
+
+    assert listings.metric_rows() == catalog.metric_rows()
+    assert listings.preset_rows() == cmd_presets.shipped_rows()
+    assert listings.TABLE.read_text(encoding="utf-8") == listings.render()
+
+
 def test_eval_on_trec_files_imports_neither_pandas_nor_scipy_nor_rich(tmp_path):
     # a run whose ties straddle the cutoff and with unjudged docs: every warning's extra evaluation runs
     run = tmp_path / "run.txt"
