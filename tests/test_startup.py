@@ -114,6 +114,34 @@ def test_a_slow_read_on_a_terminal_shows_a_progress_bar(tmp_path, monkeypatch):
         assert ("reading slow.run" in screen.getvalue()) is shown
 
 
+def test_a_small_eval_gives_arrow_the_system_allocator_unless_the_user_chose(tmp_path):
+    """mimalloc, Arrow's default pool, costs a small job 15-30 MB of peak RSS (cli/threads.py small_job_allocator);
+    a large input keeps the default, and a pool the user chose is kept."""
+    import os
+
+    probe = ("import os, sys\nfrom rankflavor.cli.main import main\nmain(sys.argv[1:])\nimport pyarrow\n"
+             "print('POOL', os.environ.get('ARROW_DEFAULT_MEMORY_POOL'), pyarrow.default_memory_pool().backend_name,"
+             " file=sys.stderr)")
+    large = tmp_path / "large.run"
+    with large.open("wb") as sparse:  # (a sparse file past SMALL_INPUTS: refused by the reader, after the choice)
+        sparse.truncate(65 << 20)
+    qrels, run = str(EXAMPLES / "seed000.qrels"), str(EXAMPLES / "X.run")
+    cases = ((["eval", qrels, run], None, "system"), (["eval", qrels, str(large)], None, None),
+             (["eval", qrels, run], "jemalloc", "jemalloc"))
+    for args, preset, expected in cases:
+        env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+        if preset is not None:
+            env["ARROW_DEFAULT_MEMORY_POOL"] = preset
+        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120,
+                              env=env)
+        words = done.stderr.strip().splitlines()[-1].split()
+        assert words[0] == "POOL", done.stderr
+        if expected is None:
+            assert words[1] == "None" and words[2] != "system", (args, done.stderr)
+        else:
+            assert words[1:] == [expected, expected], (args, preset, done.stderr)
+
+
 def test_eval_and_explain_ask_openblas_for_one_thread_unless_the_user_chose(tmp_path):
     """OpenBLAS's idle workers spin after numpy's import, on the core the parser needs (cli/threads.py)."""
     import os
