@@ -114,6 +114,32 @@ def test_a_slow_read_on_a_terminal_shows_a_progress_bar(tmp_path, monkeypatch):
         assert ("reading slow.run" in screen.getvalue()) is shown
 
 
+RANKFLAVOR_MODULES_OF_A_SMALL_EVAL = 140  # 129 on 2026-12-01 (docs/performance.md: start-up and small runs)
+
+
+def test_a_small_trec_eval_imports_only_what_it_needs(tmp_path):
+    """`eval -m trec_eval.official --format trec` on a small run: no comparison, page, Spark, drop-in or adapter
+    module, no other numerical or plotting library, no Arrow module beyond the CSV reader and the kernels, and a
+    bounded number of rankflavor's modules (counted, not timed): a new import on this path fails here."""
+    probe = ("import sys\nfrom rankflavor.cli.main import main\nmain(sys.argv[1:])\n"
+             "print('MODULES', *sorted(sys.modules), file=sys.stderr)")
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {float(d // 2)} sys\n" for q in range(3) for d in range(30)))
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{q} 0 d{d} {d % 3}\n" for q in range(4) for d in range(0, 30, 4)))
+    done = subprocess.run([sys.executable, "-c", probe, "eval", str(qrels), str(run), "-m", "trec_eval.official",
+                           "--format", "trec"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "map" in done.stdout, done.stderr
+    modules = done.stderr.strip().splitlines()[-1].split()[1:]
+    assert "rankflavor.engine.front" in modules and "pyarrow" in modules  # (the probe sees what it should)
+    unneeded = ("rankflavor.compare", "rankflavor.display", "rankflavor.spark", "rankflavor.dropin",
+                "rankflavor.adapters", "pandas", "scipy", "rich", "polars", "plotly", "pyspark", "torch",
+                "statsmodels", "numba", "pyarrow.compute", "pyarrow.parquet", "pyarrow.dataset", "pyarrow.json")
+    assert [m for m in modules if (m + ".").startswith(tuple(u + "." for u in unneeded))] == []
+    ours = [m for m in modules if m == "rankflavor" or m.startswith("rankflavor.")]
+    assert len(ours) <= RANKFLAVOR_MODULES_OF_A_SMALL_EVAL, sorted(ours)
+
+
 def test_a_small_eval_gives_arrow_the_system_allocator_unless_the_user_chose(tmp_path):
     """mimalloc, Arrow's default pool, costs a small job 15-30 MB of peak RSS (cli/threads.py small_job_allocator);
     a large input keeps the default, and a pool the user chose is kept."""
