@@ -34,6 +34,38 @@ def test_help_imports_no_numerical_library():
     assert done.stderr.strip().splitlines()[-1] == "HEAVY"
 
 
+def test_presets_and_metrics_import_no_metric_family_nor_numerical_library(tmp_path):
+    """Their rows come from the generated table (cli/listings.py), not from importing the families."""
+    probe = ("import sys\nfrom rankflavor.cli.main import main\nmain(sys.argv[1:])\n"
+             "print('HEAVY', *sorted(m for m in sys.modules if m in ('numpy', 'pyarrow', 'pandas') "
+             "or m.startswith(('rankflavor.metrics.', 'rankflavor.engine'))), file=sys.stderr)")
+    import os
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(EXAMPLES.parents[1]), os.environ.get("PYTHONPATH", "")])}
+    commands = (["presets"], ["presets", "--format", "json"], ["presets", "trec_eval"], ["metrics"],
+                ["metrics", "--format", "json"])
+    for args in commands:  # (in a folder without a project file: a project's flavors are resolved, see below)
+        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120,
+                              cwd=tmp_path, env=env)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == "HEAVY", (args, done.stderr)
+    (tmp_path / "rankflavor.toml").write_text('primary = "ndcg@10 gain=exp2"\n')
+    done = subprocess.run([sys.executable, "-c", probe, "presets"], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path, env=env)
+    assert "project.primary" in done.stdout and "rankflavor.metrics.ndcg" in done.stderr, done.stderr  # (the probe)
+
+
+def test_the_listings_table_is_what_the_registry_gives():
+    """cli/listings.json holds what the registry and the presets give now: a family, a peer name or a preset
+    changed without `python tools/docs.py` fails here."""
+    from rankflavor.cli import cmd_presets, listings
+    from rankflavor.metrics import catalog
+
+    assert listings.metric_rows() == catalog.metric_rows()
+    assert listings.preset_rows() == cmd_presets.shipped_rows()
+    assert listings.TABLE.read_text(encoding="utf-8") == listings.render()
+
+
 def test_eval_on_trec_files_imports_neither_pandas_nor_scipy_nor_rich(tmp_path):
     # a run whose ties straddle the cutoff and with unjudged docs: every warning's extra evaluation runs
     run = tmp_path / "run.txt"
@@ -80,6 +112,60 @@ def test_a_slow_read_on_a_terminal_shows_a_progress_bar(tmp_path, monkeypatch):
         table = arrow_csv.parse_columns(run, arrow_csv.RUN_COLUMNS, 4, ["query", "doc", "score"], gz=False)
         assert table is not None and table.num_rows == 50
         assert ("reading slow.run" in screen.getvalue()) is shown
+
+
+RANKFLAVOR_MODULES_OF_A_SMALL_EVAL = 140  # 129 on 2026-12-01 (docs/performance.md: start-up and small runs)
+
+
+def test_a_small_trec_eval_imports_only_what_it_needs(tmp_path):
+    """`eval -m trec_eval.official --format trec` on a small run: no comparison, page, Spark, drop-in or adapter
+    module, no other numerical or plotting library, no Arrow module beyond the CSV reader and the kernels, and a
+    bounded number of rankflavor's modules (counted, not timed): a new import on this path fails here."""
+    probe = ("import sys\nfrom rankflavor.cli.main import main\nmain(sys.argv[1:])\n"
+             "print('MODULES', *sorted(sys.modules), file=sys.stderr)")
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {float(d // 2)} sys\n" for q in range(3) for d in range(30)))
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{q} 0 d{d} {d % 3}\n" for q in range(4) for d in range(0, 30, 4)))
+    done = subprocess.run([sys.executable, "-c", probe, "eval", str(qrels), str(run), "-m", "trec_eval.official",
+                           "--format", "trec"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "map" in done.stdout, done.stderr
+    modules = done.stderr.strip().splitlines()[-1].split()[1:]
+    assert "rankflavor.engine.front" in modules and "pyarrow" in modules  # (the probe sees what it should)
+    unneeded = ("rankflavor.compare", "rankflavor.display", "rankflavor.spark", "rankflavor.dropin",
+                "rankflavor.adapters", "pandas", "scipy", "rich", "polars", "plotly", "pyspark", "torch",
+                "statsmodels", "numba", "pyarrow.compute", "pyarrow.parquet", "pyarrow.dataset", "pyarrow.json")
+    assert [m for m in modules if (m + ".").startswith(tuple(u + "." for u in unneeded))] == []
+    ours = [m for m in modules if m == "rankflavor" or m.startswith("rankflavor.")]
+    assert len(ours) <= RANKFLAVOR_MODULES_OF_A_SMALL_EVAL, sorted(ours)
+
+
+def test_a_small_eval_gives_arrow_the_system_allocator_unless_the_user_chose(tmp_path):
+    """mimalloc, Arrow's default pool, costs a small job 15-30 MB of peak RSS (cli/threads.py small_job_allocator);
+    a large input keeps the default, and a pool the user chose is kept."""
+    import os
+
+    probe = ("import os, sys\nfrom rankflavor.cli.main import main\nmain(sys.argv[1:])\nimport pyarrow\n"
+             "print('POOL', os.environ.get('ARROW_DEFAULT_MEMORY_POOL'), pyarrow.default_memory_pool().backend_name,"
+             " file=sys.stderr)")
+    large = tmp_path / "large.run"
+    with large.open("wb") as sparse:  # (a sparse file past SMALL_INPUTS: refused by the reader, after the choice)
+        sparse.truncate(65 << 20)
+    qrels, run = str(EXAMPLES / "seed000.qrels"), str(EXAMPLES / "X.run")
+    cases = ((["eval", qrels, run], None, "system"), (["eval", qrels, str(large)], None, None),
+             (["eval", qrels, run], "jemalloc", "jemalloc"))
+    for args, preset, expected in cases:
+        env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+        if preset is not None:
+            env["ARROW_DEFAULT_MEMORY_POOL"] = preset
+        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120,
+                              env=env)
+        words = done.stderr.strip().splitlines()[-1].split()
+        assert words[0] == "POOL", done.stderr
+        if expected is None:
+            assert words[1] == "None" and words[2] != "system", (args, done.stderr)
+        else:
+            assert words[1:] == [expected, expected], (args, preset, done.stderr)
 
 
 def test_eval_and_explain_ask_openblas_for_one_thread_unless_the_user_chose(tmp_path):

@@ -5,6 +5,8 @@
   (rankflavor.flavor.axes), and the metrics table, between `<!-- metrics:start -->` and `<!-- metrics:end -->`
   (docs/metrics.md), from the metric registry: wherever those markers are, in README.md, ARCHITECTURE.md or
   docs/*.md (each pair must be found at least once);
+- src/rankflavor/cli/listings.json: the rows `rankflavor metrics` and `rankflavor presets` print, from the metric
+  registry and the presets (rankflavor.cli.listings.render), read by those commands without importing a family;
 - docs/axes.md: every value of every axis with its meaning, source and presets: the text `rankflavor axes` prints
   (rankflavor.flavor.axis_docs.axes_reference);
 - docs/input-catalogue.md, from the cases of tests/test_bad_input.py (written only where pytest is installed, as
@@ -25,6 +27,7 @@ from pathlib import Path
 
 from doc_links import broken_links, project_pages
 
+from rankflavor.cli import listings
 from rankflavor.flavor.axes import docs_table
 from rankflavor.flavor.axis_docs import axes_reference
 from rankflavor.metrics.catalog import common_axes, metric_rows
@@ -95,6 +98,7 @@ def generated(with_catalogue: bool) -> tuple[dict[Path, str], list[str]]:
             targets[page] = text
             marked |= found
     targets[ROOT / "docs" / "axes.md"] = AXES_MD_HEAD + axes_reference()
+    targets[ROOT / "src" / "rankflavor" / "cli" / "listings.json"] = listings.render()
     text = catalogue() if with_catalogue else None
     if text is not None:
         targets[ROOT / "docs" / "input-catalogue.md"] = text

@@ -1,5 +1,6 @@
 """`rankflavor metrics`: every metric with its parameters, formula, axes and each peer's names for it
-(metrics/catalog.py; the metrics table of docs/metrics.md is the same rows)."""
+(metrics/catalog.py; the metrics table of docs/metrics.md is the same rows), read from the generated table
+(cli/listings.py), so that listing them imports no metric family."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rankflavor.cli import render
-    from rankflavor.metrics.catalog import metric_rows
+    from rankflavor.cli.listings import metric_rows
 
     rows = metric_rows()
     if args.format == "json":

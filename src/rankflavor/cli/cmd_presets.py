@@ -25,6 +25,16 @@ def add_parser(sub) -> None:
 
 
 def rows() -> list[dict[str, str]]:
+    """The shipped presets' rows (the generated table, cli/listings.py: no metric family imported) and the
+    project's."""
+    from rankflavor.cli.listings import preset_rows
+
+    return preset_rows() + project_rows()
+
+
+def shipped_rows() -> list[dict[str, str]]:
+    """The shipped presets' rows as the presets and the registry give them (imports every metric family):
+    what `python tools/docs.py` writes into cli/listings.json."""
     from rankflavor.flavor import PRESETS, parse_spec
 
     out = []
@@ -38,17 +48,17 @@ def rows() -> list[dict[str, str]]:
         out.append({"preset": preset.name, "peer": preset.peer, "default_cutoffs": cutoffs,
                     "flavor": str(flavors[0]), "source": preset.source, "note": preset.note,
                     "checked": preset.checked, "differs": differs_from_default(flavors[0])})
-    return out + project_rows()
+    return out
 
 
 def project_rows() -> list[dict[str, str]]:
     """The flavors the project pins here (flavor/project.py), as `project.NAME` rows."""
-    from rankflavor.flavor import parse_spec
     from rankflavor.flavor.project import PREFIX, find_project
 
     project = find_project()
     if project is None:
         return []
+    from rankflavor.flavor import parse_spec
     out = []
     for name, spec in project.flavors.items():
         flavors = parse_spec(PREFIX + name)
