@@ -63,7 +63,7 @@ def test_the_listings_table_is_what_the_registry_gives():
 
     assert listings.metric_rows() == catalog.metric_rows()
     assert listings.preset_rows() == cmd_presets.shipped_rows()
-    assert listings.TABLE.read_text(encoding="utf-8") == listings.render()
+    assert listings.TABLE.read_text(encoding="utf-8") == listings.render(catalog.metric_rows(), cmd_presets.shipped_rows())
 
 
 def test_eval_on_trec_files_imports_neither_pandas_nor_scipy_nor_rich(tmp_path):

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from doc_links import broken_links, project_pages
 
-from rankflavor.cli import listings
+from rankflavor.cli import cmd_presets, listings
 from rankflavor.flavor.axes import docs_table
 from rankflavor.flavor.axis_docs import axes_reference
 from rankflavor.metrics.catalog import common_axes, metric_rows
@@ -98,7 +98,7 @@ def generated(with_catalogue: bool) -> tuple[dict[Path, str], list[str]]:
             targets[page] = text
             marked |= found
     targets[ROOT / "docs" / "axes.md"] = AXES_MD_HEAD + axes_reference()
-    targets[ROOT / "src" / "rankflavor" / "cli" / "listings.json"] = listings.render()
+    targets[ROOT / "src" / "rankflavor" / "cli" / "listings.json"] = listings.render(metric_rows(), cmd_presets.shipped_rows())
     text = catalogue() if with_catalogue else None
     if text is not None:
         targets[ROOT / "docs" / "input-catalogue.md"] = text

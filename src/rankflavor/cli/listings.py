@@ -27,10 +27,7 @@ def preset_rows() -> list[dict[str, str]]:
     return _table()["presets"]
 
 
-def render() -> str:
-    """The text of listings.json as the registry and the presets give it now (imports every metric family)."""
-    from rankflavor.cli.cmd_presets import shipped_rows
-    from rankflavor.metrics.catalog import metric_rows as live_metric_rows
-
-    table = {"metrics": live_metric_rows(), "presets": shipped_rows()}
-    return json.dumps(table, indent=1, ensure_ascii=False) + "\n"
+def render(metrics: list[dict[str, str]], presets: list[dict[str, str]]) -> str:
+    """The text of listings.json for these rows: metrics/catalog.py `metric_rows()` and cli/cmd_presets.py
+    `shipped_rows()` (which import every metric family: the caller's, tools/docs.py's, not this module's)."""
+    return json.dumps({"metrics": metrics, "presets": presets}, indent=1, ensure_ascii=False) + "\n"
