@@ -98,7 +98,8 @@ def generated(with_catalogue: bool) -> tuple[dict[Path, str], list[str]]:
             targets[page] = text
             marked |= found
     targets[ROOT / "docs" / "axes.md"] = AXES_MD_HEAD + axes_reference()
-    targets[ROOT / "src" / "rankflavor" / "cli" / "listings.json"] = listings.render(metric_rows(), cmd_presets.shipped_rows())
+    listings_json = ROOT / "src" / "rankflavor" / "cli" / "listings.json"
+    targets[listings_json] = listings.render(metric_rows(), cmd_presets.shipped_rows())
     text = catalogue() if with_catalogue else None
     if text is not None:
         targets[ROOT / "docs" / "input-catalogue.md"] = text
