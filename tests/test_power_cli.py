@@ -87,6 +87,25 @@ def test_compare_unjudged_bounds_json_and_table(tmp_path, capsys):
     assert code == 0 and "unjudged_low,unjudged_high,unjudged_verdict,settings" in out.splitlines()[0]
 
 
+@pytest.mark.parametrize("style", ["text", "markdown", "latex"])
+def test_paper_table_with_unjudged_bounds(tmp_path, capsys, style):
+    """`--table` prints the bounds under the table, the same numbers as the JSON's; under LaTeX as comments, so the
+    file still compiles."""
+    qrels, runs = write_collection(tmp_path, 20, 3, seed=6)
+    code, out, err = run_cli(capsys, "compare", qrels, *runs, "-m", "ndcg@10", "--unjudged-bounds", "--table", style,
+                             "--resamples", "200")
+    assert code == 0, err
+    table, bounds = out.split("bounds for unjudged documents:")
+    code, doc, _ = run_cli(capsys, "compare", qrels, *runs, "-m", "ndcg@10", "--unjudged-bounds", "--format", "json",
+                           "--resamples", "200", "--queries", "0")
+    for m in json.loads(doc)["means"]:
+        assert f"{m['mean_low']:.6f}" in bounds and f"{m['mean_high']:.6f}" in bounds
+    if style == "latex":
+        assert table.rstrip().endswith("%") and all(line.startswith("%") for line in bounds.splitlines()[1:])
+    code, out, _ = run_cli(capsys, "compare", qrels, *runs, "-m", "ndcg@10", "--table", style, "--resamples", "200")
+    assert "bounds for unjudged" not in out
+
+
 def test_eval_unjudged_bounds(tmp_path, capsys):
     qrels, runs = write_collection(tmp_path, 10, 2, seed=8)
     code, out, err = run_cli(capsys, "eval", qrels, *runs, "-m", "P@5", "-m", "ndcg@5 unjudged=skip",

@@ -294,3 +294,25 @@ def test_the_page_heads_with_measures_disagree_not_a_reversal_when_mrr_and_map_d
     assert "mrr favours A by 0.5000 (not significant" in head and "map favours B by" in head
     assert "flips with the axis" not in sensitivity and 'class="reversal"' not in sensitivity
     assert "No reversal: every pair has the same winner under every flavor of a measure." in sensitivity
+
+
+@pytest.mark.parametrize(("options", "settings", "marks"), [
+    (["--test", "t", "--correction", "bonferroni"],
+     "test=t resamples=10000 seed=0 correction=bonferroni ci=t confidence=0.95 alpha=0.05", "after Bonferroni's"),
+    (["--settings", "test=wilcoxon resamples=500 seed=7 correction=bh ci=bootstrap confidence=0.9 alpha=0.1"],
+     "test=wilcoxon resamples=500 seed=7 correction=bh ci=bootstrap confidence=0.9 alpha=0.1",
+     "p &lt; 0.1 after the Benjamini-Hochberg correction"),
+])
+def test_report_takes_compares_test_settings(tmp_path, options, settings, marks):
+    """`report` takes compare's --test, --correction, --ci and --settings: the page's numbers, its captions and the
+    command line it prints carry the canonical settings, and the sensitivity note names the declared correction."""
+    third = tmp_path / "z.run"
+    third.write_text(Path(Y).read_text().replace(" Y", " Z"))
+    out = tmp_path / "page.html"
+    assert main(["report", str(SEED000_QRELS), X, Y, str(third), "-m", "ndcg@3", "-m", "map", "-o", str(out),
+                 *options]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert _data(page)["comparison"]["settings"] == settings
+    page = page.replace("&#x27;", "'")
+    assert f"--settings '{settings}'" in page
+    assert marks in page and "Holm" not in page

@@ -29,10 +29,20 @@ def _signed(x: float) -> str:
     return "null" if x != x else f"{x:+.4f}"
 
 
-def print_compare_bounds(cmp) -> None:
+def print_compare_bounds(cmp, comment: str = "") -> None:
     """Each pair's difference with its interval of judgments and whether its winner is robust to the holes, then
-    each run's low and high mean (nothing when the comparison has no bounds)."""
+    each run's low and high mean (nothing when the comparison has no bounds); each line after `comment` (`% `
+    under a LaTeX table, so that the file still compiles)."""
     if "unjudged_verdict" not in cmp.pairs:
+        return
+    if comment:
+        import contextlib
+        import io
+
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):
+            print_compare_bounds(cmp)
+        print("\n".join(comment + line if line else comment.rstrip() for line in text.getvalue().splitlines()))
         return
     rows = [["label", "run_a", "run_b", "diff", "unjudged interval", "winner", "robust to unjudged"]]
     for r in cmp.pairs.itertuples():

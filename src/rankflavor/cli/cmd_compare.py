@@ -11,10 +11,11 @@ from typing import Any
 
 from rankflavor.cli import bounds_table, render
 from rankflavor.cli.cmd_check import add_on_duplicate
-from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option, resamples, seed, significance_level
-from rankflavor.cli.compare_method import CORRECTIONS, INTERVALS, TESTS, print_method, print_pairs
+from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option
+from rankflavor.cli.compare_method import print_method, print_pairs
 from rankflavor.cli.memory_option import add_max_memory
 from rankflavor.cli.render import fmt, text_columns
+from rankflavor.cli.test_options import add_test_options, chosen_settings
 from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 
@@ -36,20 +37,7 @@ def add_parser(sub) -> None:
                    help="compare each run against this one instead of all pairs (its name, its path as typed, or its "
                         "file name); repeatable: each run against each baseline")
     add_name_option(p)
-    p.add_argument("--test", choices=TESTS, default="randomization", action=_GivenTest,
-                   help="paired randomization (sign-flip) test (the default), scipy's paired t-test (the default of "
-                        "--table pyterrier, as PyTerrier's), Wilcoxon's signed-rank test, the sign test, or the "
-                        "randomised Tukey HSD test over all runs (Carterette 2012)")
-    p.add_argument("--correction", choices=CORRECTIONS, default="", help="over each measure's pairs: holm (default), "
-                   "bonferroni, bh (Benjamini-Hochberg), none (the only one under --test tukey)")
-    p.add_argument("--ci", choices=INTERVALS, default="", help="every interval (of each mean and each difference): "
-                   "bootstrap (percentile; the default) or t (the default under --test t)")
-    p.add_argument("--resamples", type=resamples, default=10_000, help="resamples for the randomization test and bootstrap")
-    p.add_argument("--seed", type=seed, default=0, help="seed of the resampling (default 0)")
-    p.add_argument("--alpha", type=significance_level, default=0.05, help="significance level after the correction")
-    p.add_argument("--settings", metavar="TEXT", help="the test settings as a comparison's caption prints them ("
-                   "'test=t resamples=10000 seed=0 correction=holm ci=t confidence=0.95 alpha=0.05'), instead of "
-                   "--test, --resamples, --seed, --correction, --ci, --alpha")
+    add_test_options(p)
     p.add_argument("--query-set", choices=("common", "qrels"), default=None,
                    help="the queries every mean, difference and test is over: common (the default) the judged queries "
                         "every run answers; qrels every judged query, one a run lacks counted as the flavor's "
@@ -70,19 +58,10 @@ def add_parser(sub) -> None:
                         "say on stderr which differ (exit 1 if any)")
     bounds_table.add_option(p, "compare")
     add_quiet_option(p)
-    p.set_defaults(test_given=False)
     add_on_duplicate(p)
     add_max_memory(p)
     p.add_argument("--grids", action="store_true", help="list the named grids and exit")
     p.add_argument("--example", action="store_true", help="the built-in example (seed 000): gain and cutoff effects")
-
-
-class _GivenTest(argparse.Action):
-    """--test, and that it was given: otherwise `--table pyterrier` takes PyTerrier's default, the paired t-test."""
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
-        setattr(namespace, self.dest, values)
-        namespace.test_given = True
 
 
 def print_grids() -> None:
@@ -288,14 +267,7 @@ def run(args: argparse.Namespace) -> int:
         grid, cutoffs = (args.specs or args.grid), args.cutoffs
     test = "t" if args.table == "pyterrier" and not args.test_given else args.test
     query_set = args.query_set or _default_query_set(args.table, grid, cutoffs, args.base)
-    chosen = dict(test=test, n_resamples=args.resamples, seed=args.seed, alpha=args.alpha, correction=args.correction,
-                  ci=args.ci)
-    if args.settings is not None:  # (the canonical string: compare/stats.py TestSettings.parse)
-        from dataclasses import asdict
-
-        from rankflavor.compare.stats import TestSettings
-
-        chosen = asdict(TestSettings.parse(args.settings))
+    chosen = chosen_settings(args, test)
     cmp = compare(qrels, runs, grid=grid, cutoffs=cutoffs, base=args.base, baseline=args.baseline,
                   on_duplicate=args.on_duplicate, names=parse_name_options(args.names) or None,
                   query_set=query_set, **chosen)
@@ -326,6 +298,7 @@ def _output(args: argparse.Namespace, cmp, set_warning: str) -> int:
                                     worse_than=lambda f: f.worse_than.str.join(" ")).to_csv(sys.stdout, index=False)
         else:
             sys.stdout.write(table.render(args.table))
+            bounds_table.print_compare_bounds(cmp, comment="% " if args.table == "latex" else "")
         return EXIT_OK
     if args.format == "json":
         out = cmp.to_dict()

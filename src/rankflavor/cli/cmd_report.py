@@ -10,8 +10,9 @@ import sys
 import time
 
 from rankflavor.cli.cmd_check import add_on_duplicate
-from rankflavor.cli.cmd_eval import add_name_option, named, resamples, run_names, seed, significance_level
+from rankflavor.cli.cmd_eval import add_name_option, named, run_names
 from rankflavor.cli.memory_option import add_max_memory
+from rankflavor.cli.test_options import add_test_options, chosen_settings
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 
@@ -33,9 +34,7 @@ def add_parser(sub) -> None:
     p.add_argument("--baseline", metavar="RUN", help="the run the others are tested against (default: the first): "
                                                      "its name, its path as typed, or its file name")
     add_name_option(p)
-    p.add_argument("--resamples", type=resamples, default=10_000, help="resamples of the randomization test and bootstrap")
-    p.add_argument("--seed", type=seed, default=0, help="seed of the resampling (default 0)")
-    p.add_argument("--alpha", type=significance_level, default=0.05, help="significance level after Holm's correction")
+    add_test_options(p)
     p.add_argument("--query-set", choices=("common", "qrels"), default="common",
                    help="the queries every mean, difference and test is over: common (the default) the judged queries "
                         "every run answers; qrels every judged query, one a run lacks counted as missing= says")
@@ -62,8 +61,9 @@ def run(args: argparse.Namespace) -> int:
                                                                             if args.baseline else [])
     model_args += [x for item in args.names for x in ("--name", item)]
     model_args += ["--query-set", args.query_set] if args.query_set != "common" else []
+    settings = TestSettings(**chosen_settings(args))
+    model_args += ["--settings", str(settings)]  # (the canonical string: the page's command line reproduces it)
     command = shlex.join(["rankflavor", "report", args.qrels, *args.runs, *model_args, "-o", args.output])
-    settings = TestSettings(n_resamples=args.resamples, seed=args.seed, alpha=args.alpha)
     runs = named(list(args.runs), run_names(list(args.runs), args.names))
     model = write_report(args.qrels, runs, args.output, args.specs, grid=args.grid, cutoffs=args.cutoffs,
                          base=args.base, baseline=args.baseline, command=command, on_duplicate=args.on_duplicate,

@@ -170,12 +170,22 @@ def sensitivity(model: PageModel) -> str:
                       + ('<span class="tag">reversed</span>' if reverse else "") + "</td>")
         body.append(f'<tr class="{"reversal" if flipped else ""}"><th>{flavor_name(model, str(f))}</th>{cells}</tr>')
     over = _e(set_caption(cmp)) if cmp is not None else "over each run's own queries"
+    corrected = "" if cmp is None else _e(_corrected(cmp.settings))
     table = (f'<div class="scroll"><table class="sens"><thead><tr><th>flavor</th>{head}</tr></thead>'
              f'<tbody>{"".join(body)}</tbody></table></div>'
              '<p class="note">Bold: the winner under that flavor. A highlighted row is a reversal: there the run that '
-             'wins under most flavors of its measure (its metric) loses. * p &lt; alpha after Holm\'s correction. '
+             f'wins under most flavors of its measure (its metric) loses. * p &lt; {corrected}. '
              f'Hover a flavor for its full string. Means and differences {over}.</p>')
     return table + flips(model)
+
+
+def _corrected(settings: dict) -> str:
+    """What the * marks: the declared test's p-value after the declared correction (compare/stats.py)."""
+    correction = {"holm": "Holm's correction", "bonferroni": "Bonferroni's correction",
+                  "bh": "the Benjamini-Hochberg correction"}.get(settings["correction"])
+    where = f" after {correction}" if correction else (" (no correction)" if settings["test"] != "tukey" else
+                                                       " (randomised Tukey HSD over all runs)")
+    return f"{settings['alpha']:g}{where}"
 
 
 def flips(model: PageModel, shown: int = 8) -> str:
