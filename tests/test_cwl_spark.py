@@ -7,7 +7,7 @@ from heavy import need_group
 
 need_group("spark")
 
-from test_spark_engine import assert_same, frames, local_report, spark  # noqa: E402, F401  (spark: the fixture)
+from test_spark_engine import _local_spark_ended, assert_same, frames, local_report, spark  # noqa: E402, F401  (the fixtures)
 
 CASE_QRELS = {"q1": {"d1": 1, "d2": 0.5, "d3": 0}, "q2": {"d4": 1}, "q3": {"d1": 0.5}}
 CASE_RUN = {"q1": {"d1": 2.0, "d9": 2.0, "d2": 1.0, "d3": 0.5}, "q2": {"d5": 1.0, "d4": 1.0}, "q4": {"d1": 1.0}}

@@ -43,6 +43,11 @@ def _cluster_module():
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
+    from rankflavor.spark.session import end_spark
+
+    # a local session this process opened for another module ended first: getOrCreate would return it, and
+    # end_spark ends every Spark JVM this process started (the cluster's too, were it started before)
+    end_spark()
     with _cluster_module().LocalCluster(tmp_path_factory.mktemp("cluster"), workers=2, cores=1, memory="1g") as c:
         yield c
 

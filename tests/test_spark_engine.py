@@ -36,14 +36,28 @@ SPECS = ["pytrec_eval.all_trec", "ndcg@3 ties=input", "ndcg@5 ties=quicksort(2)"
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
+_LOCAL: list = []  # the local[2] session the tests share, made again after another module ended it
+
+
 @pytest.fixture(scope="session")
-def spark():
+def _local_spark_ended():
+    """At the session's end: the shared local session stopped and its JVM ended (nothing left if already gone)."""
+    yield
+    from rankflavor.spark.session import end_spark
+
+    end_spark()
+
+
+@pytest.fixture
+def spark(_local_spark_ended):
+    """The shared local[2] session, started once; started again when a module ended it (test_spark_cluster.py
+    ends it to open a session on its cluster: a process has one SparkContext)."""
     from rankflavor.spark import local_session
 
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)
-    session = local_session("local[2]", partitions=3)
-    yield session
-    session.stop()
+    if not _LOCAL or _LOCAL[0].sparkContext._jsc is None:
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)
+        _LOCAL[:] = [local_session("local[2]", partitions=3)]
+    return _LOCAL[0]
 
 
 def frames(cases: list[tuple[dict, dict]]) -> tuple[pd.DataFrame, pd.DataFrame]:
