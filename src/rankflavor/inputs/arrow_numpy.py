@@ -12,15 +12,21 @@ import pyarrow as pa
 
 
 def array_to_numpy(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """The values of a primitive Arrow array without nulls (a zero-copy view for a single chunk)."""
+    """The values of a primitive Arrow array without nulls (a zero-copy view for a single chunk; booleans unpacked)."""
     if isinstance(array, pa.ChunkedArray):
         chunks = [array_to_numpy(chunk) for chunk in array.chunks]
         if len(chunks) == 1:
             return chunks[0]
         return np.concatenate(chunks) if chunks else np.zeros(0, dtype=array.type.to_pandas_dtype())
-    dtype = np.dtype(array.type.to_pandas_dtype())
     if array.null_count:
         raise ValueError("array_to_numpy needs an array without nulls")
+    if pa.types.is_boolean(array.type):  # (bit-packed, least significant bit first)
+        data = array.buffers()[1]
+        if data is None or len(array) == 0:
+            return np.zeros(0, dtype=bool)
+        bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little", count=array.offset + len(array))
+        return bits[array.offset:].astype(bool)
+    dtype = np.dtype(array.type.to_pandas_dtype())
     if not pa.types.is_integer(array.type) and not pa.types.is_floating(array.type):
         raise TypeError(f"array_to_numpy reads integer and float arrays, not {array.type}")
     data = array.buffers()[1]

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from rankflavor.inputs.arrow_numpy import array_to_numpy
-from rankflavor.inputs.kernels import call_function, index_in, sorted_unique
+from rankflavor.inputs.kernels import bool_array, call_function, index_in, int64_array, sorted_unique, to_string
 
 
 @dataclass(frozen=True)
@@ -68,19 +68,19 @@ def doc_dictionary(qrels_column: pa.Array, run_columns: list[pa.Array],
         at = index_in(column.dictionary, known.ids)
         found.append(at)
         unseen.append(call_function("filter", [column.dictionary, call_function("is_null", [at])]))
-    union = pa.concat_arrays([known.ids.cast(pa.string()), *(u.cast(pa.string()) for u in unseen)])
+    union = pa.concat_arrays([to_string(known.ids), *(to_string(u) for u in unseen)])
     order = array_to_numpy(call_function("array_sort_indices", [union])).astype(np.int64)
-    ranked = call_function("take", [union, pa.array(order)])
+    ranked = call_function("take", [union, int64_array(order)])
     first = np.ones(len(ranked), dtype=bool)  # an id unlike the one sorted before it starts a new code
     if len(ranked) > 1:
-        first[1:] = call_function("not_equal", [ranked[1:], ranked[:-1]]).to_numpy(zero_copy_only=False)
+        first[1:] = array_to_numpy(call_function("not_equal", [ranked[1:], ranked[:-1]]))
     code = np.empty(len(union), dtype=np.int64)
     code[order] = np.cumsum(first) - 1
-    ids = call_function("filter", [ranked, pa.array(first)])
+    ids = call_function("filter", [ranked, bool_array(first)])
     tables, start = [], n_known
     for at, missing in zip(found, unseen, strict=True):
         table = np.empty(len(at), dtype=np.int64)
-        seen = call_function("is_valid", [at]).to_numpy(zero_copy_only=False)
+        seen = array_to_numpy(call_function("is_valid", [at]))
         table[seen] = code[array_to_numpy(call_function("drop_null", [at])).astype(np.int64)]
         table[~seen] = code[start:start + len(missing)]
         start += len(missing)

@@ -9,12 +9,31 @@ Array methods such as `take`, `cast` or `unique` import `pyarrow.compute`: the T
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 
 try:
-    from pyarrow._compute import MatchSubstringOptions, ReplaceSubstringOptions, SetLookupOptions, call_function
+    from pyarrow._compute import CastOptions, MatchSubstringOptions, ReplaceSubstringOptions, SetLookupOptions, call_function
 except ImportError:  # pragma: no cover - every pyarrow this project supports has it
-    from pyarrow.compute import MatchSubstringOptions, ReplaceSubstringOptions, SetLookupOptions, call_function
+    from pyarrow.compute import CastOptions, MatchSubstringOptions, ReplaceSubstringOptions, SetLookupOptions, call_function
+
+
+def to_string(values: pa.Array) -> pa.Array:
+    """The values as `string` (`Array.cast`, which imports `pyarrow.compute`)."""
+    return values if values.type == pa.string() else call_function("cast", [values], CastOptions.safe(pa.string()))
+
+
+def int64_array(values: np.ndarray) -> pa.Array:
+    """A numpy array as an Arrow int64 array, its buffer shared (`pa.array` on a numpy array imports pandas, when
+    installed, to ask whether it is a categorical)."""
+    values = np.ascontiguousarray(values, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(values), [None, pa.py_buffer(values)])
+
+
+def bool_array(values: np.ndarray) -> pa.Array:
+    """A numpy boolean array as an Arrow boolean array (bit-packed; see `int64_array`)."""
+    bits = np.packbits(np.asarray(values, dtype=bool), bitorder="little")
+    return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
 
 
 def index_in(values: pa.Array, value_set: pa.Array) -> pa.Array:
