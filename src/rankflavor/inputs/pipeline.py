@@ -208,7 +208,7 @@ def run_count_warnings(name: str, counts: dict[str, Any]) -> list[str]:
                         f"({counts['rows_of_queries_not_in_qrels']} rows) are not in the qrels and never scored")
     if counts["qrels_queries_not_in_run"] and counts["queries"]:
         warnings.append(f"{name}: {counts['qrels_queries_not_in_run']} judged queries are absent from the run "
-                        "(the flavor's missing= axis decides: skip or zero)")
+                        "(the flavor's missing= axis decides: skip, zero or empty)")
     return warnings
 
 
