@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankflavor.compare.stats import CORRECTIONS, holm
+from rankflavor.compare.stats import CORRECTIONS, holm, step_adjusted
 
 NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg (false discovery rate)",
          "none": "none (uncorrected)"}
@@ -24,16 +24,7 @@ def bonferroni(p: np.ndarray | list[float]) -> np.ndarray:
 
 
 def benjamini_hochberg(p: np.ndarray | list[float]) -> np.ndarray:
-    p = np.asarray(p, dtype=np.float64)
-    out = np.full(len(p), np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    m = len(ok)
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    scaled = np.minimum(1.0, p[order] * m / np.arange(1, m + 1))
-    out[order] = np.minimum.accumulate(scaled[::-1])[::-1]
-    return out
+    return step_adjusted(p, lambda ordered, m: ordered * m / np.arange(1, m + 1), step_up=True)
 
 
 def adjust(p: np.ndarray | list[float], method: str) -> np.ndarray:

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -266,8 +267,11 @@ def paired_tests(d: np.ndarray, settings: TestSettings = TestSettings()) -> list
             for f in range(width)]
 
 
-def holm(p: np.ndarray | list[float]) -> np.ndarray:
-    """Holm step-down adjusted p-values (NaN stays NaN and does not count towards m)."""
+def step_adjusted(p: np.ndarray | list[float], scaled: Callable[[np.ndarray, int], np.ndarray],
+                  step_up: bool) -> np.ndarray:
+    """Adjusted p-values of one family: its known p-values sorted, `scaled(sorted, m)` capped at 1, made monotone
+    (a step-down: the running maximum from the smallest; a step-up: the running minimum from the largest). NaN
+    stays NaN and does not count towards m."""
     p = np.asarray(p, dtype=np.float64)
     out = np.full(len(p), np.nan)
     ok = np.flatnonzero(~np.isnan(p))
@@ -275,6 +279,11 @@ def holm(p: np.ndarray | list[float]) -> np.ndarray:
     if m == 0:
         return out
     order = ok[np.argsort(p[ok], kind="stable")]
-    scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    out[order] = np.maximum.accumulate(scaled)
+    capped = np.minimum(1.0, scaled(p[order], m))
+    out[order] = np.minimum.accumulate(capped[::-1])[::-1] if step_up else np.maximum.accumulate(capped)
     return out
+
+
+def holm(p: np.ndarray | list[float]) -> np.ndarray:
+    """Holm step-down adjusted p-values, p~_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)) (Holm 1979)."""
+    return step_adjusted(p, lambda ordered, m: (m - np.arange(m)) * ordered, step_up=False)
