@@ -180,15 +180,6 @@ def test_compare_reads_a_subtopic_qrels(tmp_path, capsys):
     assert '"s_recall@1"' in capsys.readouterr().out
 
 
-def test_the_spark_engine_refuses_the_diversity_measures_before_a_session(tmp_path, capsys):
-    path = tmp_path / "div.qrels"
-    path.write_text("7 1 a 1\n")
-    run = tmp_path / "run"
-    run.write_text("7 Q0 a 1 1.0 r\n")
-    assert main(["eval", str(path), str(run), "-m", "p_ia@5", "--engine", "spark"]) == 2
-    assert "the Spark engine does not compute yet" in capsys.readouterr().err
-
-
 @settings(max_examples=30)
 @given(subtopic_case(), FLAVORS)
 def test_chunks_give_the_whole_evaluations_numbers(case, spec):

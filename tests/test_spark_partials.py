@@ -55,7 +55,8 @@ def _partitions(qrels: dict, runs: dict[str, pd.DataFrame], weights: dict[str, d
     tables = []
     for part in (0, 1):
         mine = sorted((r for r in rows if queries.index(r[2]) % 2 == part), key=lambda r: (r[2], r[0], r[5] or 0))
-        tables.append(pa.Table.from_pylist([dict(zip(INPUT.names, r, strict=True)) for r in mine], schema=INPUT))
+        tables.append(pa.Table.from_pylist([dict(zip(INPUT.names, (*r, None), strict=True)) for r in mine],  # (no subtopic)
+                                            schema=INPUT))
     return tables
 
 
@@ -116,3 +117,26 @@ def test_a_weighted_mean_is_refused_with_the_local_message(spec):
         _spark_side([spec], qrels, runs, weights)
     assert str(merged.value) == str(local.value)
     assert ("have no weight in 'gap' ('q3')" if "gap" in spec else "sum to 0") in str(local.value)
+
+
+def test_subtopic_judgments_sliced_a_query_at_a_time_give_the_local_values():
+    """A diversity measure: each slice's QRELS rows carry their subtopic and become a SubtopicQrels as the local
+    reader makes it; a slice whose only subtopic is `0` (q1) is not refused as a plain qrels (the driver asks
+    that of the whole qrels: spark/subtopics.py)."""
+    judgments = [("q1", "0", "d1", 1), ("q1", "0", "d2", 0), ("q2", "a", "d1", 1), ("q2", "b", "d2", 2),
+                 ("q2", "b", "d1", 0), ("q2", "c", "d3", 0), ("q3", "a", "d3", 0)]
+    run = pd.DataFrame([("q1", "d2", 2.0), ("q1", "d1", 1.0), ("q2", "d2", 1.0), ("q2", "d1", 1.0), ("q2", "d3", 3.0),
+                        ("q2", "d4", 1.0), ("q3", "d3", 1.0), ("q4", "d1", 1.0)], columns=["query", "doc", "score"])
+    specs = ["alpha_ndcg@3", "err_ia(norm=greedy)@2", "nrbp", "p_ia@2", "s_recall@2", "ndcg@3"]
+    local = rf.evaluate(judgments, {"r": run}, specs).to_frame()
+    rows = [(QRELS, None, q, d, float(g), None, s) for q, s, d, g in judgments]
+    rows += [(RUN, "r", q, d, s, i, None) for i, (q, d, s) in enumerate(run.itertuples(index=False))]
+    rows.sort(key=lambda r: (r[2], r[0], r[5] or 0))
+    table = pa.Table.from_pylist([dict(zip(INPUT.names, r, strict=True)) for r in rows], schema=INPUT)
+    plan = Plan.of(labelled_specs(specs), ["r"], slice_rows=1)
+    assert plan.subtopics
+    out = pa.Table.from_batches(list(evaluate_partition(iter(table.to_batches(max_chunksize=2)), plan)))
+    mine = {(r["label"], r["query"]): (r["value"], r["status"])
+            for r in out.filter(pc.equal(out.column("kind"), "query")).to_pylist()}
+    theirs = {(r.label, r.query): (None if pd.isna(r.value) else r.value, r.status) for r in local.itertuples()}
+    assert mine == theirs and len(theirs) == 3 * len(specs)

@@ -134,24 +134,37 @@ def _mapping(value: Any, name: str) -> Mapping:
     return value
 
 
-def _table(source: Source, judgments: SubtopicJudgments) -> SubtopicQrels:
-    """Check the judgments (not a plain qrels, no (query, subtopic, doc) twice) and build the doc-level view."""
-    where = source.path or source.name
-    if judgments.query and set(judgments.subtopic) <= PLAIN_MARKS:
-        raise InputError(f"every line's second column is {' or '.join(sorted(set(judgments.subtopic)))}: this is a "
+def refuse_plain(subtopics: set[str], where: str) -> None:
+    """A qrels whose every subtopic is `0` or `Q0` (trec_eval's iteration column) is a plain qrels: an InputError
+    (the Spark engine asks it of a whole DataFrame, its subtopics' distinct values)."""
+    if subtopics and subtopics <= PLAIN_MARKS:
+        raise InputError(f"every line's second column is {' or '.join(sorted(subtopics))}: this is a "
                          "plain qrels (qid iter docid grade), not a subtopic qrels", source=where,
                          fix="diversity measures (alpha_ndcg, err_ia, nrbp, p_ia, s_recall) need the subtopic of each "
                              "judgment in the second column: give the diversity qrels (e.g. TREC Web's "
                              "qrels.diversity.txt), or use a doc-level measure (ndcg, map, ...)")
+
+
+def _table(source: Source, judgments: SubtopicJudgments) -> SubtopicQrels:
+    """Check the judgments (not a plain qrels, no (query, subtopic, doc) twice) and build the doc-level view."""
+    refuse_plain(set(judgments.subtopic), source.path or source.name)
+    return subtopic_table(source, judgments)
+
+
+def subtopic_table(source: Source, judgments: SubtopicJudgments) -> SubtopicQrels:
+    """The doc-level view of judgments with no (query, subtopic, doc) twice (the plain-qrels check is the
+    caller's: a Spark slice holds a few queries, so the driver asks it of the whole DataFrame)."""
+    where = source.path or source.name
     first: dict[tuple[str, str, str], int] = {}
     best: dict[tuple[str, str], int] = {}
     for i, triple in enumerate(zip(judgments.query, judgments.subtopic, judgments.doc, strict=True)):
         if triple in first:
             line = None if judgments.line is None else int(judgments.line[i])
             earlier = first[triple] if judgments.line is None else int(judgments.line[first[triple]])
-            raise InputError(f"query {triple[0]} subtopic {triple[1]} doc {triple[2]} is judged twice (first at "
-                             f"{'row' if judgments.line is None else 'line'} {earlier})", source=where, line=line,
-                             fix="keep one judgment per (query, subtopic, doc)")
+            at = "" if source.kind == "spark" else \
+                f" (first at {'row' if judgments.line is None else 'line'} {earlier})"  # (a slice's rows: no number)
+            raise InputError(f"query {triple[0]} subtopic {triple[1]} doc {triple[2]} is judged twice{at}", source=where,
+                             line=line, fix="keep one judgment per (query, subtopic, doc)")
         first[triple] = i
         pair = (triple[0], triple[2])
         if pair not in best or judgments.grade[i] > judgments.grade[best[pair]]:

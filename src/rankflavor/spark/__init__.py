@@ -8,7 +8,7 @@
 
 pyspark (>= 3.5) is an optional extra (`rankflavor[spark]`); `import rankflavor` never imports it. The executor
 side (partitions.py) and the merge of the partials (merge.py) need only pyarrow and rankflavor; driver.py,
-session.py, report.py and provenance.py import pyspark when called.
+session.py, report.py, provenance.py and subtopics.py import pyspark when called.
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from rankflavor.spark.partitions import (
     evaluate_partition,
     output_schema,
 )
+from rankflavor.spark.subtopics import is_spark_frame, refuse_plain_frame, subtopic_qrels
 
 ORDERED_TIES = ("input", "quicksort")  # tie orders that read the input order
 
@@ -91,6 +92,7 @@ class Columns:
     run: str | None = None  # the run's name, when the run DataFrame holds several runs (None: one, `run_name`)
     order: str | None = None  # each row's position in its input (the rank, or the line number written when the
     #                           file was read): in the run, and in the qrels when it has it
+    subtopic: str = "subtopic"  # a subtopic qrels' subtopic (read when a diversity measure is asked for)
 
 
 def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, columns: Columns | None = None,
@@ -100,7 +102,12 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, columns: Columns
     """Evaluate the run DataFrame (several runs told apart by `columns.run`) against the qrels DataFrame under
     every flavor, on Spark.
 
-    columns: the column roles (Columns: query, doc, grade, score, run, order). Flavors whose tie order reads
+    qrels: a DataFrame (query, doc, grade). When a diversity measure (alpha_ndcg, err_ia, nrbp, p_ia, s_recall) is
+    asked for, a subtopic qrels, as in the local engine: a DataFrame with a subtopic column (`columns.subtopic`;
+    refused when every subtopic is 0 or Q0, a plain qrels), or what the local engine reads as one (the path of a
+    `qid subtopic docid grade` file, {qid: {subtopic: {docid: grade}}}, rows (qid, subtopic, docid, grade)),
+    read and checked on the driver (spark/subtopics.py).
+    columns: the column roles (Columns: query, doc, grade, score, run, order, subtopic). Flavors whose tie order reads
     the input order (ties=input, ties=quicksort(n): ranx's) and on_duplicate="first" need `columns.order` (in
     both frames for on_duplicate="first"); without it they are refused. One query's rows (qrels and all runs)
     are evaluated together in one partition; a query of more than `max_query_rows` rows is an InputError.
@@ -121,6 +128,10 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, columns: Columns
     wanted = list(labelled)
     if on_duplicate not in POLICIES:
         raise SpecError(f"on_duplicate must be one of {', '.join(POLICIES)}, not {on_duplicate!r}")
+    metrics = [flavor.metric for flavor in wanted]
+    given = qrels
+    if reads_subtopics(metrics):  # (a subtopic qrels: a DataFrame checked, else read by the local reader)
+        qrels = subtopic_qrels(qrels, metrics, run.sparkSession, columns, _ID_TYPES)
     _refuse(wanted, columns.order, on_duplicate, qrels, run)
     refuse_unbound_weights(wanted, weights or {}, accepted="DataFrame, file or mapping")
     bound = {name: _weights_of(name, data, columns.query) for name, data in (weights or {}).items()}
@@ -129,10 +140,12 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, columns: Columns
         runs = [run_name] if columns.run is None else sorted(
             str(r[0]) for r in run.select(F.col(columns.run).cast("string")).distinct().collect() if r[0] is not None)
     plan = Plan.of(labelled, runs, on_duplicate, slice_rows, max_query_rows, tuple(bound))
-    union = _input_rows(qrels, run, columns, run_name, {name: bound[name] for name in plan.weights})
+    union = _input_rows(qrels, run, columns, run_name, {name: bound[name] for name in plan.weights}, plan.subtopics)
     union = union.repartition(partitions, "query") if partitions else union.repartition("query")
     union = union.sortWithinPartitions("query", "kind", "order")
     _require_judgments(qrels)
+    if plan.subtopics and is_spark_frame(given):  # (one read by the local reader was checked as a whole)
+        refuse_plain_frame(qrels, columns.subtopic)
     return _evaluated(union, plan, persist, qrels.sparkSession,
                       {name: w if isinstance(w, QueryWeights) else None for name, w in bound.items()})
 
@@ -149,28 +162,35 @@ def _check_frames(qrels: Any, run: Any, columns: Columns) -> None:
                          fix="name the column of each row's input position (columns=Columns(order=...))")
 
 
-def _input_rows(qrels: Any, run: Any, columns: Columns, run_name: str, weights: Mapping[str, Any]) -> Any:
+def _input_rows(qrels: Any, run: Any, columns: Columns, run_name: str, weights: Mapping[str, Any],
+                subtopics: bool = False) -> Any:
     """The qrels, the run and the weights used as one DataFrame of INPUT rows (kind, run, query, doc, value,
-    order): kind QRELS, RUN or WEIGHTS (run: the weights' name, value: the weight)."""
+    order, subtopic): kind QRELS, RUN or WEIGHTS (run: the weights' name, value: the weight); subtopic: a
+    subtopic qrels' (with `subtopics`), else null."""
     from pyspark.sql import functions as F
 
-    def rows(frame: Any, kind: int, value: str, run_value: Any) -> Any:
+    none = F.lit(None).cast("string")
+
+    def rows(frame: Any, kind: int, value: str, run_value: Any, subtopic: Any = none) -> Any:
         order = columns.order
         position = F.col(order).cast("long") if order and order in frame.columns else F.lit(None).cast("long")
         return frame.select(F.lit(kind).cast("byte").alias("kind"), run_value.cast("string").alias("run"),
                             F.col(columns.query).cast("string").alias("query"),
                             F.col(columns.doc).cast("string").alias("doc"),
-                            F.col(value).cast("double").alias("value"), position.alias("order"))
+                            F.col(value).cast("double").alias("value"), position.alias("order"),
+                            subtopic.cast("string").alias("subtopic"))
 
     run_value = F.col(columns.run) if columns.run is not None else F.lit(run_name)
-    union = rows(qrels, QRELS, columns.grade, F.lit(None)).unionByName(rows(run, RUN, columns.score, run_value))
+    judged = rows(qrels, QRELS, columns.grade, F.lit(None), F.col(columns.subtopic) if subtopics else none)
+    union = judged.unionByName(rows(run, RUN, columns.score, run_value))
     for name, data in weights.items():
         frame = data if not isinstance(data, QueryWeights) else _weights_frame(qrels.sparkSession, data)
         query = columns.query if columns.query in frame.columns else "query"
         union = union.unionByName(frame.select(
             F.lit(WEIGHTS).cast("byte").alias("kind"), F.lit(name).cast("string").alias("run"),
-            F.col(query).cast("string").alias("query"), F.lit(None).cast("string").alias("doc"),
-            F.col("weight").cast("double").alias("value"), F.lit(None).cast("long").alias("order")))
+            F.col(query).cast("string").alias("query"), none.alias("doc"),
+            F.col("weight").cast("double").alias("value"), F.lit(None).cast("long").alias("order"),
+            none.alias("subtopic")))
     return union
 
 
@@ -233,17 +253,8 @@ def _require_judgments(qrels: Any) -> None:
                                              "or {qid: {docid: grade}}")
 
 
-def refuse_subtopic_measures(flavors: list[Flavor]) -> None:
-    """The diversity measures read a subtopic qrels, which this engine does not carry yet: a SpecError."""
-    found = [str(f.metric) for f in flavors if reads_subtopics([f.metric])]
-    if found:
-        raise SpecError(f"{found[0]} reads a subtopic qrels, which the Spark engine does not compute yet: use the local "
-                        "engine (rankflavor eval without --engine spark; docs/diversity.md)")
-
-
 def _refuse(flavors: list[Flavor], order_col: str | None, on_duplicate: str, qrels: Any, run: Any) -> None:
     """Flavors and policies this engine cannot honour with the columns given: a SpecError before any job."""
-    refuse_subtopic_measures(flavors)
     for flavor in flavors:
         if flavor.ties.kind in ORDERED_TIES and order_col is None:
             raise SpecError(f"{flavor}: ties={flavor.ties} reads the input order, which a shuffle does not keep; give "

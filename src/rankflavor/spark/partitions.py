@@ -14,7 +14,9 @@ and judged_share, the share of judged docs among the scored ranks). Under weight
 those of w*v (and w*log), with `weight` VARIANT (the exact sum of the weights averaged; n: how many averaged
 queries have no weight) and up to 5 `noweight` VARIANT rows naming such queries. The
 weights arrive as INPUT rows of kind WEIGHTS (run: the weights' name, value: the weight), hashed with the
-query's other rows, so each slice holds the weights of its queries.
+query's other rows, so each slice holds the weights of its queries. When a diversity measure is asked for
+(`Plan.subtopics`), the QRELS rows are a subtopic qrels' judgments, each with its `subtopic`: a slice makes of
+them a SubtopicQrels as the local reader does (inputs/subtopics.py), interned into the Dataset's `subtopics`.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from rankflavor.errors import EvaluationError, InputError, RankflavorError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.arrow_table import columns_of
 from rankflavor.inputs.intern import Dataset, InternedRun, intern
+from rankflavor.inputs.subtopics import SubtopicJudgments, SubtopicQrels, reads_subtopics, subtopic_table
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.weights import QueryWeights
 from rankflavor.report.averages import Averaging, averaging_for
@@ -41,7 +44,7 @@ from rankflavor.report.result import Result
 
 QRELS, RUN, WEIGHTS = 0, 1, 2
 INPUT = pa.schema([("kind", pa.int8()), ("run", pa.string()), ("query", pa.string()), ("doc", pa.string()),
-                   ("value", pa.float64()), ("order", pa.int64())])
+                   ("value", pa.float64()), ("order", pa.int64()), ("subtopic", pa.string())])
 MARK = "<<rankflavor:{}>>"  # an error raised on purpose, marked so that the driver raises it again (errors.py)
 END = "<</rankflavor>>"
 
@@ -58,6 +61,7 @@ class Plan:
     slice_rows: int = 1 << 20
     max_query_rows: int = 50_000_000
     weights: tuple[str, ...] = ()  # the names of the weights among the INPUT rows (kind WEIGHTS)
+    subtopics: bool = False  # a diversity measure is asked for: the QRELS rows are subtopic judgments
 
     @classmethod
     def of(cls, labelled: Mapping[Flavor, Sequence[str]], runs: Sequence[str], on_duplicate: str = "error",
@@ -66,7 +70,7 @@ class Plan:
         parts = tuple(dict.fromkeys(p for f in labelled for p in registry.get(f.metric).parts))
         used = tuple(name for name in weights if any(f.weights.name == name for f in labelled))
         return cls(tuple(str(f) for f in labelled), tuple(labelled[f][0] for f in labelled), tuple(runs), parts,
-                   on_duplicate, slice_rows, max_query_rows, used)
+                   on_duplicate, slice_rows, max_query_rows, used, reads_subtopics([f.metric for f in labelled]))
 
     def flavors(self) -> list[Flavor]:
         return [Flavor.parse(spec) for spec in self.specs]
@@ -160,7 +164,8 @@ def slice_dataset(table: pa.Table, plan: Plan) -> Dataset:
     qrels = table.filter(pc.equal(kind, QRELS))
     query, doc, grade = columns_of(pa.table({"query": qrels.column("query"), "doc": qrels.column("doc"),
                                              "grade": qrels.column("value")}), "qrels", "grade", ("grade",))
-    qrels_table = QrelsTable(Source("qrels", kind="spark"), query, doc, grade)
+    qrels_table = (slice_subtopics(qrels.column("subtopic"), query, doc, grade) if plan.subtopics
+                   else QrelsTable(Source("qrels", kind="spark"), query, doc, grade))
     runs = table.filter(pc.equal(kind, RUN))
     tables = []
     for name in plan.runs:
@@ -172,6 +177,18 @@ def slice_dataset(table: pa.Table, plan: Plan) -> Dataset:
     for name in plan.weights:
         dataset.weights[name] = slice_weights(table, name).by_code(dataset.query_ids)
     return dataset
+
+
+def slice_subtopics(subtopic: pa.ChunkedArray, query: pa.Array, doc: pa.Array, grade: np.ndarray) -> SubtopicQrels:
+    """The slice's subtopic judgments (query, subtopic, doc, grade) as the local reader makes them: a
+    SubtopicQrels, its doc-level view and its judgments, which `intern` makes the Dataset's `subtopics`. Whether
+    the qrels is a plain one is asked of the whole DataFrame, on the driver (spark/subtopics.py)."""
+    if subtopic.null_count:
+        at = subtopic.combine_chunks().is_null().to_pylist().index(True)
+        raise InputError(f"query {query[at].as_py()!r} doc {doc[at].as_py()!r} has no subtopic (null)", source="qrels",
+                         fix="every judgment of a subtopic qrels names its subtopic (qid subtopic docid grade)")
+    judgments = SubtopicJudgments(query.to_pylist(), subtopic.to_pylist(), doc.to_pylist(), grade, None)
+    return subtopic_table(Source("qrels", kind="spark"), judgments)
 
 
 def slice_weights(table: pa.Table, name: str) -> QueryWeights:

@@ -28,13 +28,14 @@ from rankflavor.report.result import FlavorNames, means_frame, query_frame, resu
 from rankflavor.spark.session import spark_frame
 
 
-def input_frame(spark: Any, path: str, what: str, name: str) -> tuple[Any, Any]:
+def input_frame(spark: Any, path: str, what: str, name: str, table: Any = None) -> tuple[Any, Any]:
     """(a DataFrame with columns query, doc, grade|score[, line], the table read on the driver or None: a
-    Parquet file is read by Spark, a TREC file by rankflavor's readers, its rows' positions as `line`)."""
+    Parquet file is read by Spark, a TREC file by rankflavor's readers, its rows' positions as `line`; `table`:
+    the input read already, a subtopic qrels: the DataFrame its doc-level view)."""
     from pyspark.sql import functions as F
 
     values = GRADE_COLUMNS if what == "grade" else SCORE_COLUMNS
-    if path != "-" and columnar_kind(file_head(Path(path))) == "parquet":
+    if table is None and path != "-" and columnar_kind(file_head(Path(path))) == "parquet":
         frame = spark.read.parquet(path)
         columns = list(frame.columns)
         picked = [pick(columns, QUERY_COLUMNS, "query", path), pick(columns, DOC_COLUMNS, "doc", path),
@@ -42,7 +43,8 @@ def input_frame(spark: Any, path: str, what: str, name: str) -> tuple[Any, Any]:
         return frame.select(*(F.col(c).alias(a) for c, a in zip(picked, ("query", "doc", what), strict=True))), None
     from rankflavor.inputs.load import load_qrels, load_run
 
-    table = load_qrels(path) if what == "grade" else load_run(path)
+    if table is None:
+        table = load_qrels(path) if what == "grade" else load_run(path)
     data = pa.table({"query": table.query, "doc": table.doc, what: getattr(table, what),
                      "line": np.arange(table.rows, dtype=np.int64)})
     return spark_frame(spark, data), table
@@ -121,9 +123,10 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
 
     from rankflavor.flavor import labelled_specs
     from rankflavor.inputs.pipeline import _run_names
+    from rankflavor.inputs.subtopics import as_subtopic_qrels, reads_subtopics
     from rankflavor.inputs.tables import RunTable, Source
     from rankflavor.inputs.weights import load_weights
-    from rankflavor.spark.driver import Columns, collect_arrow, evaluate, refuse_subtopic_measures
+    from rankflavor.spark.driver import Columns, collect_arrow, evaluate
     from rankflavor.spark.output_dir import plan_output, write_output
     from rankflavor.spark.provenance import driver_provenance, frame_provenance
     from rankflavor.spark.session import local_session
@@ -131,12 +134,14 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     if "-" in [qrels, *runs]:
         raise UsageError("--engine spark reads files, not standard input ('-')")
     labelled = labelled_specs(specs)
-    refuse_subtopic_measures(list(labelled))
+    metrics = [flavor.metric for flavor in labelled]
+    read = as_subtopic_qrels(qrels, metrics) if reads_subtopics(metrics) else None  # (as the local engine reads
+    #                                                          a subtopic qrels, its errors before a session starts)
     plan = plan_output(output, [qrels, *runs, *(weights or {}).values()], overwrite, master) if output else None
     refuse_unbound_weights(labelled, weights or {})  # (before a session starts)
     bound = [load_weights(name, path) for name, path in (weights or {}).items()]
     spark = local_session(master)
-    qrels_frame, qrels_table = input_frame(spark, qrels, "grade", "qrels")
+    qrels_frame, qrels_table = input_frame(spark, qrels, "grade", "qrels", read)
     named = _run_names([RunTable(Source(Path(p).name, path=p), pa.array([]), pa.array([]), np.zeros(0)) for p in runs])
     frames, tables = [], []
     for path, name in zip(runs, named, strict=True):
@@ -153,7 +158,8 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
         described = [_described("qrels", Path(qrels).name, qrels, qrels_table),
                      *(_described("run", n, p, t) for n, p, t in zip(named, runs, tables, strict=True))]
         provenance = frame_provenance(qrels_frame, run_frame, described, on_duplicate, bound)
-    out = evaluate(qrels_frame, run_frame, specs, columns=Columns(run="run", order="line" if on_driver else None),
+    judged = qrels_frame if read is None else read  # (a subtopic qrels' judgments: spark/subtopics.py)
+    out = evaluate(judged, run_frame, specs, columns=Columns(run="run", order="line" if on_driver else None),
                    runs=named, on_duplicate=on_duplicate, weights={w.name: w for w in bound})
     if plan is not None:
         try:
