@@ -316,3 +316,35 @@ def test_report_takes_compares_test_settings(tmp_path, options, settings, marks)
     page = page.replace("&#x27;", "'")
     assert f"--settings '{settings}'" in page
     assert marks in page and "Holm" not in page
+
+
+def test_report_with_unjudged_bounds(tmp_path):
+    """`report --unjudged-bounds` shows compare's bounds (the same numbers as `compare --unjudged-bounds --format
+    json`) in a table under the paper table, embeds them in the page's data, and the command line carries the
+    option; without it the page has no bounds."""
+    from power_data import write_collection
+
+    qrels, runs = write_collection(tmp_path, 15, 3, seed=4)
+    out = tmp_path / "page.html"
+    common = [qrels, *runs, "-m", "ndcg@10", "-m", "p@5", "--resamples", "200"]
+    assert main(["report", *common, "--unjudged-bounds", "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    data = _data(page)["comparison"]
+    assert "Bounds for unjudged documents" in page and "--unjudged-bounds top" in page
+    import contextlib
+    import io
+
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        assert main(["compare", *common, "--unjudged-bounds", "--format", "json", "--queries", "0"]) == 0
+    expected = json.loads(text.getvalue())
+    low_high = {(m["run"], m["flavor"]): (m["mean_low"], m["mean_high"]) for m in expected["means"]}
+    assert {(m["run"], m["flavor"]): (m["mean_low"], m["mean_high"]) for m in data["means"]} == low_high
+    for m in data["means"]:
+        assert f"{m['mean_low']:.4f}" in page and f"{m['mean_high']:.4f}" in page
+    verdicts = {(p["run_a"], p["run_b"], p["flavor"]): p["unjudged_verdict"] for p in expected["pairs"]}
+    assert data["pairs"] and all(verdicts[(p["run_a"], p["run_b"], p["flavor"])] == p["unjudged_verdict"]
+                                 for p in data["pairs"])  # (the page compares with the baseline: some of compare's)
+    assert main(["report", *common, "-o", str(out)]) == 0
+    plain = out.read_text(encoding="utf-8")
+    assert "Bounds for unjudged" not in plain and "mean_low" not in json.dumps(_data(plain)["comparison"])

@@ -9,6 +9,7 @@ import shlex
 import sys
 import time
 
+from rankflavor.cli import bounds_table
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.cmd_eval import add_name_option, named, run_names
 from rankflavor.cli.memory_option import add_max_memory
@@ -35,6 +36,7 @@ def add_parser(sub) -> None:
                                                      "its name, its path as typed, or its file name")
     add_name_option(p)
     add_test_options(p)
+    bounds_table.add_option(p, "compare")
     p.add_argument("--query-set", choices=("common", "qrels"), default="common",
                    help="the queries every mean, difference and test is over: common (the default) the judged queries "
                         "every run answers; qrels every judged query, one a run lacks counted as missing= says")
@@ -61,13 +63,14 @@ def run(args: argparse.Namespace) -> int:
                                                                             if args.baseline else [])
     model_args += [x for item in args.names for x in ("--name", item)]
     model_args += ["--query-set", args.query_set] if args.query_set != "common" else []
+    model_args += ["--unjudged-bounds", args.unjudged_bounds] if args.unjudged_bounds is not None else []
     settings = TestSettings(**chosen_settings(args))
     model_args += ["--settings", str(settings)]  # (the canonical string: the page's command line reproduces it)
     command = shlex.join(["rankflavor", "report", args.qrels, *args.runs, *model_args, "-o", args.output])
     runs = named(list(args.runs), run_names(list(args.runs), args.names))
     model = write_report(args.qrels, runs, args.output, args.specs, grid=args.grid, cutoffs=args.cutoffs,
                          base=args.base, baseline=args.baseline, command=command, on_duplicate=args.on_duplicate,
-                         settings=settings, query_set=args.query_set)
+                         settings=settings, query_set=args.query_set, unjudged_bounds=args.unjudged_bounds)
     if model.comparison is not None and model.comparison.query_set is not None and model.comparison.query_set.warning():
         sys.stderr.write(f"warning: {model.comparison.query_set.warning()}\n")
     size = os.path.getsize(args.output)

@@ -76,10 +76,12 @@ class WarningGroup:
 
 def build_model(qrels: Any, runs: Any, flavors: Any = None, *, grid: Any = None, cutoffs: list[int] | None = None,
                 base: str = "ndcg", baseline: str | None = None, command: str = "", on_duplicate: str = "error",
-                settings: TestSettings | None = None, query_set: str = "common") -> PageModel:
+                settings: TestSettings | None = None, query_set: str = "common",
+                unjudged_bounds: str | None = None) -> PageModel:
     """Evaluate the runs under the flavors (specs, or a grid as `compare` takes it; default the 'default' grid
     @10) and, with two runs or more, compare each with the baseline (default: the first run) as `settings`
-    says (default `TestSettings()`), over the query set `query_set` (compare/query_set.py)."""
+    says (default `TestSettings()`), over the query set `query_set` (compare/query_set.py); `unjudged_bounds`: a
+    grade ("top" or a number) adds the bounds for unjudged documents (compare/unjudged_bounds.py)."""
     from rankflavor.version import __version__
 
     if isinstance(flavors, (str, Flavor)):
@@ -94,6 +96,10 @@ def build_model(qrels: Any, runs: Any, flavors: Any = None, *, grid: Any = None,
         comparison = compare_scores(scores, chosen, baseline=baseline or scores.runs[0], settings=settings,
                                     skipped=skipped, labels=labelled, query_set=query_set)
         chosen, skipped, baseline = list(comparison.flavors), list(comparison.skipped), comparison.baseline
+        if unjudged_bounds is not None:
+            from rankflavor.compare.unjudged_bounds import add_unjudged_bounds
+
+            add_unjudged_bounds(comparison, unjudged_bounds)
     model = PageModel(scores, chosen, labels, comparison, baseline, command, __version__, skipped)
     flips = []
     if comparison is not None:
@@ -204,8 +210,11 @@ def _comparison_numbers(cmp: Comparison | None) -> dict[str, Any] | None:
         return None
     data = cmp.to_dict()
     keep = ("flavor", "run_a", "run_b", "n", "diff", "ci_low", "ci_high", "p", "p_holm", "significant", "winner",
-            "effect_size", "wins", "ties", "losses", "p_adjusted")
+            "effect_size", "wins", "ties", "losses", "p_adjusted", "unjudged_low", "unjudged_high", "unjudged_verdict")
     return {"query_set": data["query_set"], "settings": data["settings"].get("canonical"),
-            "means": [{k: row.get(k) for k in ("flavor", "run", "mean", "n", "ci_low", "ci_high")}
-                      for row in data["means"]],
-            "pairs": [{k: row.get(k) for k in keep} for row in data["pairs"]]}
+            "means": [{k: row.get(k) for k in ("flavor", "run", "mean", "n", "ci_low", "ci_high", "mean_low", "mean_high")
+                       if k in row or k not in BOUNDS} for row in data["means"]],
+            "pairs": [{k: row.get(k) for k in keep if k in row or k not in BOUNDS} for row in data["pairs"]]}
+
+
+BOUNDS = ("mean_low", "mean_high", "unjudged_low", "unjudged_high", "unjudged_verdict")  # (with --unjudged-bounds)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rankflavor.display import sections
+from rankflavor.display.bounds import unjudged_bounds
 from rankflavor.display.model import PageModel, build_model, page_data
 from rankflavor.display.text import html_text
 
@@ -56,12 +57,13 @@ def render(model: PageModel, generated: str | None = None) -> str:
     label = model.label(model.flavors[0])
     first = sections.flavor_name(model, str(model.flavors[0]))
     charts, chart_specs = _charts(model)
+    summary = sections.verdicts(model) + sections.paper_table(model) + unjudged_bounds(model)
     body = f"""
 <main>
 {sections.header(model, generated)}
 <nav><a href="#summary">Summary</a><a href="#sensitivity">Flavor sensitivity</a><a href="#distributions">Per query</a>
 <a href="#queries">Queries &amp; records</a><a href="#warnings">Warnings</a><a href="#inputs">Inputs &amp; flavors</a></nav>
-<section id="summary"><h2>Systems × measures</h2>{sections.verdicts(model)}{sections.paper_table(model)}</section>
+<section id="summary"><h2>Systems × measures</h2>{summary}</section>
 <section id="sensitivity"><h2>Flavor sensitivity: who wins under which flavor</h2>{sections.sensitivity(model)}</section>
 <section id="distributions"><h2>Per-query values <span class="muted">under {first}</span></h2>
 <div class="charts">{charts}</div>
