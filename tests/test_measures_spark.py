@@ -13,7 +13,8 @@ need_group("spark")
 
 from test_spark_engine import _local_spark_ended, assert_same, frames, local_report, spark  # noqa: E402, F401  (the fixtures)
 
-SPECS = ["udcg@5", "udcg_authors@10", "udcg(norm=ideal)@10", "udcg@5 gain={-1:-1,0:0,1:-1,2:1,3:2}", "row_ap", "row_rr(scored=positive)",
+SPECS = ["udcg@5", "udcg_authors@10", "udcg(norm=ideal)@10", "udcg@5 gain={-1:-1,0:0,1:-1,2:1,3:2}", "row_ap",
+         "row_rr(scored=positive)",
          "row_precision(adaptive_k=true)@5", "row_recall@3", "row_fall_out@4", "row_rprec", "auroc@10",
          "auroc(scores=sigmoid)", "torchmetrics.RetrievalMAP@5", "torchmetrics.RetrievalMRR(empty_target_action=skip)",
          "compat", "accuracy@5", "ir_measures.Compat(p=0.8)", "ir_measures.Accuracy(rel=2)"]

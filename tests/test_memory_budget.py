@@ -142,3 +142,13 @@ def test_the_default_budget_never_refuses(monkeypatch) -> None:
     groups, _ = budget.flavor_groups(run, [3.0, 5.0, float("inf")], ["a", "b", "c"], held=0)
     assert len(groups) == 3
     assert _outcome(Engine(dataset), run, chosen) == whole
+
+
+def test_a_run_laid_out_for_its_estimate_with_warnings_that_need_no_extra_flavor(monkeypatch: pytest.MonkeyPatch):
+    """A run above QUICK_ROWS is laid out for its estimate; the warnings' extra evaluations may then ask for no
+    flavor at all (nothing tied, nothing unjudged), which is an empty answer, not a ValueError (found on the
+    4M-row Spark benchmark's local side)."""
+    monkeypatch.setattr(budget, "QUICK_ROWS", 0)
+    report = rf.evaluate({"q": {"a": 1, "b": 0}}, {"q": {"a": 1.0, "b": 0.5}}, ["ndcg@10", "map"])
+    assert [r.mean for r in report.results] == [1.0, 1.0]
+    assert budget.flavor_groups(report.dataset.run(report.results[0].run), [], [], 0) == ([], 0)

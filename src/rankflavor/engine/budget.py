@@ -134,6 +134,8 @@ def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str
     """(the flavors by index in groups that fit the budget beside `held` bytes (the inputs, the stages kept),
     consecutive in the widest-first order; the estimate of the largest group). `needs`: each flavor's depth.
     UsageError when one flavor alone cannot fit."""
+    if not needs:
+        return [], 0
     order = sorted(range(len(needs)), key=lambda i: -needs[i])
     limit = budget()
     left = limit - held

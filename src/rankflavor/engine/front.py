@@ -65,6 +65,8 @@ class Engine:
         The flavors go in groups that fit the memory budget (engine/budget.py), each group on a fresh memo
         dropped before the next; one group (the usual case) shares the run's kept stages."""
         flavors = list(flavors)
+        if not flavors:  # (the warnings' extra evaluations ask with none when none applies)
+            return []
         groups, size = self._groups(run, flavors)
         if len(groups) == 1:
             self._kept[run] = self._kept.get(run, 0) + size
