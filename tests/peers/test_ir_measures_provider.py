@@ -162,11 +162,12 @@ def test_unsupported_measures_are_left_to_other_providers():
     Accuracy and Compat (adapters/ir_measures_provider.py LEFT_TO_IR_MEASURES), RBP without rel (cwl_eval requires
     it), ERR without @k, the diversity measures; asked for one anyway, the provider refuses it as ir_measures'
     providers do."""
-    for name in ["Accuracy@5", "Compat", "RBP", "RBP(rel=1)@10", "ERR", "alpha_nDCG@10", "SDCG(max_rel=3)@10",
-                 "NumRel(rel=2)", "Compat(p=0.8)"]:
+    for name in ["Accuracy@5", "Compat", "RBP", "RBP(rel=1)@10", "ERR", "alpha_nDCG@10", "NumRel(rel=2)",
+                 "Compat(p=0.8)"]:
         assert not rim.provider.supports(ir_measures.parse_measure(name)), name
     for name in ["nDCG@10", "P(rel=2)@5", "AP", "RR", "R@1000", "Judged@10", "ERR@10", "RBP(p=0.8,rel=1)", "Bpref",
-                 "infAP", "NumRet", "NumRel", "SetP", "Success@5", "MAP", "SetRelP", "IPrec@0.1", "NumQ"]:
+                 "infAP", "NumRet", "NumRel", "SetP", "Success@5", "MAP", "SetRelP", "IPrec@0.1", "NumQ",
+                 "SDCG(max_rel=3)@10", "INST(max_rel=3)"]:
         assert rim.provider.supports(ir_measures.parse_measure(name)), name
     with pytest.raises(ValueError, match="Unsupported measures"):
         rim.provider.evaluator([ir_measures.Compat], {"a": {"d": 1}})

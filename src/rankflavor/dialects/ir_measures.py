@@ -41,7 +41,9 @@ qrels are never scored):
   gain 0, the run sorted by score with Python's stable sort
   (ties=input), read to max_n=1000 ranks (run_depth=1000): rbp(p=..,scale=binary) rel_level=N. cwl's weights
   are normalised over those 1000 ranks (cwl/ruler/measures/cwl_metrics.py w_vector: W1 = 1/sum p^i), which is
-  (1 - p) times 1/(1 - p^1000): refused where that factor differs from 1 in float64 (p > 0.96326).
+  (1 - p) times 1/(1 - p^1000): refused where that factor differs from 1 in float64 (p > 0.96326). The same
+  provider computes BPM, SDCG, NERR8..11, INST, INSQ (its only provider) and AP@cwl_eval: the C/W/L family
+  (metrics/cwl.py) under the same axes, its grades mapped as the provider maps them (ir_measures_providers.py).
 
 What no flavor expresses (tested in tests/peers/test_ir_measures_names.py): with judged_only=True, IPrec on a list
 that -J empties is 0/0 = nan in trec_eval 9's m_iprec_at_recall.c when the level counts no relevant doc;
@@ -51,12 +53,12 @@ Refused, with the reason: what no available provider computes (ir_measures raise
 RBP without rel (cwl_eval requires it), RBP@k, ERR and nDCG(dcg='exp-log2') without @k (gdeval requires k; the
 ranx provider that would take the latter fails on string query ids with ranx 0.3.21: "DataFrame Query IDs column
 dtype must be `object`"), RR(judged_only=True)@k, NumRel(rel=N) for N != 1, exp-log2 with gains or judged_only;
-the measures not yet supported (BPM, SDCG, NERR*, INST, INSQ, AP_IA, MAP_IA: NO_METRIC; the C/W/L ones are
-cwl_eval.NAME); infAP is rankflavor's `infap` (metrics/infap.py). The diversity measures (alpha_nDCG, alpha_DCG,
-ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, StRecall) are pyndeval's: dialects/ndeval.py `ir_measures_measure` (a cutoff
-required, at most 20). NumQ is pytrec_eval's num_q (1 per query scored; a query the run misses is left out where
-ir_measures lists it as 0: the sum is the same); Compat and Accuracy are their providers'
-(dialects/ir_measures_providers.py, which also reads `NAME@provider`: a provider other than the one picked).
+the measures not yet supported (AP_IA, MAP_IA: NO_METRIC); infAP is rankflavor's `infap` (metrics/infap.py).
+The diversity measures (alpha_nDCG, alpha_DCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, StRecall) are pyndeval's:
+dialects/ndeval.py `ir_measures_measure` (a cutoff required, at most 20). NumQ is pytrec_eval's num_q (1 per
+query scored; a query the run misses is left out where ir_measures lists it as 0: the sum is the same); Compat
+and Accuracy are their providers' (dialects/ir_measures_providers.py, which also reads `NAME@provider`: a provider
+other than the one picked).
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ class MeasureParam(NamedTuple):
 
 _CUT, _REL, _JUDGED = MeasureParam(int), MeasureParam(int, 1), MeasureParam(bool, False)
 _CUT_REQUIRED = MeasureParam(int, required=True)
+_T, _RELS = MeasureParam(float, 1.0), {"min_rel": MeasureParam(int, 0), "max_rel": MeasureParam(int, required=True)}
 # ir_measures name -> its parameters (ir_measures/measures/*.py SUPPORTED_PARAMS) and its `@` parameter
 MEASURES: dict[str, tuple[dict[str, MeasureParam], str]] = {
     "P": ({"cutoff": _CUT_REQUIRED, "rel": _REL, "judged_only": _JUDGED}, "cutoff"),
@@ -122,6 +125,12 @@ MEASURES: dict[str, tuple[dict[str, MeasureParam], str]] = {
     **{name: ({"rel": _REL, "alpha": MeasureParam(float, 0.5), "beta": MeasureParam(float, 0.5)}, "cutoff")
        for name in ("NRBP", "nNRBP")},
     "StRecall": ({"cutoff": _CUT, "rel": _REL}, "cutoff"),
+    # the C/W/L measures (measures/bpm.py, sdcg.py, nerr.py, inst.py), computed by cwl_eval: ir_measures_providers.py
+    "BPM": ({"cutoff": _CUT_REQUIRED, "T": _T, **_RELS}, "cutoff"),
+    "SDCG": ({"cutoff": _CUT_REQUIRED, "dcg": MeasureParam(str, "log2", choices=("log2",)), **_RELS}, "cutoff"),
+    **{name: ({"cutoff": _CUT_REQUIRED, **_RELS}, "cutoff") for name in ("NERR8", "NERR9")},
+    "NERR10": ({"p": MeasureParam(float, 0.9), **_RELS}, "cutoff"),
+    **{name: ({"T": _T, **_RELS}, "cutoff") for name in ("NERR11", "INST", "INSQ")},
 }
 # alias -> (measure, the parameters it fixes) (ir_measures/measures/*.py register(..., aliases))
 ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -130,9 +139,8 @@ ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "NumRelRet": ("NumRet", {"rel": 1}), "α_DCG": ("alpha_DCG", {}), "α_nDCG": ("alpha_nDCG", {}),
 }
 # measures ir_measures knows and rankflavor has no metric for (ir_measures/measures/__init__.py)
-NO_METRIC = ("AP_IA", "MAP_IA", "BPM", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "SDCG")
-NO_METRIC_WHY = ("ir_measures' C/W/L names (INST, INSQ, BPM, SDCG, NERR*) are not read through ir_measures yet: write "
-                 "cwl_eval.NAME (docs/cwl_eval.md); AP_IA and MAP_IA have no metric")
+NO_METRIC = ("AP_IA", "MAP_IA")
+NO_METRIC_WHY = "AP_IA and MAP_IA have no metric"
 _HEAD = re.compile(r"[A-Za-z_]+")
 _NAME = re.compile(r"[^\W\d]\w*")  # a measure's name (NERR8, α_DCG)
 

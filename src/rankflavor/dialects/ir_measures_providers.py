@@ -17,8 +17,15 @@ The conventions read here, each from the file named:
   without a nonrelevant one there ir_measures raises ZeroDivisionError); nor is one the run misses (its
   Evaluator's iter_calc fills no default: missing=skip).
 - cwl_eval (providers/cwl_eval.py): P@k and RR as `p@k` and `mrr` under the cwl axes of ir_measures.py (grades
-  clipped at 0 and made binary at rel, ties=input, 1000 ranks). Its AP (over the relevant docs retrieved, not R)
-  and INST, INSQ, BPM, SDCG, NERR* are the C/W/L family (issue 26 item 2): not yet supported.
+  clipped at 0 and made binary at rel, ties=input, 1000 ranks). Its AP (over the relevant docs retrieved, not R),
+  BPM, SDCG, NERR8..11, INST and INSQ are the C/W/L family (metrics/cwl.py: cwl_ap, cwl_bpm, ...) under the same
+  axes, RankingMaker(min_gain=0, max_gain=1, cost 1 a doc, max_n=1000) its depth=1000 max_gain=1, each the class
+  _irm_convert_to_measure builds: BPMCWLMetric(T, cutoff) cwl_bpm(T, K=cutoff), NDCGCWLMetric(cutoff)
+  cwl_sdcg@cutoff, NERReq8/9CWLMetric(cutoff) cwl_nerr8/9@cutoff, NERReq10CWLMetric(p) cwl_nerr10(phi=p),
+  NERReq11CWLMetric(T), INSTCWLMetric(T), INSQCWLMetric(T), APCWLMetric(). The grades, clipped at 0 first
+  (CwlEvaluator: max(relevance, 0)), are the gains as IrmQrelHandler.put_value makes them: AP's binary at rel
+  (`grades=rel(N)`), the others' clipped to [min_rel, max_rel] and scaled to (g - min_rel) / (max_rel - min_rel)
+  (`grades=MIN:MAX`; min_rel defaults to 0, max_rel is required: measures/*.py).
 - trectools (providers/trectools_provider.py, trectools 0.0.50 trectools/trec_eval.py with trec_eval=False): the
   run sorted by query, then score descending with pandas' stable sort (ties=input), a doc relevant when its
   grade > 0, unjudged docs 0, a qrels query the run misses 0 (missing=zero). P@k is get_precision (relevant in
@@ -78,12 +85,9 @@ SUPPORTED: dict[str, dict[str, dict[str, Any]]] = {
     "trectools": {"P": _REL1, "RR": {**_REL1, **_UNCUT}, "Rprec": _REL1, "AP": _REL1, "nDCG": {"gains": (NOT_GIVEN,),
                   **_BINARY}, "Bpref": {"rel": (1,)}, "RBP": {}},
 }
-_C_W_L = ("ir_measures' C/W/L names (INST, INSQ, BPM, SDCG, NERR*; cwl_eval's AP averages over the relevant docs "
-          "retrieved, not over R) are not yet supported through ir_measures' names: write cwl_eval.NAME")
 _RANX = ("ir_measures' ranx provider fails on every string query id with ranx 0.3.21 (\"DataFrame Query IDs column "
          "dtype must be `object`\"); ranx's own conventions are ranx.NAME")
 NOT_YET: dict[str, dict[str, str]] = {  # provider -> measure -> why rankflavor does not read it from the provider yet
-    "cwl_eval": {name: _C_W_L for name in ("AP", "BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11", "INST", "INSQ")},
     "ranx": {name: _RANX for name in SUPPORTED["ranx"]},
     "trectools": {"Rprec": "trectools' get_rprec raises KeyError on a run query absent from the qrels: not read",
                   "Bpref": "trectools' get_bpref counts a negative grade as nonrelevant in its denominator only and "
@@ -140,6 +144,8 @@ def own_measure(provider: str, base: str, v: dict[str, Any], cut: int | None, cw
             raise SpecError(f"{where}: ir_measures' accuracy counts an unjudged doc relevant at rel <= 0 "
                             "(qrel.get(doc, 0) >= rel); rankflavor reads an unjudged doc as not relevant: refused")
         return PeerMeasure("accuracy", cut, {}, {**ACCURACY_AXES, "rel_level": str(v["rel"])})
+    if provider == "cwl_eval" and base in CWL_METRICS:
+        return _cwl(base, v, cut, cwl_axes, where)
     if provider == "cwl_eval" and base in ("P", "RR"):
         if v["rel"] < 1:
             raise SpecError(f"{where}: cwl_eval clips negative grades to 0 before comparing them with rel, so at "
@@ -148,6 +154,29 @@ def own_measure(provider: str, base: str, v: dict[str, Any], cut: int | None, cw
     if provider == "trectools":
         return _trectools(base, v, cut)
     return None
+
+
+# ir_measures' C/W/L measure -> the metric of its cwl class (providers/cwl_eval.py _irm_convert_to_measure)
+CWL_METRICS = {"AP": "cwl_ap", "BPM": "cwl_bpm", "SDCG": "cwl_sdcg", "NERR8": "cwl_nerr8", "NERR9": "cwl_nerr9",
+               "NERR10": "cwl_nerr10", "NERR11": "cwl_nerr11", "INST": "cwl_inst", "INSQ": "cwl_insq"}
+
+
+def _cwl(base: str, v: dict[str, Any], cut: int | None, cwl_axes: dict[str, str], where: str) -> PeerMeasure:
+    """A C/W/L measure of cwl_eval, its grades mapped as IrmQrelHandler.put_value maps them (`grades`)."""
+    if base == "AP":  # (bin_rel_cutoff: 1 if max(grade, 0) >= rel else 0)
+        return PeerMeasure("cwl_ap", None, {"grades": f"rel({v['rel']})"}, dict(cwl_axes))
+    if v["min_rel"] >= v["max_rel"]:
+        raise SpecError(f"{where}: ir_measures' cwl_eval requires min_rel < max_rel (IrmQrelHandler)")
+    params = {"grades": f"{v['min_rel']}:{v['max_rel']}"}
+    if base in ("BPM", "NERR11", "INST", "INSQ"):
+        if v["T"] <= 0:
+            raise SpecError(f"{where}: rankflavor's {CWL_METRICS[base]} needs T > 0")
+        params["T"] = repr(v["T"])
+    if base == "BPM":  # BPMCWLMetric(T, cutoff): the cutoff is its K, the cost the user spends
+        params["K"] = str(cut)
+    if base == "NERR10":
+        params["phi"] = repr(v["p"])
+    return PeerMeasure(CWL_METRICS[base], cut if base in ("SDCG", "NERR8", "NERR9") else None, params, dict(cwl_axes))
 
 
 def _trectools(base: str, v: dict[str, Any], cut: int | None) -> PeerMeasure:

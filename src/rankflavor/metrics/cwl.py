@@ -6,7 +6,8 @@ measure, its continuation probability C(i), and what cwl_eval prints of it (refe
 
 over D = depth ranks (cwl_eval --max_depth 1000: a shorter list padded with gain 0), g the judged doc's qrels
 grade (cwl_eval reads the grade as the gain and refuses one outside [0, max_gain]: negative=error; a negative
-grade under negative=zero has gain 0), each doc of cost 1 (cwl_eval without a cost file). `of` picks the printed
+grade under negative=zero has gain 0; `grades=MIN:MAX` or `grades=rel(N)` map it into [0, 1] as ir_measures'
+cwl_eval provider does, reference.grade_gain), each doc of cost 1 (cwl_eval without a cost file). `of` picks the printed
 column (eu, the measure, by default); every column is a part, with the residuals res_eu ... res_ed (cwl_eval -r:
 the bound with unjudged docs and the padding of gain max_gain, minus the one with gain 0). cwl_eval's own names
 are the `cwl_eval.` dialect (dialects/cwl_eval.py).
@@ -21,7 +22,7 @@ import numpy as np
 
 from rankflavor.engine.metric import MetricValues
 from rankflavor.errors import EvaluationError, SpecError
-from rankflavor.flavor.values import Param, number_parser, word_parser
+from rankflavor.flavor.values import AxisValue, Param, format_number, number_parser, read_number, word_parser
 from rankflavor.metrics.relevance import BinaryMetric
 from rankflavor.reference import cwl as reference
 from rankflavor.registry import register
@@ -34,6 +35,34 @@ CWL_AXES = ("ties", "unjudged", "negative", "missing", "precision", "run_depth",
             "mean_of", "weights")
 BLOCK = 256  # queries per dense block of D ranks
 OF = reference.COLUMNS + reference.RESIDUALS
+
+
+def grades_value(raw: str) -> AxisValue:
+    """`raw`, `MIN:MAX` (MIN < MAX) or `rel(N)`: how a judged grade becomes the gain (reference.grade_gain)."""
+    if raw == "raw":
+        return AxisValue(raw, axis="grades", kind="raw")
+    if raw.startswith("rel(") and raw.endswith(")"):
+        level = read_number(raw[4:-1], "grades=rel(N)")
+        return AxisValue(f"rel({format_number(level)})", axis="grades", kind="rel", level=level)
+    low_text, sep, high_text = raw.partition(":")
+    if not sep:
+        raise SpecError(f"grades: {raw!r} is none of raw, MIN:MAX (e.g. 0:3) or rel(N) (e.g. rel(2))")
+    low, high = read_number(low_text, "grades=MIN:MAX"), read_number(high_text, "grades=MIN:MAX")
+    if not low < high:
+        raise SpecError(f"grades={raw}: MIN must be below MAX (ir_measures: min_rel < max_rel)")
+    return AxisValue(f"{format_number(low)}:{format_number(high)}", axis="grades", kind="range", low=low, high=high)
+
+
+def grade_gains(grades: AxisValue, grade: np.ndarray) -> np.ndarray:
+    """reference.grade_gain over an array of judged grades."""
+    g = np.maximum(grade, 0.0)
+    if grades.kind == "range":
+        return (np.clip(g, grades.low, grades.high) - grades.low) / (grades.high - grades.low)
+    if grades.kind == "rel":
+        return (g >= grades.level).astype(np.float64)
+    return g
+
+
 COMMON = (
     Param("of", "eu", word_parser("of", OF), "the number reported: eu (expected utility per doc, the measure), etu, "
           "ec, etc, ed (expected depth), or a residual res_eu ... res_ed (cwl_eval -r)", OF),
@@ -41,6 +70,9 @@ COMMON = (
           "padded with gain 0 (cwl_eval --max_depth: 1000)", ("1000", "10")),
     Param("max_gain", "1", number_parser("max_gain", 0.0, 1e9, low_open=True), "the highest gain, an unjudged doc's "
           "in the upper bound of the residuals (cwl_eval --max_gain: 1)", ("1", "3")),
+    Param("grades", "raw", grades_value, "a judged grade's gain, the grade clipped at 0 first: raw, the grade "
+          "(cwl_eval); MIN:MAX, clipped to [MIN, MAX] and scaled to (g - MIN) / (MAX - MIN); rel(N), 1 from grade N "
+          "up, else 0 (ir_measures' cwl_eval provider: min_rel, max_rel; rel)", ("raw", "0:3", "rel(2)")),
 )
 
 
@@ -88,12 +120,16 @@ class CWLMetric(BinaryMetric):
         if flavor.negative == "keep":
             raise SpecError(f"{self.name}: a C/W/L gain is at least 0 (cwl_eval refuses a negative grade): write "
                             "negative=error (cwl_eval's), zero, unjudged or drop")
+        if flavor.param("grades") != "raw" and flavor.param("max_gain").number < 1:
+            raise SpecError(f"{self.name}: grades={flavor.param('grades')} gives gains up to 1: max_gain must be at "
+                            "least 1")
         if self.unit_gains and flavor.param("max_gain").number > 1:
             raise SpecError(f"{self.name}: cwl_eval's {self.name[4:].upper()} reads gains in [0, 1] "
                             "(validate_gain_range): max_gain must be at most 1")
 
     def universe_columns(self, flavor: Flavor, grade: float, judged: bool, gain: float) -> dict[str, Any]:
-        return {"gain": float(grade) if judged else 0.0}
+        grades = flavor.param("grades")
+        return {"gain": (float(grade) if grades == "raw" else reference.grade_gain(grades, grade)) if judged else 0.0}
 
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
         return f"{flavor.param('of')} of the user model's weights W(i) = C(1)...C(i-1) / sum over the ranks"
@@ -112,11 +148,12 @@ class CWLMetric(BinaryMetric):
 
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         depth, top = int(flavor.param("depth").number), flavor.param("max_gain").number
-        self._refuse_gains(lists, min(top, 1.0) if self.unit_gains else top, flavor.missing)
+        if flavor.param("grades") == "raw":  # (mapped grades are gains in [0, 1])
+            self._refuse_gains(lists, min(top, 1.0) if self.unit_gains else top, flavor.missing)
         rows, rank = lists.rows, lists.positions.rank
         keep = lists.positions.in_top & (rank <= depth)
         with np.errstate(invalid="ignore"):
-            gain = np.where(rows.judged, np.maximum(np.nan_to_num(rows.grade), 0.0), 0.0)
+            gain = np.where(rows.judged, grade_gains(flavor.param("grades"), np.nan_to_num(rows.grade)), 0.0)
         index = np.flatnonzero(keep)
         index = index[np.argsort(rows.q[index], kind="stable")]
         qs = rows.q[index]

@@ -16,7 +16,8 @@ A user reads rank 1, then goes on from rank i to rank i + 1 with probability C(i
     ED    = 1 / W(1)                         expected depth, the documents examined
 
 g(i): the doc's qrels grade read as its gain (cwl_eval reads the grade itself and refuses one outside
-[0, max_gain]; a judged negative grade, negative=zero, has gain 0); c(i) = 1 (cwl_eval without a cost file:
+[0, max_gain]; a judged negative grade, negative=zero, has gain 0), or mapped into [0, 1] by the `grades`
+parameter as ir_measures' cwl_eval provider maps it (`grade_gain`); c(i) = 1 (cwl_eval without a cost file:
 every doc costs max_cost = min_cost = 1). The lower bound reads an unjudged doc (and the padding) as gain 0; the
 upper bound as gain max_gain; each residual (cwl_eval -r: ResEU, ...) is the upper bound minus the lower. Each
 C of `continuation` is one measure's, named by its file.
@@ -28,6 +29,7 @@ import math
 from collections.abc import Sequence
 
 from rankflavor.flavor import Flavor
+from rankflavor.flavor.values import AxisValue
 from rankflavor.reference.binary import Outcome, Ranked
 from rankflavor.reference.lists import RefError
 
@@ -38,6 +40,19 @@ UNIT_GAINS = ("inst", "nerr8", "nerr9", "nerr10", "nerr11")  # cwl_eval refuses 
 
 def _number(flavor: Flavor, name: str) -> float:
     return flavor.param(name).number
+
+
+def grade_gain(grades: AxisValue, grade: float) -> float:
+    """A judged doc's gain under the `grades` parameter, its grade first clipped at 0 (ir_measures
+    providers/cwl_eval.py CwlEvaluator: max(relevance, 0)): `raw` the grade itself (cwl_eval); `MIN:MAX` clipped
+    to [MIN, MAX] and scaled to (g - MIN) / (MAX - MIN) (IrmQrelHandler.put_value, min_rel and max_rel);
+    `rel(N)` 1 when at least N, else 0 (IrmQrelHandler.put_value, bin_rel_cutoff: ir_measures' rel=N)."""
+    g = max(float(grade), 0.0)
+    if grades.kind == "range":
+        return (min(max(g, grades.low), grades.high) - grades.low) / (grades.high - grades.low)
+    if grades.kind == "rel":
+        return 1.0 if g >= grades.level else 0.0
+    return g
 
 
 def continuation(model: str, gains: Sequence[float], flavor: Flavor) -> list[float]:
@@ -119,11 +134,12 @@ def user_numbers(c: Sequence[float], gains: Sequence[float]) -> dict[str, float]
 
 
 def bound_gains(ranked: Ranked, flavor: Flavor, upper: bool) -> list[float]:
-    """The gains of ranks 1..D: a judged doc's grade; an unjudged doc and the padding 0 (lower) or max_gain
+    """The gains of ranks 1..D: a judged doc's grade (grade_gain); an unjudged doc and the padding 0 (lower) or max_gain
     (upper); the list cut at D, and at the cutoff k where the measure has one."""
     depth, fill = int(_number(flavor, "depth")), _number(flavor, "max_gain") if upper else 0.0
     k = flavor.cutoff if flavor.cutoff is not None else depth
-    gains = [max(float(grade), 0.0) if judged and grade is not None else fill
+    grades = flavor.param("grades")
+    gains = [grade_gain(grades, grade) if judged and grade is not None else fill
              for grade, judged in zip(ranked.grades, ranked.judged, strict=True)][:min(depth, k)]
     return gains + [fill] * (depth - len(gains))
 
@@ -131,7 +147,7 @@ def bound_gains(ranked: Ranked, flavor: Flavor, upper: bool) -> list[float]:
 def measure(model: str, ranked: Ranked, flavor: Flavor) -> Outcome:
     """The C/W/L numbers of one query: the value is the column `of` (eu by default), every column a part."""
     top = min(_number(flavor, "max_gain"), 1.0) if model in UNIT_GAINS else _number(flavor, "max_gain")
-    if ranked.top_grade is not None and ranked.top_grade > top:
+    if flavor.param("grades") == "raw" and ranked.top_grade is not None and ranked.top_grade > top:
         raise RefError(f"grade {ranked.top_grade} above {top} (cwl_eval refuses it)")
     numbers = {}
     for upper in (False, True):
