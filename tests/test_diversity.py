@@ -38,8 +38,10 @@ FLAVORS = st.builds(
     lambda metric, alpha, norm, beta, k, ties, unjudged, depth, rel: (
         f"{metric}" + {"alpha_ndcg": f"(alpha={alpha},norm={norm})", "err_ia": f"(alpha={alpha},norm={norm})",
                        "nrbp": f"(alpha={alpha},beta={beta},norm={norm})"}.get(metric, "")
-        + ("" if metric == "nrbp" else f"@{k}") + f" ties={ties} unjudged={unjudged} run_depth={depth} rel_level={rel}"),
-    st.sampled_from(["alpha_ndcg", "err_ia", "nrbp", "p_ia", "s_recall"]), st.sampled_from(["0.5", "0.25", "1", "0"]),
+        + ("" if metric in ("nrbp", "ap_ia") else f"@{k}")
+        + f" ties={ties} unjudged={unjudged} run_depth={depth} rel_level={rel}"),
+    st.sampled_from(["alpha_ndcg", "err_ia", "nrbp", "p_ia", "s_recall", "ap_ia"]),
+    st.sampled_from(["0.5", "0.25", "1", "0"]),
     st.sampled_from(["greedy", "ideal_ideal"]), st.sampled_from(["0.5", "0.8"]), st.sampled_from([1, 2, 3, 5]),
     st.sampled_from(["docid_desc", "docid_asc", "input", "random(3)"]), st.sampled_from(["zero", "skip"]),
     st.sampled_from(["all", "3"]), st.sampled_from([1, 2]))
@@ -58,6 +60,8 @@ def reference_value(flavor: rf.Flavor, subtopics: dict, ranking: dict, query: st
         value, _, undefined = ref.precision_ia(ranked, sets, m, k)
     elif flavor.metric == "s_recall":
         value, _, undefined = ref.subtopic_recall(ranked, sets, m, k)
+    elif flavor.metric == "ap_ia":
+        value, _, undefined = ref.ap_ia(ranked, sets, m)
     else:
         kind = {"alpha_ndcg": "log2", "err_ia": "reciprocal", "nrbp": "geometric"}[flavor.metric]
         beta = flavor.param("beta").number if flavor.metric == "nrbp" else 0.5
@@ -66,9 +70,26 @@ def reference_value(flavor: rf.Flavor, subtopics: dict, ranking: dict, query: st
     return 0.0 if undefined else value  # (empty=zero)
 
 
+AP_IA_FLAVORS = st.builds(lambda ties, unjudged, depth, rel: f"ap_ia ties={ties} unjudged={unjudged} "
+                          f"run_depth={depth} rel_level={rel}",
+                          st.sampled_from(["docid_desc", "docid_asc", "input", "random(3)"]),
+                          st.sampled_from(["zero", "skip"]), st.sampled_from(["all", "3", "1"]), st.sampled_from([1, 2]))
+
+
 @settings(max_examples=80)
 @given(subtopic_case(), FLAVORS)
 def test_engine_matches_the_reference(case, spec):
+    engine_against_reference(case, spec)
+
+
+@settings(max_examples=60)
+@given(subtopic_case(), AP_IA_FLAVORS)
+def test_ap_ia_matches_the_reference(case, spec):
+    """ap_ia (ndeval's MAP-IA) on its own, so that it meets many random cases."""
+    engine_against_reference(case, spec)
+
+
+def engine_against_reference(case, spec):
     qrels, run = case
     flavor = rf.Flavor.parse(spec)
     report = rf.evaluate(qrels, run, flavor)
@@ -89,17 +110,20 @@ def test_a_worked_query():
     2 + 1 / log2(3) + 0.5 / 2."""
     qrels = {"q": {"1": {"d1": 1, "d4": 1}, "2": {"d2": 1, "d1": 0}, "3": {"d3": 2, "d4": 1}}}
     run = {"q": {"d4": 3.0, "d1": 2.0, "d2": 1.0}}
-    report = rf.evaluate(qrels, run, ["alpha_ndcg@3", "p_ia@3", "s_recall@2", "err_ia@3"])
-    ndcg, p_ia, s_recall, err_ia = (r.mean for r in report.results)
+    report = rf.evaluate(qrels, run, ["alpha_ndcg@3", "p_ia@3", "s_recall@2", "err_ia@3", "ap_ia"])
+    ndcg, p_ia, s_recall, err_ia, ap_ia = (r.mean for r in report.results)
     assert math.isclose(ndcg, (2 + 0.5 / math.log2(3) + 0.5) / (2 + 1 / math.log2(3) + 0.25))
     assert math.isclose(p_ia, 4 / (3 * 3))
     assert math.isclose(s_recall, 2 / 3)
     assert math.isclose(err_ia, (2 + 0.5 / 2 + 1 / 3) / (3 * (1 + 0.5 / 2 + 0.25 / 3)))
+    # AP-IA: subtopic 1 (d4, d1 at ranks 1, 2 of 2 relevant): (1 + 1) / 2; 2 (d2 at 3): 1/3; 3 (d4 at 1; d3 unranked)
+    assert math.isclose(ap_ia, ((1 + 2 / 2) / 2 + (1 / 3) / 1 + (1 / 1) / 2) / 3)
 
 
 @pytest.mark.parametrize(("spec", "column", "broken"), [("alpha_ndcg@2", "gain", 0.5), ("nrbp", "weight", 0.1),
                                                         ("err_ia(norm=greedy)@2", "gain", 2.0),
-                                                        ("p_ia@2", "subtopics", 2.0), ("s_recall@2", "new", 0.0)])
+                                                        ("p_ia@2", "subtopics", 2.0), ("s_recall@2", "new", 0.0),
+                                                        ("ap_ia", "gain", 0.0)])
 def test_a_broken_record_is_caught(spec, column, broken):
     qrels = {"q": {"1": {"d1": 1}, "2": {"d2": 1}}}
     flavor = rf.Flavor.parse(spec)
@@ -161,6 +185,7 @@ def test_the_cli_evaluates_a_subtopic_qrels(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("spec", "message"), [("alpha_ndcg", "needs a cutoff"), ("nrbp@5", "takes no cutoff"),
+                                               ("ap_ia@5", "takes no cutoff"),
                                                ("alpha_ndcg@5 ties=average", "ties=average"),
                                                ("nrbp(beta=1)", "beta")])
 def test_refused_specs(spec, message):

@@ -1,4 +1,4 @@
-"""The diversity measures (alpha_ndcg, err_ia, nrbp, p_ia, s_recall) through the Spark engine (rankflavor.spark,
+"""The diversity measures (alpha_ndcg, err_ia, nrbp, p_ia, s_recall, ap_ia) through the Spark engine (rankflavor.spark,
 local[2]) against the local engine: a slice of whole queries carries its subtopic judgments, made a SubtopicQrels
 as the local reader makes it, so the per-query values, parts, statuses, means, counts and warnings are the local
 engine's; the CLI's `eval --engine spark` prints what the local engine prints, and refuses a malformed subtopic
@@ -23,7 +23,8 @@ from test_spark_partials import _assert_close  # noqa: E402
 
 SPECS = ["alpha_ndcg@10", "alpha_ndcg(alpha=0.25)@5", "err_ia@20", "nrbp", "p_ia@10", "s_recall@10",
          "err_ia(norm=greedy)@5 unjudged=skip", "nrbp(beta=0.8,norm=greedy)", "alpha_ndcg(norm=ideal_ideal)@3 "
-         "ties=docid_asc", "p_ia@5 rel_level=2 missing=zero", "s_recall@3 empty=one", "ndcg@10"]
+         "ties=docid_asc", "p_ia@5 rel_level=2 missing=zero", "s_recall@3 empty=one", "ap_ia",
+         "ap_ia unjudged=skip run_depth=4", "ndcg@10"]
 
 
 def workload(seed: int) -> tuple[list[tuple[str, str, str, int]], pd.DataFrame]:

@@ -225,7 +225,7 @@ REFUSED = {
     "RR(judged_only=True)@5": "judged_only=True",
     "NumRel(rel=2)": "only with rel=1",
     "BPM(T=1.0,max_rel=3)": r"BPM requires cutoff \(written @x\)",
-    "AP_IA@5": "AP_IA is not yet supported",
+    "AP_IA@5": "AP_IA has no parameter .cutoff.",
     "P": "requires cutoff",
     "R": "requires cutoff",
     "Success": "requires cutoff",

@@ -132,7 +132,7 @@ def test_the_default_provider_is_the_one_ir_measures_picks(name):
     ("ir_measures.P@10@trectool", "did you mean trectools"),
     ("ir_measures.P@10@gdeval", "providers that do: pytrec_eval, cwl_eval, ranx, trectools"),
     ("ir_measures.INST", "requires max_rel"),
-    ("ir_measures.AP_IA@5", "not yet supported"),
+    ("ir_measures.AP_IA@5", "AP_IA has no parameter 'cutoff'"),
     ("ir_measures.Bpref@trectools", "not yet supported"),
     ("ir_measures.P@5@ranx", "ranx.NAME"),
     ("ir_measures.Accuracy(rel=0)", "unjudged doc relevant"),

@@ -31,14 +31,14 @@ PRINTED = 5e-7 + 1e-12  # %.6f
 
 
 def spec(column: str, alpha: str, beta: str) -> str | None:
-    """rankflavor's spelling of an ndeval column (None: MAP-IA, no metric)."""
+    """rankflavor's spelling of an ndeval column (None: a column it has no metric for)."""
     name, _, k = column.partition("@")
     at = f"@{k}" if k else ""
     return {
         "ERR-IA": f"err_ia(alpha={alpha}){at}", "nERR-IA": f"err_ia(alpha={alpha},norm=greedy){at}",
         "alpha-DCG": f"alpha_ndcg(alpha={alpha},norm=ideal_ideal){at}", "alpha-nDCG": f"alpha_ndcg(alpha={alpha}){at}",
         "NRBP": f"nrbp(alpha={alpha},beta={beta})", "nNRBP": f"nrbp(alpha={alpha},beta={beta},norm=greedy)",
-        "P-IA": f"p_ia{at}", "strec": f"s_recall{at}",
+        "MAP-IA": "ap_ia", "P-IA": f"p_ia{at}", "strec": f"s_recall{at}",
     }.get(name)
 
 
@@ -59,6 +59,7 @@ def test_diversity_metrics_match_ndeval(case, variant):
     alpha, beta, axes = VARIANTS[variant]
     columns, theirs = printed(folder, variant)
     wanted = {c: spec(c, alpha, beta) + axes for c in columns if spec(c, alpha, beta)}
+    assert set(wanted) == set(columns)  # (every column ndeval printed, MAP-IA too)
     report = rf.evaluate(str(folder / "qrels.txt"), str(folder / "run.txt"), list(wanted.values()))
     both = qrels_topics(folder) & {t for t in theirs if t != "amean"}
     checked = 0
@@ -78,19 +79,21 @@ def test_diversity_metrics_match_ndeval(case, variant):
 
 def test_ndeval_names_are_the_metrics():
     """`ndeval.COLUMN` stands for the metric spec the goldens test (ndeval's defaults: alpha = beta = 0.5)."""
-    for column in ("ERR-IA@5", "nERR-IA@10", "alpha-DCG@20", "alpha-nDCG@20", "NRBP", "nNRBP", "P-IA@5", "strec@10"):
+    for column in ("ERR-IA@5", "nERR-IA@10", "alpha-DCG@20", "alpha-nDCG@20", "NRBP", "nNRBP", "MAP-IA", "P-IA@5",
+                   "strec@10"):
         assert rf.Flavor.parse(f"ndeval.{column}") == rf.Flavor.parse(spec(column, "0.5", "0.5")), column
 
 
 def test_ndeval_names_evaluate_as_ndeval_printed():
     folder = GOLDENS / CASES[0]
     _, theirs = printed(folder, "default")
-    report = rf.evaluate(str(folder / "qrels.txt"), str(folder / "run.txt"), ["ndeval.alpha-nDCG@20", "ndeval.strec@5"])
-    for column, result in zip(("alpha-nDCG@20", "strec@5"), report.results, strict=True):
+    names = ["ndeval.alpha-nDCG@20", "ndeval.strec@5", "ndeval.MAP-IA"]
+    report = rf.evaluate(str(folder / "qrels.txt"), str(folder / "run.txt"), names)
+    for column, result in zip(("alpha-nDCG@20", "strec@5", "MAP-IA"), report.results, strict=True):
         assert math.isclose(result.mean, float(theirs["amean"][column]), abs_tol=PRINTED)
 
 
-@pytest.mark.parametrize("name", ["ndeval.MAP-IA", "ndeval.alpha-nDCG", "ndeval.NRBP@5"])
+@pytest.mark.parametrize("name", ["ndeval.MAP-IA@5", "ndeval.alpha-nDCG", "ndeval.NRBP@5"])
 def test_ndeval_names_refused(name):
     with pytest.raises(rf.SpecError):
         rf.Flavor.parse(name)
@@ -98,7 +101,7 @@ def test_ndeval_names_refused(name):
 
 IR_MEASURES = {"ERR-IA@10": "ERR_IA@10", "nERR-IA@5": "nERR_IA@5", "alpha-DCG@10": "alpha_DCG@10",
                "alpha-nDCG@20": "alpha_nDCG(alpha=0.5)@20", "NRBP": "NRBP", "nNRBP": "nNRBP(beta=0.5)",
-               "P-IA@10": "P_IA@10", "strec@20": "StRecall@20"}
+               "P-IA@10": "P_IA@10", "strec@20": "StRecall@20", "MAP-IA": "AP_IA"}
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -120,7 +123,20 @@ def test_ir_measures_names_match_ndeval_in_pyndevals_order(case):
 
 @pytest.mark.parametrize(("name", "message"), [("ir_measures.alpha_nDCG", "at a cutoff"),
                                                ("ir_measures.P_IA@21", "above 20"),
-                                               ("ir_measures.AP_IA", "no metric")])
+                                               ("ir_measures.AP_IA@5", "no parameter 'cutoff'")])
 def test_ir_measures_diversity_names_refused(name, message):
     with pytest.raises(rf.SpecError, match=message):
         rf.Flavor.parse(name)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_ir_measures_map_ia_alias_and_judged_only(case):
+    """ir_measures' MAP_IA is AP_IA (measures/diversity.py registers the alias); AP_IA(judged_only=True) drops the
+    docs absent from the qrels: as pyndeval_provider.py filters the run, which no golden recorded, so it is only
+    checked to be AP_IA with unjudged=skip."""
+    folder = GOLDENS / case
+    _, theirs = printed(folder, "pyndeval_order")
+    report = rf.evaluate(str(folder / "qrels.txt"), str(folder / "run.txt"), ["ir_measures.MAP_IA"])
+    assert abs(report.results[0].mean - float(theirs["amean"]["MAP-IA"])) <= PRINTED
+    assert rf.Flavor.parse("ir_measures.AP_IA(judged_only=True)") == rf.Flavor.parse(
+        "ap_ia ties=docid_asc missing=zero negative=keep unjudged=skip")

@@ -53,9 +53,9 @@ Refused, with the reason: what no available provider computes (ir_measures raise
 RBP without rel (cwl_eval requires it), RBP@k, ERR and nDCG(dcg='exp-log2') without @k (gdeval requires k; the
 ranx provider that would take the latter fails on string query ids with ranx 0.3.21: "DataFrame Query IDs column
 dtype must be `object`"), RR(judged_only=True)@k, NumRel(rel=N) for N != 1, exp-log2 with gains or judged_only;
-the measures not yet supported (AP_IA, MAP_IA: NO_METRIC); infAP is rankflavor's `infap` (metrics/infap.py).
-The diversity measures (alpha_nDCG, alpha_DCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, StRecall) are pyndeval's:
-dialects/ndeval.py `ir_measures_measure` (a cutoff required, at most 20). NumQ is pytrec_eval's num_q (1 per
+infAP is rankflavor's `infap` (metrics/infap.py). The diversity measures (alpha_nDCG, alpha_DCG, ERR_IA,
+nERR_IA, NRBP, nNRBP, AP_IA (alias MAP_IA), P_IA, StRecall) are pyndeval's: dialects/ndeval.py
+`ir_measures_measure` (a cutoff required, at most 20; NRBP, nNRBP and AP_IA take none). NumQ is pytrec_eval's num_q (1 per
 query scored; a query the run misses is left out where ir_measures lists it as 0: the sum is the same); Compat
 and Accuracy are their providers' (dialects/ir_measures_providers.py, which also reads `NAME@provider`: a provider
 other than the one picked).
@@ -125,6 +125,7 @@ MEASURES: dict[str, tuple[dict[str, MeasureParam], str]] = {
     **{name: ({"rel": _REL, "alpha": MeasureParam(float, 0.5), "beta": MeasureParam(float, 0.5)}, "cutoff")
        for name in ("NRBP", "nNRBP")},
     "StRecall": ({"cutoff": _CUT, "rel": _REL}, "cutoff"),
+    "AP_IA": ({"rel": _REL, "judged_only": _JUDGED}, "cutoff"),
     # the C/W/L measures (measures/bpm.py, sdcg.py, nerr.py, inst.py), computed by cwl_eval: ir_measures_providers.py
     "BPM": ({"cutoff": _CUT_REQUIRED, "T": _T, **_RELS}, "cutoff"),
     "SDCG": ({"cutoff": _CUT_REQUIRED, "dcg": MeasureParam(str, "log2", choices=("log2",)), **_RELS}, "cutoff"),
@@ -137,10 +138,8 @@ ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "MAP": ("AP", {}), "MRR": ("RR", {}), "NDCG": ("nDCG", {}), "Precision": ("P", {}), "Recall": ("R", {}),
     "RPrec": ("Rprec", {}), "BPref": ("Bpref", {}), "SetRelP": ("SetP", {"relative": True}),
     "NumRelRet": ("NumRet", {"rel": 1}), "α_DCG": ("alpha_DCG", {}), "α_nDCG": ("alpha_nDCG", {}),
+    "MAP_IA": ("AP_IA", {}),
 }
-# measures ir_measures knows and rankflavor has no metric for (ir_measures/measures/__init__.py)
-NO_METRIC = ("AP_IA", "MAP_IA")
-NO_METRIC_WHY = "AP_IA and MAP_IA have no metric"
 _HEAD = re.compile(r"[A-Za-z_]+")
 _NAME = re.compile(r"[^\W\d]\w*")  # a measure's name (NERR8, α_DCG)
 
@@ -251,8 +250,6 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
         return None
     head, given, provider = parsed
     where = f"ir_measures.{name}"
-    if head in NO_METRIC:
-        raise SpecError(f"{where}: ir_measures' {head} is not yet supported by rankflavor ({NO_METRIC_WHY})")
     if head not in MEASURES and head not in ALIASES:
         return None
     if params or cutoff is not None:  # (spec.py leaves them unread for this table)
@@ -384,7 +381,7 @@ def _rbp(v: dict[str, Any], cut: int | None, where: str) -> PeerMeasure:
 def knows(head: str) -> bool:
     """Whether the measure a head (as written, after the prefix) names is one ir_measures knows."""
     match = _NAME.match(head)
-    return match is not None and match.group(0) in (*MEASURES, *ALIASES, *NO_METRIC)
+    return match is not None and match.group(0) in (*MEASURES, *ALIASES)
 
 
 def spellings(name: str) -> list[str]:

@@ -2,8 +2,9 @@
 metrics (metrics/diversity.py) with ndeval's conventions (TREC Web track ndeval.c 4.5; docs/diversity.md):
 
 - the columns: ERR-IA@k (err_ia), nERR-IA@k (err_ia(norm=greedy)), alpha-DCG@k (alpha_ndcg(norm=ideal_ideal)),
-  alpha-nDCG@k (alpha_ndcg), NRBP (nrbp), nNRBP (nrbp(norm=greedy)), P-IA@k (p_ia), strec@k (s_recall); ndeval
-  prints k = 5, 10, 20 (DEPTH 20), rankflavor reads any k; MAP-IA has no metric;
+  alpha-nDCG@k (alpha_ndcg), NRBP (nrbp), nNRBP (nrbp(norm=greedy)), MAP-IA (ap_ia), P-IA@k (p_ia), strec@k
+  (s_recall); ndeval prints k = 5, 10, 20 (DEPTH 20), rankflavor reads any k (MAP-IA and NRBP read the whole
+  list);
 - alpha = beta = 0.5 (ndeval -alpha, -beta: write the metric, e.g. alpha_ndcg(alpha=0.25)@20); a judgment of grade
   >= 1 is relevant (rel_level=1); a query with no relevant subtopic scores 0 (empty=zero); the mean is over the
   queries of both the qrels and the run (missing=skip; ndeval -c is missing=zero);
@@ -37,6 +38,7 @@ COLUMNS: dict[str, tuple[str, dict[str, str], bool]] = {
     "alpha-nDCG": ("alpha_ndcg", {}, True),
     "NRBP": ("nrbp", {}, False),
     "nNRBP": ("nrbp", {"norm": "greedy"}, False),
+    "MAP-IA": ("ap_ia", {}, False),
     "P-IA": ("p_ia", {}, True),
     "strec": ("s_recall", {}, True),
 }
@@ -45,6 +47,7 @@ IR_MEASURES: dict[str, tuple[str, dict[str, str]]] = {
     "ERR_IA": ("err_ia", {}), "nERR_IA": ("err_ia", {"norm": "greedy"}),
     "alpha_DCG": ("alpha_ndcg", {"norm": "ideal_ideal"}), "alpha_nDCG": ("alpha_ndcg", {}),
     "NRBP": ("nrbp", {}), "nNRBP": ("nrbp", {"norm": "greedy"}), "P_IA": ("p_ia", {}), "StRecall": ("s_recall", {}),
+    "AP_IA": ("ap_ia", {}),
 }
 PYNDEVAL_AXES = {"ties": "docid_asc", "missing": "zero", "negative": "keep"}  # (a negative grade: judged, not relevant)
 PYNDEVAL_DEPTH = 20  # pyndeval/__init__.py: "ndeval only supports cutoffs up to 20"
@@ -57,8 +60,6 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
     if match is None:
         return None
     column = match.group("name")
-    if column == "MAP-IA":
-        raise SpecError(f"ndeval.{name}: rankflavor has no metric for ndeval's MAP-IA")
     if column not in COLUMNS:
         return None
     if params or cutoff is not None:
@@ -78,7 +79,7 @@ def ir_measures_measure(base: str, values: dict[str, Any], cut: int | None, wher
     """What ir_measures' pyndeval provider computes for a diversity measure (values: every parameter, defaults in)."""
     metric, params = IR_MEASURES[base]
     params = dict(params)
-    if metric != "nrbp" and cut is None:
+    if metric not in ("nrbp", "ap_ia") and cut is None:
         raise SpecError(f"{where}: pyndeval computes {base} at a cutoff only (pyndeval/__init__.py asserts one): "
                         f"write ir_measures.{base}@k")
     if cut is not None and cut > PYNDEVAL_DEPTH:

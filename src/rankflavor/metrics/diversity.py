@@ -10,6 +10,10 @@ ranked above it relevant to s (Clarke et al., SIGIR 2008).
     nrbp         = sum_i g_i beta^(i-1)          /  the same over the ideal            (Clarke et al. ICTIR 2009)
     p_ia@k       = |relevant (doc, subtopic) pairs in the top k| / (k M)               (Agrawal et al. WSDM 2009)
     s_recall@k   = |subtopics covered by the top k| / M                                (Zhai et al. SIGIR 2003)
+    ap_ia        = (1/M) sum_s (1/R_s) sum_{i: doc i relevant to s} P_s@i             (ndeval's MAP-IA)
+
+with R_s the docs relevant to subtopic s and P_s@i the share of the top i relevant to s (ap_ia reads the whole
+list, as ndeval's computeMAP; -M is run_depth).
 
 The ideal (`norm`): greedy, ndeval's greedy approximation of the best list (each next doc the one of highest
 novelty gain, a tie to the greatest doc id: ndeval's alpha-nDCG, nERR-IA, nNRBP), or ideal_ideal, a list whose
@@ -87,8 +91,9 @@ def ideal_gains(data: DatasetScope, rel_level: RelLevel, alpha: float, depth: fl
     return out
 
 
-def novelty(lists: RankedLists, rel_level: RelLevel, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """Per ranked row: (its novelty gain g, its relevant subtopics)."""
+def subtopic_pairs(lists: RankedLists, rel_level: RelLevel) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per relevant (ranked row, subtopic) pair: its row, its subtopic, the docs ranked above relevant to that
+    subtopic; and per ranked row, its relevant subtopics."""
     keys, subtopics, _ = lists.scope.shared(subtopic_judgments, rel_level)
     rows = lists.rows
     row_keys = rows.q * max(lists.scope.dataset.n_docs, 1) + rows.d
@@ -103,7 +108,13 @@ def novelty(lists: RankedLists, rel_level: RelLevel, alpha: float) -> tuple[np.n
     first = np.searchsorted(sorted_group, sorted_group)
     seen = np.empty(len(order), dtype=np.float64)
     seen[order] = np.arange(len(order)) - first
-    gain = np.bincount(pair_row, weights=(1.0 - alpha) ** seen, minlength=len(rows.q))
+    return pair_row, pair_sub, seen, count
+
+
+def novelty(lists: RankedLists, rel_level: RelLevel, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per ranked row: (its novelty gain g, its relevant subtopics)."""
+    pair_row, _, seen, count = subtopic_pairs(lists, rel_level)
+    gain = np.bincount(pair_row, weights=(1.0 - alpha) ** seen, minlength=len(lists.rows.q))
     return gain, count.astype(np.float64)
 
 
@@ -292,9 +303,63 @@ class SubtopicRecall(PrecisionIA):
         return []
 
 
+
+def subtopic_sizes(data: DatasetScope, rel_level: RelLevel) -> tuple[np.ndarray, np.ndarray, int]:
+    """The relevant docs of each (query, subtopic): (keys q * width + subtopic ascending, their counts, width)."""
+    keys, subtopics, _ = data.stage(subtopic_judgments, rel_level)
+    width = int(subtopics.max()) + 1 if len(subtopics) else 1
+    groups, sizes = np.unique(keys // max(data.dataset.n_docs, 1) * width + subtopics, return_counts=True)
+    return groups, sizes.astype(np.float64), width
+
+
+class APIA(DiversityMetric):
+    """AP-IA = (1/M) sum over the M subtopics s of AP_s over the whole list (ndeval's MAP-IA, computeMAP)"""
+
+    name = "ap_ia"
+    parameters = ()
+    cutoff_rule = "none"
+    parts = ("sum_ap", "subtopics")
+    row_columns = ("subtopics", "gain")
+    formula = staticmethod(reference.ap_ia)
+
+    def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
+        """A row at rank i gains, per subtopic s it is relevant to, P_s@i / R_s (R_s: the docs relevant to s)."""
+        self.subtopics_of(lists)
+        pair_row, pair_sub, seen, count = subtopic_pairs(lists, flavor.rel_level)
+        groups, sizes, width = lists.scope.shared(subtopic_sizes, flavor.rel_level)
+        rows = lists.rows
+        size = sizes[np.searchsorted(groups, rows.q[pair_row] * width + pair_sub)] if len(pair_row) else sizes[:0]
+        rank = lists.positions.rank.astype(np.float64)[pair_row]
+        gain = np.bincount(pair_row, weights=(seen + 1.0) / (rank * size), minlength=len(rows.q))
+        kept = lists.positions.in_top
+        sum_ap = np.bincount(rows.q, weights=np.where(kept, gain, 0.0), minlength=lists.n_queries)
+        m = lists.scope.shared(subtopic_judgments, flavor.rel_level)[2].astype(np.float64)
+        undefined = m == 0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = sum_ap / m
+        return MetricValues(np.where(undefined, np.nan, value), undefined, {"sum_ap": sum_ap, "subtopics": m},
+                            {"subtopics": count.astype(np.float64), "gain": gain} if detail else {})
+
+    def check_record(self, record: Any, flavor: Flavor) -> list[str]:
+        sum_ap = sum(row["gain"] for row in record.ranked if row["rank"] <= flavor.depth)
+        problems = []
+        if record.parts.get("sum_ap") is not None and not math.isclose(sum_ap, record.parts["sum_ap"], abs_tol=1e-9):
+            problems.append(f"the ranked rows' gains sum to {sum_ap:g}, not sum_ap {record.parts['sum_ap']:g}")
+        m = record.parts.get("subtopics")
+        if record.status == "ok" and m and not math.isclose(sum_ap / m, record.value, rel_tol=1e-9, abs_tol=1e-12):
+            problems.append(f"sum_ap / M = {sum_ap / m:g}, not the value {record.value:g}")
+        return problems
+
+    def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
+        if status == self.undefined_status:
+            return super().reason(flavor, status, value)
+        return "the mean over the M subtopics of each one's average precision (a row's gain: its P_s@i / R_s summed)"
+
+
 register(AlphaNDCG(), aliases=("alpha_ndcg_ia",), peers={"ir_measures": ("alpha_nDCG@k",), "ndeval": ("alpha-nDCG@k",)})
 register(ERRIA(), peers={"ir_measures": ("ERR_IA@k",), "ndeval": ("ERR-IA@k",)})
 register(NRBP(), peers={"ir_measures": ("NRBP",), "ndeval": ("NRBP",)})
 register(PrecisionIA(), aliases=("precision_ia",), peers={"ir_measures": ("P_IA@k",), "ndeval": ("P-IA@k",)})
 register(SubtopicRecall(), aliases=("strec", "subtopic_recall"), peers={"ir_measures": ("StRecall@k",),
                                                                           "ndeval": ("strec@k",)})
+register(APIA(), aliases=("map_ia",), peers={"ir_measures": ("AP_IA",), "ndeval": ("MAP-IA",)})

@@ -10,7 +10,8 @@ in rank order (after ties, unjudged and run_depth); each doc's novelty gain at r
 
 with c(s, i) the docs ranked above i relevant to s. The normalisers: `greedy`, the same sum over ndeval's greedy
 ideal list (each next doc the one of highest novelty gain, ties to the greatest doc id); `ideal_ideal`, a list
-whose every doc is relevant to all M subtopics (g_i = M (1 - alpha)^(i-1)).
+whose every doc is relevant to all M subtopics (g_i = M (1 - alpha)^(i-1)). AP-IA (ndeval's MAP-IA) is
+the mean over the M subtopics of each one's average precision over the whole list.
 """
 
 from __future__ import annotations
@@ -106,3 +107,24 @@ def subtopic_recall(ranked: Sequence[str], sets: Sets, m: int, depth: int) -> tu
     if m == 0:
         return None, {"covered": float(covered), "subtopics": 0.0}, True
     return covered / m, {"covered": float(covered), "subtopics": float(m)}, False
+
+
+def ap_ia(ranked: Sequence[str], sets: Sets, m: int) -> tuple[float | None, dict, bool]:
+    """AP-IA = (1/M) sum over the M subtopics s of AP_s, AP_s = (1/R_s) sum over the ranks i whose doc is
+    relevant to s of (the docs at ranks <= i relevant to s) / i, R_s the docs relevant to s; the whole list
+    (ndeval's computeMAP)."""
+    relevant: dict[str, int] = {}
+    for subtopics in sets.values():
+        for subtopic in subtopics:
+            relevant[subtopic] = relevant.get(subtopic, 0) + 1
+    sum_ap = 0.0
+    for subtopic, r in relevant.items():
+        found, total = 0, 0.0
+        for i, doc in enumerate(ranked, start=1):
+            if subtopic in sets.get(doc, ()):
+                found += 1
+                total += found / i
+        sum_ap += total / r
+    if m == 0:
+        return None, {"sum_ap": sum_ap, "subtopics": 0.0}, True
+    return sum_ap / m, {"sum_ap": sum_ap, "subtopics": float(m)}, False
