@@ -17,7 +17,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser("eval", help="evaluate runs against qrels under one or more flavors",
                        epilog=command_epilog("eval", axes=True), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("qrels", help="TREC qrels file (qid iter docid grade), plain or .gz; with a diversity measure "
-                                 "(alpha_ndcg, err_ia, nrbp, p_ia, s_recall) a subtopic qrels (qid subtopic docid grade)")
+                                 "(alpha_ndcg, err_ia, nrbp, p_ia, s_recall, ap_ia) a subtopic qrels (qid subtopic docid "
+                                 "grade)")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
     p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC",
                    help="flavor spec, e.g. 'ndcg@10', 'ndcg@10 gain=exp2', 'trec_eval', 'lightgbm@5', "

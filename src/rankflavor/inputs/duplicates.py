@@ -47,7 +47,7 @@ def _raise(table: QrelsTable | RunTable, first: int, second: int) -> None:
     if is_qrels and text is not None and _second_columns_differ(table, text, earlier):
         fix += (". The two lines differ in their second column: if it is a subtopic, this is a subtopic (diversity) "
                 "qrels (qid subtopic docid grade), which goes with the diversity measures (alpha_ndcg, err_ia, nrbp, "
-                "p_ia, s_recall: docs/diversity.md)")
+                "p_ia, s_recall, ap_ia: docs/diversity.md)")
     raise InputError(reason, source=table.source.path or table.source.name, line=line, text=text, fix=fix)
 
 

@@ -140,8 +140,8 @@ def refuse_plain(subtopics: set[str], where: str) -> None:
     if subtopics and subtopics <= PLAIN_MARKS:
         raise InputError(f"every line's second column is {' or '.join(sorted(subtopics))}: this is a "
                          "plain qrels (qid iter docid grade), not a subtopic qrels", source=where,
-                         fix="diversity measures (alpha_ndcg, err_ia, nrbp, p_ia, s_recall) need the subtopic of each "
-                             "judgment in the second column: give the diversity qrels (e.g. TREC Web's "
+                         fix="diversity measures (alpha_ndcg, err_ia, nrbp, p_ia, s_recall, ap_ia) need the subtopic of "
+                             "each judgment in the second column: give the diversity qrels (e.g. TREC Web's "
                              "qrels.diversity.txt), or use a doc-level measure (ndcg, map, ...)")
 
 

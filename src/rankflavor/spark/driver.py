@@ -102,7 +102,7 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, columns: Columns
     """Evaluate the run DataFrame (several runs told apart by `columns.run`) against the qrels DataFrame under
     every flavor, on Spark.
 
-    qrels: a DataFrame (query, doc, grade). When a diversity measure (alpha_ndcg, err_ia, nrbp, p_ia, s_recall) is
+    qrels: a DataFrame (query, doc, grade). When a diversity measure (alpha_ndcg, err_ia, nrbp, p_ia, s_recall, ap_ia) is
     asked for, a subtopic qrels, as in the local engine: a DataFrame with a subtopic column (`columns.subtopic`;
     refused when every subtopic is 0 or Q0, a plain qrels), or what the local engine reads as one (the path of a
     `qid subtopic docid grade` file, {qid: {subtopic: {docid: grade}}}, rows (qid, subtopic, docid, grade)),
