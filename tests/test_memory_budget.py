@@ -152,3 +152,28 @@ def test_a_run_laid_out_for_its_estimate_with_warnings_that_need_no_extra_flavor
     report = rf.evaluate({"q": {"a": 1, "b": 0}}, {"q": {"a": 1.0, "b": 0.5}}, ["ndcg@10", "map"])
     assert [r.mean for r in report.results] == [1.0, 1.0]
     assert budget.flavor_groups(report.dataset.run(report.results[0].run), [], [], 0) == ([], 0)
+
+
+def test_flavors_reading_the_same_stages_are_charged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flavors with one stage key (the same depth, ties, ...) share a group's row stages: each after the first
+    adds FLOOR, not its whole estimate (pytrec_eval.all_trec was cut into 5 groups on the 7M-row run, 2x slower);
+    flavors of different keys are charged in full, as before."""
+    qrels, rows = _data(3, 6, 20, False)
+    dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]))
+    monkeypatch.setattr(budget, "resident_bytes", lambda: 0)
+    monkeypatch.setattr(budget, "ROW_BYTES", 1 << 20)  # (each flavor's estimate well above FLOOR)
+    run = dataset.runs[0]
+    inf = float("inf")
+    full = budget.estimate(run, inf, 0)
+    with max_memory(full + 2 * budget.FLOOR):
+        shared, largest = budget.flavor_groups(run, [inf] * 3, ["a", "b", "c"], held=0, shares=["k", "k", "k"])
+        apart, _ = budget.flavor_groups(run, [inf] * 3, ["a", "b", "c"], held=0, shares=["k", "l", "m"])
+        unkeyed, _ = budget.flavor_groups(run, [inf] * 3, ["a", "b", "c"], held=0)
+    assert shared == [[0, 1, 2]] and largest == full + 2 * budget.FLOOR
+    assert apart == unkeyed == [[0], [1], [2]]
+    report = rf.evaluate(qrels, {"r": pd.DataFrame(rows, columns=["query", "doc", "score"])},
+                         ["map", "num_ret", "ndcg", "map ties=average"])
+    from rankflavor.engine.front import _need, _share_key
+
+    keys = [_share_key(f, _need(f)) for f in (r.flavor for r in report.results)]
+    assert keys[0] == keys[1] == keys[2] != keys[3]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -130,10 +130,12 @@ def trim() -> None:
 
 
 def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str], held: int,
-                  qrels_rows: int = 0) -> tuple[list[list[int]], int]:
+                  qrels_rows: int = 0, shares: Sequence[Hashable] | None = None) -> tuple[list[list[int]], int]:
     """(the flavors by index in groups that fit the budget beside `held` bytes (the inputs, the stages kept),
-    consecutive in the widest-first order; the estimate of the largest group). `needs`: each flavor's depth.
-    UsageError when one flavor alone cannot fit."""
+    consecutive in the widest-first order; the estimate of the largest group). `needs`: each flavor's depth;
+    `shares`: each flavor's key of the row stages it reads (front.py `_share_key`): a flavor whose key is already
+    in its group reads that flavor's stages and adds only `FLOOR` (pytrec_eval.all_trec's 92 flavors read 10
+    selections). UsageError when one flavor alone cannot fit."""
     if not needs:
         return [], 0
     order = sorted(range(len(needs)), key=lambda i: -needs[i])
@@ -152,13 +154,18 @@ def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str
             "or evaluate fewer queries or a shallower cutoff")
     groups: list[list[int]] = []
     used = largest = 0
+    read: set[Hashable] = set()  # the stage keys of the current group
     for i in order:
-        if groups and used + sizes[i] <= left:
+        shared = shares is not None and shares[i] in read
+        cost = min(FLOOR, sizes[i]) if shared else sizes[i]
+        if groups and used + cost <= left:
             groups[-1].append(i)
-            used += sizes[i]
+            used += cost
         else:
             groups.append([i])
-            used = sizes[i]
+            used, read = sizes[i], set()
+        if shares is not None:
+            read.add(shares[i])
         largest = max(largest, used)
     return groups, largest
 

@@ -97,17 +97,18 @@ class Engine:
         if self._baseline is None:
             self._baseline = memory.resident_bytes()
         needs, labels = [_need(flavor) for flavor in flavors], [flavor.short for flavor in flavors]
+        shares = [_share_key(flavor, need) for flavor, need in zip(flavors, needs, strict=True)]
         qrels_rows = len(self.dataset.qrels.q)
         try:
             groups, size = memory.flavor_groups(run, needs, labels, self._baseline + sum(self._kept.values()),
-                                                qrels_rows)
+                                                qrels_rows, shares)
         except UsageError:
             if not self._kept:
                 raise
             groups = []
         if self._kept and len(groups) != 1:
             self._release_all()
-            groups, size = memory.flavor_groups(run, needs, labels, self._baseline, qrels_rows)
+            groups, size = memory.flavor_groups(run, needs, labels, self._baseline, qrels_rows, shares)
         return groups, size
 
     def _evaluate_group(self, scope: RunScope, flavors: list[Flavor], queries: np.ndarray | None, detail: bool,
@@ -207,6 +208,13 @@ def widest_first(flavors: Sequence[Flavor]) -> list[int]:
     from a wider one (engine/select.py) rather than made again."""
     needs = [_need(flavor) for flavor in flavors]
     return sorted(range(len(flavors)), key=lambda i: -needs[i])
+
+
+def _share_key(flavor: Flavor, need: float) -> tuple:
+    """What decides the row stages a flavor reads (its selection, tie order, kept rows): flavors with one key share
+    them in a group (engine/budget.py)."""
+    return (need, str(flavor.ties), str(flavor.run_depth), str(flavor.self_docs), str(flavor.negative),
+            str(flavor.unjudged))
 
 
 def _need(flavor: Flavor) -> float:
