@@ -35,30 +35,21 @@ def print_compare_bounds(cmp, comment: str = "") -> None:
     under a LaTeX table, so that the file still compiles)."""
     if "unjudged_verdict" not in cmp.pairs:
         return
-    if comment:
-        import contextlib
-        import io
-
-        text = io.StringIO()
-        with contextlib.redirect_stdout(text):
-            print_compare_bounds(cmp)
-        print("\n".join(comment + line if line else comment.rstrip() for line in text.getvalue().splitlines()))
-        return
     rows = [["label", "run_a", "run_b", "diff", "unjudged interval", "winner", "robust to unjudged"]]
     for r in cmp.pairs.itertuples():
         rows.append([r.label, r.run_a, r.run_b, _signed(r.diff),
                      f"[{_signed(r.unjudged_low)}, {_signed(r.unjudged_high)}]", r.winner, r.unjudged_verdict])
-    print("\nbounds for unjudged documents:")
-    print("\n".join(render.aligned(rows)))
-    print_mean_bounds([(r.label, r.run, r.mean, r.mean_low, r.mean_high) for r in cmp.means.itertuples()])
-    print(cmp.settings["unjudged_bounds"]["description"])
+    lines = ["", "bounds for unjudged documents:", *render.aligned(rows),
+             *mean_bounds_lines([(r.label, r.run, r.mean, r.mean_low, r.mean_high) for r in cmp.means.itertuples()]),
+             cmp.settings["unjudged_bounds"]["description"]]
+    print("\n".join(comment + line if line else comment.rstrip() for line in lines))
 
 
-def print_mean_bounds(rows: list[tuple[str, str, float | None, float, float]]) -> None:
+def mean_bounds_lines(rows: list[tuple[str, str, float | None, float, float]]) -> list[str]:
     """One line per (flavor label, run): its mean, and its low and high mean."""
     table = [["label", "run", "mean", "low (nonrelevant)", "high (relevant)"]]
     table += [[label, run, fmt(mean), fmt(low), fmt(high)] for label, run, mean, low, high in rows]
-    print("\n".join(render.aligned(table)))
+    return list(render.aligned(table))
 
 
 def print_eval_bounds(report, grade: str) -> None:
@@ -66,8 +57,8 @@ def print_eval_bounds(report, grade: str) -> None:
     from rankflavor.compare.unjudged_bounds import describe, parse_grade, report_bounds
 
     print("\nbounds for unjudged documents:")
-    print_mean_bounds([(label, run, mean, _nan(low), _nan(high))
-                       for label, run, mean, low, high in report_bounds(report, grade)])
+    print("\n".join(mean_bounds_lines([(label, run, mean, _nan(low), _nan(high))
+                                       for label, run, mean, low, high in report_bounds(report, grade)])))
     print(describe(parse_grade(grade)).split("; a difference")[0])
 
 
