@@ -34,7 +34,7 @@ def test_how_two_ids_differ(a, b, how) -> None:
     assert id_match.how_they_differ(a, b) == how
 
 
-DOCS = ["7", "007", "07", "A", "a", "b", "d01", "D1", "x"]
+DOCS = ["7", "007", "07", "70", "700", "A", "a", "b", "d01", "D1", "d10", "x", "x0", "X00"]  # (70 and 7: one coarse key)
 
 
 def _model(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]]) -> tuple[int, int, bool]:

@@ -9,6 +9,23 @@ from hypothesis import strategies as st
 
 from rankflavor.engine.order import trec_order, trec_reorder
 
+KEY = np.random.default_rng(7).permutation(1000)  # doc code -> a key ordered as its id (codes unsorted, as a track's)
+
+
+class Docs:
+    """A dataset's doc order (Dataset.doc_keys, Dataset.group_then_doc_order): KEY, or the codes when sorted."""
+
+    def __init__(self, codes_sorted: bool = False) -> None:
+        self.codes_sorted = codes_sorted
+
+    def doc_keys(self, codes):
+        return codes if self.codes_sorted else KEY[codes]
+
+    def group_then_doc_order(self, group, codes):
+        return None if self.codes_sorted else np.lexsort((-KEY[codes], group))
+
+
+keys = Docs()
 
 @st.composite
 def rows(draw):
@@ -32,13 +49,13 @@ def rows(draw):
 @given(rows())
 def test_trec_order_sorts_as_lexsort_does(data):
     q, s, d = data
-    perm = trec_order(q, s, d)
+    perm = trec_order(q, s, d, keys)
     assert sorted(perm.tolist()) == list(range(len(q)))
-    expected = np.lexsort((-d, -s, q))
+    expected = np.lexsort((-KEY[d], -s, q))
     assert np.array_equal(q[perm], q[expected])
     assert np.array_equal(s[perm], s[expected])  # (-0.0 == 0.0: a tie, ordered by doc)
     assert np.array_equal(d[perm], d[expected])
-    again = trec_reorder(q, s, d)  # None only for rows in trec_eval's order already
+    again = trec_reorder(q, s, d, keys)  # None only for rows in trec_eval's order already
     if again is None:
         assert np.array_equal(q, q[expected]) and np.array_equal(s, s[expected]) and np.array_equal(d, d[expected])
     else:
@@ -50,8 +67,8 @@ def test_descending_blocks_take_the_block_path_and_stay_exact():
     q = np.repeat(rng.permutation(50), 40)
     s = np.concatenate([np.sort(np.round(rng.normal(size=40), 1))[::-1] for _ in range(50)])
     d = np.concatenate([rng.permutation(1000)[:40] for _ in range(50)])
-    perm = trec_order(q, s, d)
-    expected = np.lexsort((-d, -s, q))
+    perm = trec_order(q, s, d, keys)
+    expected = np.lexsort((-KEY[d], -s, q))
     assert np.array_equal(perm, expected)  # (unique docs per query: the order is one permutation)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rankflavor import evaluate
@@ -84,11 +86,12 @@ def test_a_streamed_track_reads_a_subtopic_qrels_for_a_diversity_measure(tmp_pat
     assert out == whole.getvalue() and out.count("runid") == 3
 
 
-def _wide_track(tmp_path, runs: int, duplicate_in: int | None = None):
+def _wide_track(tmp_path, runs: int, duplicate_in: int | None = None, plain: bool = False):
     """A qrels and `runs` runs retrieving docs the qrels never judged, their ids sorting among the judged ones
-    (d10 < d9 < e...), scores tied so that the docs' order decides the top; run `duplicate_in` lists a doc twice."""
+    (d10 < d9 < e...), scores tied so that the docs' order decides the top; run `duplicate_in` lists a doc twice.
+    plain: no id with a space or beyond ASCII (the files take the fast reader's path: inputs/doc_dictionary.py)."""
     rng = random.Random(11)
-    ids = [f"d{n}" for n in range(40)] + [f"e{n}" for n in range(20)] + ["D1", "d 7", "d\u00e99"]
+    ids = [f"d{n}" for n in range(40)] + [f"e{n}" for n in range(20)] + ["D1", *(() if plain else ("d 7", "d\u00e99"))]
     qrels = tmp_path / "wide.qrels"
     qrels.write_text("".join(f"q{q} 0 {d} {rng.randrange(3)}\n" for q in range(6) for d in rng.sample(ids[:40], 12)))
     paths = []
@@ -123,19 +126,85 @@ def test_a_duplicate_in_one_run_of_a_track_is_refused_with_its_file(tmp_path, ca
     assert "wide3.run" in err and out.count("runid") == 3  # (the runs before it printed, as a loop would)
 
 
-def test_each_run_of_a_track_is_coded_in_the_sorted_dictionary_of_its_inputs(tmp_path):
+def test_each_run_of_a_track_is_coded_in_one_dictionary_whose_keys_order_as_the_ids(tmp_path):
     from rankflavor.inputs.intern import intern
     from rankflavor.inputs.trec import read_trec_qrels, read_trec_run
 
-    qrels_path, runs = _wide_track(tmp_path, 4)
+    qrels_path, runs = _wide_track(tmp_path, 4, plain=True)
     qrels = read_trec_qrels(qrels_path)
+    judged = sorted(set(qrels.doc.to_pylist()), key=str.encode)
     for path in runs:  # one qrels table, its sorted ids made once, every run interned against it in turn
         run = read_trec_run(path)
         dataset = intern(qrels, [run], ["r"])
-        ids = [i.encode() for i in dataset.doc_ids]
-        assert ids == sorted(set(ids))  # bytewise, as strcmp sorts
-        assert list(dataset.doc_ids) == sorted(set(run.doc.to_pylist()) | set(qrels.doc.to_pylist()),
-                                               key=str.encode)
+        assert not dataset.docs_sorted  # (the runs' unjudged ids follow the qrels' unsorted)
+        ids = list(dataset.doc_ids)
+        assert len(set(ids)) == len(ids)  # one code per id
+        assert set(ids) == set(run.doc.to_pylist()) | set(judged)
+        assert ids[:len(judged)] == judged  # the qrels' ids first, sorted bytewise as strcmp sorts
+        codes = np.arange(len(ids))
+        by_key = [ids[c] for c in codes[np.argsort(dataset.doc_keys(codes))]]
+        assert by_key == sorted(ids, key=str.encode)  # every code: the keys order as the ids do
+        some = np.random.default_rng(len(ids)).choice(codes, size=min(7, len(ids)), replace=False)
+        assert [ids[c] for c in some[np.argsort(dataset.doc_keys(some))]] == sorted((ids[c] for c in some),
+                                                                                  key=str.encode)  # a few codes
         assert list(dataset.doc_ids[dataset.runs[0].d]) == run.doc.to_pylist()
         assert sorted(zip(dataset.doc_ids[dataset.qrels.d], dataset.qrels.grade, strict=True)) == sorted(
             zip(qrels.doc.to_pylist(), qrels.grade, strict=True))
+
+
+@pytest.mark.parametrize("ties", ["docid_desc", "docid_asc", "random(3)", "pessimistic"])
+def test_a_plain_track_scores_as_the_same_runs_given_as_dicts(tmp_path, ties):
+    """TREC files code the runs' unjudged docs unsorted after the qrels' (inputs/doc_dictionary.py); dicts take the
+    sorted dictionary. Tied scores make the docs' order decide every list: both must agree per query."""
+    import rankflavor as rf
+
+    qrels_path, runs = _wide_track(tmp_path, 3, plain=True)
+    specs = [f"ndcg@5 ties={ties}", f"P@3 ties={ties}", f"ap ties={ties}", "ndcg ideal=local ties=docid_asc"]
+
+    def as_dict(path, value_col):
+        out: dict = {}
+        for line in open(path):
+            parts = line.split()
+            out.setdefault(parts[0], {})[parts[2]] = float(parts[value_col])
+        return out
+
+    qrels = {q: {d: int(g) for d, g in docs.items()} for q, docs in as_dict(qrels_path, 3).items()}
+    for path in runs[:2]:  # two runs also written query by query, scores descending (engine/order.py's tie path)
+        lines = open(path).read().splitlines(keepends=True)
+        written = Path(path).with_suffix(".sorted")
+        written.write_text("".join(sorted(lines, key=lambda line: (line.split()[0], -float(line.split()[4])))))
+        runs.append(str(written))
+    for path in runs:
+        files = rf.evaluate(qrels_path, path, specs).to_dict(per_query=True)["results"]
+        dicts = rf.evaluate(qrels, as_dict(path, 4), specs).to_dict(per_query=True)["results"]
+        assert [r["per_query"] for r in files] == [r["per_query"] for r in dicts]
+        assert [r["mean"] for r in files] == [r["mean"] for r in dicts]
+
+
+def test_a_track_in_worker_processes_prints_the_one_process_bytes(tmp_path, capsys, monkeypatch):
+    """cli/trec_pool.py: the runs evaluated by worker processes, printed in order: stdout and stderr are the one
+    process's, per query too, with input warnings (a judged query absent) and the measures' warning kinds."""
+    from rankflavor.cli import trec_pool
+
+    qrels, runs = _wide_track(tmp_path, 6, plain=True)
+    outputs = []
+    for processes in ("1", "2"):
+        monkeypatch.setenv(trec_pool.ENV, processes)
+        assert main(["eval", qrels, *runs, "-m", "trec_eval.official", "-m", "ndcg@5 ties=docid_asc", "--per-query",
+                     "--format", "trec"]) == 0
+        outputs.append(capsys.readouterr())
+    assert outputs[0].out == outputs[1].out and outputs[0].out.count("runid") == 6
+    assert outputs[0].err == outputs[1].err and "absent from the run" in outputs[0].err
+
+
+def test_a_bad_run_in_a_pooled_track_stops_after_the_runs_before_it(tmp_path, capsys, monkeypatch):
+    from rankflavor.cli import trec_pool
+
+    monkeypatch.setenv(trec_pool.ENV, "2")
+    qrels, runs = _wide_track(tmp_path, 6, plain=True)
+    with open(runs[2], "a") as handle:
+        handle.write("q1 Q0 d3 1 not-a-score t2\n")
+    assert trec_pool.workers_for(type("Args", (), {"runs": runs})()) == 2
+    assert main(["eval", qrels, *runs, "-m", "P@5", "--format", "trec"]) != 0
+    out, err = capsys.readouterr()
+    assert out.count("runid") == 2 and "wide2.run" in err and "not-a-score" in err

@@ -144,11 +144,14 @@ def _run(args: argparse.Namespace) -> int:
     one_blas_thread()
     if args.engine == "local":
         small_job_allocator([args.qrels, *args.runs])
+    from rankflavor.cli.trec_pool import workers_for
+    from rankflavor.cli.trec_stream import streamable
     from rankflavor.inputs.prefetch import prefetch_runs
 
+    workers = workers_for(args) if streamable(args) else 1  # (a track in worker processes: cli/trec_pool.py)
     # (local: parsed on Arrow's threads while the specs are parsed and the qrels read)
     names = run_names(list(args.runs), args.names)  # (checked before the runs are parsed on another thread)
-    runs = named(prefetch_runs(list(args.runs)) if args.engine == "local" else args.runs, names)
+    runs = named(prefetch_runs(list(args.runs)) if args.engine == "local" and workers == 1 else args.runs, names)
     from rankflavor import evaluate
     from rankflavor.cli import render
     from rankflavor.flavor import labelled_specs
@@ -160,10 +163,8 @@ def _run(args: argparse.Namespace) -> int:
         from rankflavor.report.against import against, load_saved
 
         saved = load_saved(args.against)
-    from rankflavor.cli.trec_stream import streamable
-
     if streamable(args):  # (a track of runs: one run at a time, memory bounded by a few runs)
-        return _stream(args, runs, names, specs)
+        return _stream(args, runs, names, specs, workers)
     if args.engine == "spark":
         report = _spark_report(args, specs)
     else:
@@ -202,16 +203,22 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _stream(args: argparse.Namespace, runs: list | dict, names: list[str] | None, specs: list[str]) -> int:
+def _stream(args: argparse.Namespace, runs: list | dict, names: list[str] | None, specs: list[str],
+            workers: int) -> int:
     from rankflavor.cli.render import count_left_out
+    from rankflavor.cli.trec_pool import stream_pooled
     from rankflavor.cli.trec_stream import run_names_of, stream_trec
     from rankflavor.dialects.trec_sets import set_members
 
     asked_set = any(spec.split() and set_members(spec.split()[0]) is not None for spec in specs)
     err = io.StringIO() if args.quiet else sys.stderr
     items = list(runs.values()) if isinstance(runs, dict) else runs
-    stream_trec(args, items, run_names_of(list(args.runs), names), specs, weight_files(args.weights), asked_set,
-                err, sys.stdout)
+    run_names = run_names_of(list(args.runs), names)
+    if workers > 1:
+        stream_pooled(args, [str(item) for item in items], run_names, specs, weight_files(args.weights), asked_set,
+                      err, sys.stdout, workers)
+    else:
+        stream_trec(args, items, run_names, specs, weight_files(args.weights), asked_set, err, sys.stdout)
     if args.quiet:
         count_left_out(err.getvalue(), sys.stderr)
     return EXIT_OK

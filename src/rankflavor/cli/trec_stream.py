@@ -35,13 +35,15 @@ def run_names_of(typed: list[str], names: list[str] | None) -> list[str]:
 
 
 def stream_trec(args: Any, runs: list, names: list[str], specs: list[str], weights: dict[str, str],
-                set_lines: bool, err: IO[str], out: IO[str]) -> None:
-    """Evaluate and print each run in turn against the qrels read once (see the module's docstring)."""
+                set_lines: bool, err: IO[str], out: IO[str], shown: set[str] | None = None,
+                kinds: dict[str, list[str]] | None = None) -> None:
+    """Evaluate and print each run in turn against the qrels read once (see the module's docstring). shown, kinds:
+    the warnings printed and the warning kinds met by the runs before these (cli/trec_pool.py)."""
     from rankflavor import evaluate
 
-    qrels = _qrels_once(args.qrels, specs)
-    shown: set[str] = set()
-    kinds: dict[str, list[str]] = {}
+    qrels = qrels_once(args.qrels, specs)
+    shown = set() if shown is None else shown
+    kinds = {} if kinds is None else kinds
     for run, name in zip(runs, names, strict=True):
         report = evaluate(qrels, {name: run}, specs, on_duplicate=args.on_duplicate, weights=weights,
                           warnings=False)
@@ -55,7 +57,7 @@ def stream_trec(args: Any, runs: list, names: list[str], specs: list[str], weigh
     write_kinds(kinds, err)
 
 
-def _qrels_once(path: str, specs: list[str]) -> Any:
+def qrels_once(path: str, specs: list[str]) -> Any:
     """The qrels read once for every run: a subtopic qrels when a diversity measure is asked for
     (inputs/subtopics.py), else a QrelsTable."""
     from rankflavor.flavor import labelled_specs

@@ -17,7 +17,7 @@ def relstrings(dataset, run, length: int, max_docs: int | None, judged_only: boo
     """{query code: its relstring} for every query of the run."""
     q = run.q_codes.full()
     d = run.d_codes.full()
-    order = np.lexsort((-d, -run.score.astype(np.float64), q))  # query, score desc, docno desc
+    order = np.lexsort((-dataset.doc_keys(d), -run.score.astype(np.float64), q))  # query, score desc, docno desc
     q, d = q[order], d[order]
     qrels = dataset.qrels
     found = np.searchsorted(qrels.key, q * dataset.n_docs + d)

@@ -137,5 +137,5 @@ def ordered_rows(scope: RunScope, spec: ListSpec, detail: bool,
             dropped.add(rows, negative, "negative grade (negative=drop)")
         counts["rows_dropped_negative"] = int(negative.sum())
         rows = rows.take(~negative)
-    rows = rows.take(trec_order(rows.q, rows.score, rows.d))
+    rows = rows.take(trec_order(rows.q, rows.score, rows.d, scope.dataset))
     return rows, counts, tie_rows(rows.q, rows.score), dropped

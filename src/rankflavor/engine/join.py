@@ -49,7 +49,7 @@ def self_doc_codes(data: DatasetScope) -> np.ndarray:
     ds = data.dataset
     if not (ds.n_queries and ds.n_docs):
         return np.full(ds.n_queries, -1, dtype=np.int64)
-    found = index_in(pa.array(ds.query_ids.tolist(), pa.string()), pa.array(ds.doc_ids.tolist(), pa.string()))
+    found = index_in(pa.array(ds.query_ids.tolist(), pa.string()), ds.docs)
     position = found.to_numpy(zero_copy_only=False)  # (float, nan where absent, when any is)
     return np.where(np.isnan(position), -1, position).astype(np.int64) if found.null_count else position.astype(np.int64)
 

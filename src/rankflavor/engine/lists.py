@@ -302,12 +302,13 @@ def _quicksort_positions(rows: Rows, tied_rows: np.ndarray, passes: int) -> np.n
 
 
 def tie_moves(ties: Ties, rows: Rows, levels: np.ndarray, ties_found: Callable[[], tuple[np.ndarray, np.ndarray]],
-              ) -> tuple[np.ndarray, np.ndarray] | object | None:
+              doc_keys: Callable[[np.ndarray], np.ndarray]) -> tuple[np.ndarray, np.ndarray] | object | None:
     """How rows in trec_eval's order (query, score desc, doc desc) move into the tie policy's order: None
     when they are in it; (rows, from_rows) when only rows of tie groups move (row rows[i] takes the values
     of row from_rows[i]: one stable argsort of a packed key (tie group, key within the group) over those
     rows); _RANDOM for ties=random (the caller sorts with every key); _QUICKSORT for ties=quicksort.
-    `levels`: every gain a row can have, ascending. `ties_found`: (rows of tie groups, their group ids)."""
+    `levels`: every gain a row can have, ascending. `ties_found`: (rows of tie groups, their group ids).
+    `doc_keys`: keys of doc codes that compare as the ids do (Dataset.doc_keys)."""
     kind = ties.kind
     if kind in ("docid_desc", "average") or len(rows) < 2:
         return None
@@ -322,7 +323,7 @@ def tie_moves(ties: Ties, rows: Rows, levels: np.ndarray, ties_found: Callable[[
         assert rows.order is not None
         within = rows.order[at]
     elif kind == "docid_asc":
-        within = rows.d[at]
+        within = doc_keys(rows.d[at])
     else:  # pessimistic: gain asc (optimistic: desc), doc desc kept by the stable sort
         level = np.searchsorted(levels, rows.gain[at])
         within = level if kind == "pessimistic" else len(levels) - level
@@ -336,7 +337,7 @@ def tie_moves(ties: Ties, rows: Rows, levels: np.ndarray, ties_found: Callable[[
 def apply_ties(scope: RunScope, ties: Ties, rows: Rows, levels: np.ndarray,
                ties_found: Callable[[], tuple[np.ndarray, np.ndarray]]) -> Rows:
     """The rows (in trec_eval's order) in the tie policy's order; query and score stay where they are."""
-    moves = tie_moves(ties, rows, levels, ties_found)
+    moves = tie_moves(ties, rows, levels, ties_found, scope.dataset.doc_keys)
     if moves is None:
         return rows
     if moves is _QUICKSORT:
@@ -345,7 +346,7 @@ def apply_ties(scope: RunScope, ties: Ties, rows: Rows, levels: np.ndarray,
         ds, seed = scope.dataset, ties.seed
         keys = np.array([random_tie_key(seed, ds.query_ids[a], ds.doc_ids[b])
                          for a, b in zip(rows.q.tolist(), rows.d.tolist(), strict=True)], dtype=np.uint64)
-        return rows.take(np.lexsort((-rows.d, keys, -rows.score, rows.q)))
+        return rows.take(np.lexsort((-ds.doc_keys(rows.d), keys, -rows.score, rows.q)))
     at, from_rows = moves  # type: ignore[misc]
 
     def moved(values: np.ndarray) -> np.ndarray:

@@ -1,5 +1,6 @@
 """trec_eval's order of rows: query ascending, score descending, doc id descending (trec_eval 9/10
-`form_res_rels.c` sorts by score, then by docno; comparing doc codes compares ids, see data.py).
+`form_res_rels.c` sorts by score, then by docno). Docs are compared by `doc_keys(codes)` (Dataset.doc_keys: keys
+that compare as the ids do), asked for the tied rows only when the rows have the shape below.
 
 `np.lexsort` over three keys costs seconds on millions of rows. A run is written query by query, each
 query's docs by descending score (and the top-k selection returns rows that way): then the order is
@@ -9,16 +10,22 @@ one pass and falls back to the lexsort when the rows do not have it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+if TYPE_CHECKING:
+    from rankflavor.inputs.intern import Dataset
 
-def trec_order(q: np.ndarray, score: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """The permutation that sorts rows by (q asc, score desc, d desc)."""
-    perm = trec_reorder(q, score, d)
+
+def trec_order(q: np.ndarray, score: np.ndarray, d: np.ndarray, docs: Dataset) -> np.ndarray:
+    """The permutation that sorts rows by (q asc, score desc, doc id desc), the docs compared as `docs` says
+    (`Dataset.doc_keys`, `Dataset.group_then_doc_order`)."""
+    perm = trec_reorder(q, score, d, docs)
     return np.arange(len(q), dtype=np.int64) if perm is None else perm
 
 
-def trec_reorder(q: np.ndarray, score: np.ndarray, d: np.ndarray) -> np.ndarray | None:
+def trec_reorder(q: np.ndarray, score: np.ndarray, d: np.ndarray, docs: Dataset) -> np.ndarray | None:
     """`trec_order`, or None when the rows are in that order already (nothing to gather)."""
     n = len(q)
     if n < 2:
@@ -32,7 +39,7 @@ def trec_reorder(q: np.ndarray, score: np.ndarray, d: np.ndarray) -> np.ndarray 
     sorted_q = block_q[block_order]
     one_block_per_query = bool((sorted_q[1:] != sorted_q[:-1]).all())
     if not one_block_per_query or not bool(((score[1:] <= score[:-1]) | new_block[1:]).all()):
-        return np.lexsort((-d, -score, q))
+        return np.lexsort((-docs.doc_keys(d), -score, q))
     perm = None
     if bool((block_q[1:] < block_q[:-1]).any()):  # the query blocks rearranged
         lengths = np.diff(np.append(starts, n))[block_order]
@@ -42,7 +49,9 @@ def trec_reorder(q: np.ndarray, score: np.ndarray, d: np.ndarray) -> np.ndarray 
     at, group = tie_rows(q, score)  # each tie group is sorted by doc desc in place
     if len(at):
         perm = np.arange(n, dtype=np.int64) if perm is None else perm
-        perm[at] = perm[at][_by_group_then_doc_desc(group, d[perm[at]])]
+        tied = d[perm[at]]
+        within = docs.group_then_doc_order(group, tied)
+        perm[at] = perm[at][_by_group_then_doc_desc(group, docs.doc_keys(tied)) if within is None else within]
     return perm
 
 

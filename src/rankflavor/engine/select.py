@@ -273,7 +273,7 @@ def _select(scope: RunScope, precision: Choice, policy: DropPolicy, need: int) -
                                 for start in range(0, len(m), step)] or [np.zeros(0, dtype=np.int64)])
         rows = layout.input_rows(segs, cells)
     q, d, s = run.q_codes.at(rows), run.d_codes.at(rows), score[rows]
-    perm = trec_reorder(q, s, d)
+    perm = trec_reorder(q, s, d, scope.dataset)
     if perm is not None:
         rows, q, d, s = rows[perm], q[perm], d[perm], s[perm]
     ds = scope.dataset

@@ -115,9 +115,10 @@ class Flavor:
     def __repr__(self) -> str:
         return f"Flavor({str(self)!r})"
 
-    @property
+    @functools.cached_property
     def short(self) -> str:
-        """The head and the axes that differ from the plain `metric@k` default (it parses back to this flavor)."""
+        """The head and the axes that differ from the plain `metric@k` default (it parses back to this flavor;
+        made once per flavor: the engine labels its flavors on every call)."""
         plain = dict(Flavor(metric=self.metric, cutoff=self.cutoff, params=self.params).axis_items())
         return " ".join([self.head, *(f"{axis}={token}" for axis, token in self.axis_items() if plain[axis] != token)])
 

@@ -2,10 +2,9 @@
 
 A track evaluates run after run against one qrels (cli/trec_stream.py). The qrels' distinct doc ids are sorted
 once (`QrelsDocs`, kept for the last qrels seen); each run then only looks its own distinct ids up in them
-(a hash of the qrels' few thousand ids) and sorts the ids the qrels does not hold together with the qrels'
-sorted ones. The codes are those of `intern.py`'s dictionary (the sorted distinct ids of every input,
-bytewise as strcmp sorts): a code's rank among the sorted union, so equal ids, within a run's dictionary or
-across inputs, share one code, and comparing codes still compares ids.
+(a hash of the qrels' few thousand ids) and appends the ids the qrels does not hold, unsorted (hashed once
+across the runs, so equal ids share one code). The qrels' codes compare as their ids do (bytewise, as strcmp
+sorts); the appended ones do not: `Dataset.doc_keys` gives the keys an order needs (intern.py).
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from rankflavor.inputs.arrow_numpy import array_to_numpy
-from rankflavor.inputs.kernels import bool_array, call_function, index_in, int64_array, sorted_unique, to_string
+from rankflavor.inputs.kernels import call_function, dictionary_encode, index_in, sorted_unique, to_string
 
 
 @dataclass(frozen=True)
@@ -59,30 +58,31 @@ def runs_encoded(columns: list[pa.Array]) -> bool:
 
 def doc_dictionary(qrels_column: pa.Array, run_columns: list[pa.Array],
                    ) -> tuple[pa.Array, np.ndarray, list[np.ndarray]]:
-    """The sorted union of the qrels' and the runs' doc ids, the qrels rows' codes in it, and per run the code of
-    each entry of its column's dictionary (every run column dictionary-encoded: `runs_encoded`)."""
+    """The qrels' sorted distinct doc ids followed by the runs' ids the qrels does not hold (in order of first
+    appearance, each once), the qrels rows' codes in it, and per run the code of each entry of its column's
+    dictionary (every run column dictionary-encoded: `runs_encoded`).
+
+    Only the qrels' part is sorted: a code below len(qrels ids) compares as its id does, a code above does not;
+    `Dataset.doc_keys` ranks the codes an order needs (a tie group's docs), rather than every run sorting its
+    tens of thousands of ids here (7 ms of Arrow's string sort per TREC-sized run, most of a track's interning)."""
     known = qrels_docs(qrels_column)
     n_known = len(known.ids)
     found, unseen = [], []
     for column in run_columns:
         at = index_in(column.dictionary, known.ids)
         found.append(at)
-        unseen.append(call_function("filter", [column.dictionary, call_function("is_null", [at])]))
-    union = pa.concat_arrays([to_string(known.ids), *(to_string(u) for u in unseen)])
-    order = array_to_numpy(call_function("array_sort_indices", [union])).astype(np.int64)
-    ranked = call_function("take", [union, int64_array(order)])
-    first = np.ones(len(ranked), dtype=bool)  # an id unlike the one sorted before it starts a new code
-    if len(ranked) > 1:
-        first[1:] = array_to_numpy(call_function("not_equal", [ranked[1:], ranked[:-1]]))
-    code = np.empty(len(union), dtype=np.int64)
-    code[order] = np.cumsum(first) - 1
-    ids = call_function("filter", [ranked, bool_array(first)])
-    tables, start = [], n_known
+        unseen.append(to_string(call_function("filter", [column.dictionary, call_function("is_null", [at])])))
+    if len(unseen) == 1:  # (a dictionary's entries are distinct: one run's need no hashing)
+        new_ids, new_codes = unseen[0], n_known + np.arange(len(unseen[0]), dtype=np.int64)
+    else:  # equal ids of several runs: one code
+        new = dictionary_encode(pa.concat_arrays(unseen) if unseen else pa.array([], pa.string()))
+        new_ids, new_codes = new.dictionary, n_known + array_to_numpy(new.indices).astype(np.int64)
+    tables, start = [], 0
     for at, missing in zip(found, unseen, strict=True):
         table = np.empty(len(at), dtype=np.int64)
         seen = array_to_numpy(call_function("is_valid", [at]))
-        table[seen] = code[array_to_numpy(call_function("drop_null", [at])).astype(np.int64)]
-        table[~seen] = code[start:start + len(missing)]
+        table[seen] = array_to_numpy(call_function("drop_null", [at])).astype(np.int64)
+        table[~seen] = new_codes[start:start + len(missing)]
         start += len(missing)
         tables.append(table)
-    return ids, code[:n_known][known.row_codes], tables
+    return pa.concat_arrays([to_string(known.ids), new_ids]), known.row_codes, tables

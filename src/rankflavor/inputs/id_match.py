@@ -27,7 +27,7 @@ import pyarrow as pa
 
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.intern import Dataset, InternedRun
-from rankflavor.inputs.kernels import dictionary_encode, index_in, replace_regex, trimmed_lower, unique
+from rankflavor.inputs.kernels import dictionary_encode, index_in, replace_regex, take, trimmed_lower, unique, without
 
 _LEADING_ZEROS = r"(^|[^0-9])0+([0-9])"  # RE2 and Python alike: zeros opening a run of digits, the last kept
 _ZEROS = re.compile(_LEADING_ZEROS)
@@ -42,6 +42,13 @@ def loose_key(value: str) -> str:
 def _loose_keys(values: pa.Array) -> pa.Array:
     """loose_key of every string, by Arrow kernels (the same key: tests/test_id_match.py)."""
     return replace_regex(trimmed_lower(values), _LEADING_ZEROS, r"\1\2")
+
+
+def _coarse_keys(values: pa.Array) -> pa.Array:
+    """A coarser key than the loose one, cheaper (no regex): every zero dropped, not only leading ones. It is the
+    loose key with its zeros dropped, so two ids of one loose key have one coarse key: an id whose coarse key no
+    judged doc has matches none loosely, and only the others are given the loose key's regex."""
+    return without(trimmed_lower(values), "0")
 
 
 def how_they_differ(a: str, b: str) -> str:
@@ -82,15 +89,14 @@ def _positions(values: pa.Array, among: pa.Array) -> np.ndarray:
     return out
 
 
-def _doc_codes(dataset: Dataset, ids: list[str]) -> np.ndarray:
-    """Dataset codes of doc ids (the dictionary is sorted: code point order is UTF-8's byte order)."""
-    return np.searchsorted(dataset.doc_ids, np.asarray(ids, dtype=object)).astype(np.int64)
+def _doc_codes(dataset: Dataset, ids: pa.Array) -> np.ndarray:
+    """Dataset codes of doc ids (each in the dataset's dictionary)."""
+    return _positions(ids, dataset.docs)
 
 
-def _pick(values: pa.Array, mask: np.ndarray) -> list[str]:
-    """The strings where `mask` is set (read into Python: only on the rare inputs that have such docs)."""
-    strings = values.to_pylist()
-    return [strings[i] for i in np.flatnonzero(mask)]
+def _pick(values: pa.Array, mask: np.ndarray) -> pa.Array:
+    """The strings where `mask` is set."""
+    return take(values, np.flatnonzero(mask))
 
 
 def _in_sorted(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
@@ -101,15 +107,24 @@ def _in_sorted(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
 
 
 class JudgedKeys:
-    """The qrels' distinct doc ids and their loose keys, grouped (made once, read for every run)."""
+    """The qrels' distinct doc ids and their loose keys, grouped (made once per qrels column: a track's runs, each
+    its own dataset against one qrels table, reuse the last one made)."""
+
+    _last: tuple[pa.Array, tuple[pa.Array, pa.Array, np.ndarray, np.ndarray, pa.Array]] | None = None
 
     def __init__(self, dataset: Dataset) -> None:
         self.dataset = dataset
-        self.docs = _distinct(dataset.qrels.table.doc)
-        encoded = dictionary_encode(_loose_keys(self.docs))
-        self.keys = encoded.dictionary  # one per group
-        self.group = array_to_numpy(encoded.indices).astype(np.int64)  # per distinct qrels doc
-        self.group_size = np.bincount(self.group, minlength=len(self.keys))
+        column = dataset.qrels.table.doc
+        last = JudgedKeys._last
+        if last is None or last[0] is not column:
+            docs = _distinct(column)
+            encoded = dictionary_encode(_loose_keys(docs))
+            group = array_to_numpy(encoded.indices).astype(np.int64)
+            last = JudgedKeys._last = (column, (docs, encoded.dictionary, group,
+                                                np.bincount(group, minlength=len(encoded.dictionary)),
+                                                unique(_coarse_keys(encoded.dictionary))))
+        # keys: one per group; group: per distinct doc; coarse: the distinct coarse keys of the judged docs
+        self.docs, self.keys, self.group, self.group_size, self.coarse = last[1]
 
 
 @dataclass
@@ -139,7 +154,9 @@ def loose_docs(judged: JudgedKeys, run: InternedRun) -> LooseDocs | None:
     if run.n_rows == 0 or not len(judged.docs):
         return None
     docs = _distinct(run.table.doc)
-    group = _positions(_loose_keys(docs), judged.keys)
+    group = np.full(len(docs), -1, dtype=np.int64)  # per distinct run doc: the judged group of its loose key
+    maybe = np.flatnonzero(_positions(_coarse_keys(docs), judged.coarse) >= 0)
+    group[maybe] = _positions(_loose_keys(take(docs, maybe)), judged.keys)
     exact = _positions(docs, judged.docs) >= 0
     candidate = group >= 0
     candidate[candidate] &= ~(exact[candidate] & (judged.group_size[group[candidate]] == 1))

@@ -1,12 +1,15 @@
 """Intern ids once and join nothing yet: the columnar form the engine reads.
 
-Query and doc ids become int64 codes into sorted dictionaries (sorted bytewise, as strcmp sorts), so
-comparing codes compares ids: `ties=docid_desc` is a sort on the negated doc code. One dictionary serves
-the qrels and all runs, so the (query, doc) key `q * n_docs + d` joins them.
+Query and doc ids become int64 codes into dictionaries. The query dictionary is sorted (bytewise, as strcmp
+sorts), so comparing query codes compares ids. The doc dictionary is sorted too, except on the TREC path
+(doc_dictionary.py), where only the qrels' ids come sorted and the runs' other ids follow unsorted: an order by
+doc id (`ties=docid_desc`) sorts on `Dataset.doc_keys(codes)`, never on the codes. One dictionary serves the
+qrels and all runs, so the (query, doc) key `q * n_docs + d` joins them.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass, field
 
@@ -16,7 +19,7 @@ import pyarrow as pa
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.doc_dictionary import doc_dictionary, runs_encoded
 from rankflavor.inputs.duplicates import resolve_duplicates
-from rankflavor.inputs.kernels import index_in, sorted_unique
+from rankflavor.inputs.kernels import group_then_string_order, index_in, sort_ranks, sorted_unique, take
 from rankflavor.inputs.query_major import RunLayout, build_layout, has_duplicates
 from rankflavor.inputs.subtopics import InternedSubtopics, intern_subtopics
 from rankflavor.inputs.tables import QrelsTable, RunTable
@@ -163,16 +166,47 @@ class InternedRun:
 @dataclass(eq=False)
 class Dataset:
     query_ids: np.ndarray  # object array of str, sorted
-    doc_ids: np.ndarray
+    docs: pa.Array  # the doc ids (string), a code's id at its position
     qrels: InternedQrels
     runs: list[InternedRun]
     judged: np.ndarray  # bool per query code: the query is in the qrels
     weights: dict[str, np.ndarray] = field(default_factory=dict)  # per name: the weight of each query code (nan: none)
     subtopics: InternedSubtopics | None = None  # a subtopic qrels' (query, subtopic, doc) judgments (inputs/subtopics.py)
+    docs_sorted: bool = True  # the doc codes compare as their ids do (see doc_keys)
+
+    @functools.cached_property
+    def doc_ids(self) -> np.ndarray:
+        """The doc ids as an object array of str (made on first use: most evaluations never show a doc)."""
+        return np.asarray(self.docs.to_pylist(), dtype=object)
+
+    @functools.cached_property
+    def _doc_ranks(self) -> np.ndarray:
+        return sort_ranks(self.docs)
+
+    def doc_keys(self, codes: np.ndarray) -> np.ndarray:
+        """int64 keys of doc codes that compare as their ids do (bytewise, as strcmp compares), among `codes`: the
+        codes themselves when the dictionary is sorted; else their ranks, among the distinct ids of `codes` (a
+        tie group's few docs: their ids alone are sorted) or among every id (sorted once, when `codes` are many)."""
+        codes = np.asarray(codes, dtype=np.int64)
+        if self.docs_sorted or len(codes) == 0:
+            return codes
+        if "_doc_ranks" in self.__dict__ or len(codes) * 4 >= len(self.docs):
+            return self._doc_ranks[codes]
+        distinct = np.sort(codes)
+        distinct = distinct[np.r_[True, distinct[1:] != distinct[:-1]]]
+        return sort_ranks(take(self.docs, distinct))[np.searchsorted(distinct, codes)]
+
+    def group_then_doc_order(self, group: np.ndarray, codes: np.ndarray) -> np.ndarray | None:
+        """The stable permutation to (group asc, doc id desc) for rows of nondecreasing `group` and doc `codes`, or
+        None when `doc_keys` answers at no cost (the caller sorts on them). Comparing strings within a group only,
+        it spares a track's run sorting every one of its ids when most rows are tied (engine/order.py)."""
+        if self.docs_sorted or "_doc_ranks" in self.__dict__:
+            return None
+        return group_then_string_order(group, take(self.docs, codes), descending=True)
 
     @property
     def n_docs(self) -> int:
-        return len(self.doc_ids)
+        return len(self.docs)
 
     @property
     def n_queries(self) -> int:
@@ -231,12 +265,13 @@ def intern(qrels: QrelsTable, runs: list[RunTable], names: list[str], on_duplica
     interned_qrels, judged = _intern_qrels(qrels, queries, docs, on_duplicate, qrels_docs)
     return Dataset(
         query_ids=np.asarray(queries.to_pylist(), dtype=object),
-        doc_ids=np.asarray(docs.to_pylist(), dtype=object),
+        docs=docs,
         qrels=interned_qrels,
         runs=[_intern_run(run, name, queries, docs, on_duplicate, defer_checks, table)
               for run, name, table in zip(runs, names, doc_tables, strict=True)],
         judged=judged,
         subtopics=intern_subtopics(qrels, queries, docs),
+        docs_sorted=qrels_docs is None or len(docs) == (int(qrels_docs.max()) + 1 if len(qrels_docs) else 0),
     )
 
 

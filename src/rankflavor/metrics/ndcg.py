@@ -106,8 +106,10 @@ def _ideal_order(q: np.ndarray, gain: np.ndarray, d: np.ndarray, n_queries: int,
     return np.argsort((q * n_levels + level) * n_docs + (n_docs - 1 - d))  # (keys distinct: any sort)
 
 
-def _sorted_ideal(q: np.ndarray, d: np.ndarray, grade: np.ndarray, gain: np.ndarray) -> IdealList:
-    perm = np.lexsort((-d, -gain, q))
+def _sorted_ideal(q: np.ndarray, d: np.ndarray, grade: np.ndarray, gain: np.ndarray, doc_keys: np.ndarray,
+                  ) -> IdealList:
+    """The ideal list of these rows: by query, gain desc, doc id desc (doc_keys: keys ordered as the ids)."""
+    perm = np.lexsort((-doc_keys, -gain, q))
     q, d, grade, gain = q[perm], d[perm], grade[perm], gain[perm]
     return IdealList(q, d, grade, gain, positions_in_query(q) + 1)
 
@@ -121,10 +123,11 @@ def ideal_list(lists: RankedLists, flavor: Flavor) -> IdealList:
     if kind == "local" and lists.whole is not None:
         return scope.stage(whole_list_ideal, lists.whole.drops, flavor.gain, flavor.negative, flavor.min_grade)
     if kind == "local":
-        return _sorted_ideal(rows.q, rows.d, rows.grade, rows.gain)
+        return _sorted_ideal(rows.q, rows.d, rows.grade, rows.gain, scope.dataset.doc_keys(rows.d))
     if kind == "recall":
         sel = lists.positions.rank <= flavor.ideal.k
-        return _sorted_ideal(rows.q[sel], rows.d[sel], rows.grade[sel], rows.gain[sel])
+        return _sorted_ideal(rows.q[sel], rows.d[sel], rows.grade[sel], rows.gain[sel],
+                             scope.dataset.doc_keys(rows.d[sel]))
     # max: the top gain of the whole qrels at every position up to the depth
     ds = scope.dataset
     depths = ideal_depths(lists, flavor)
@@ -134,8 +137,8 @@ def ideal_list(lists: RankedLists, flavor: Flavor) -> IdealList:
     judged_gains = scope.shared(judgments, spec.gain, spec.negative, spec.min_grade)
     usable = judged_gains.judged
     top_grade = float(ds.qrels.grade[usable][np.argmax(judged_gains.gain[usable])]) if usable.any() else 0.0
-    return _sorted_ideal(q, np.full(len(q), -1, dtype=np.int64), np.full(len(q), top_grade),
-                         np.full(len(q), judged_gains.max_gain))
+    no_doc = np.full(len(q), -1, dtype=np.int64)
+    return _sorted_ideal(q, no_doc, np.full(len(q), top_grade), np.full(len(q), judged_gains.max_gain), no_doc)
 
 
 def ideal_depths(lists: RankedLists, flavor: Flavor) -> np.ndarray:

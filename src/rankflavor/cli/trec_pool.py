@@ -1,0 +1,102 @@
+"""A track of runs on every core: `rankflavor eval QRELS RUN RUN ... --format trec` in worker processes.
+
+A track's runs are independent: each is read, interned and evaluated against the same qrels. One process uses
+about one core and a quarter (Arrow's parser threads beside the engine), so a track of TREC run files is given
+to WORKERS processes (spawned: a fresh interpreter each, never a fork of a process running Arrow's threads).
+Each reads the qrels once, then takes runs in turn and sends back the run's trec_eval block, its input warnings
+and its warning kinds; the parent prints them in the runs' order, so the output is byte for byte the one
+process's (cli/trec_stream.py). Memory: each worker holds one run at a time (its peak is the one-process
+stream's). A run a worker cannot evaluate (bad input, anything raised) is evaluated again in the parent after
+the blocks before it are printed: the parent raises the error exactly as the one-process stream would, and
+the runs after it are not printed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from typing import IO, Any
+
+MIN_RUNS = 4  # fewer runs: one process (starting the workers costs about as much as evaluating a run or two)
+WORKERS = min(4, len(os.sched_getaffinity(0)))
+ENV = "RANKFLAVOR_PROCESSES"  # set to 1: one process, as before (tests and timing)
+
+
+def workers_for(args: Any) -> int:
+    """How many worker processes `eval` gives the track (1: none, the one-process stream): several run files
+    (no `-`), more than one core."""
+    wanted = int(os.environ.get(ENV, WORKERS) or WORKERS)
+    if wanted < 2 or len(args.runs) < MIN_RUNS or "-" in args.runs:
+        return 1
+    return min(wanted, len(args.runs) // 2)
+
+
+def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str], weights: dict[str, str],
+                  set_lines: bool, err: IO[str], out: IO[str], workers: int) -> None:
+    """stream_trec's output (the same bytes) from `workers` processes."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from rankflavor.cli.trec_output import write_kinds
+    from rankflavor.cli.trec_stream import stream_trec
+
+    context = multiprocessing.get_context("spawn")
+    shown: set[str] = set()
+    kinds: dict[str, list[str]] = {}
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
+                               initargs=(args.qrels, specs, args.on_duplicate, weights))
+    try:
+        futures = [pool.submit(_evaluate_one, run, name, args.per_query, set_lines) for run, name in zip(
+            runs, names, strict=True)]
+        for i, future in enumerate(futures):
+            done = future.result()
+            if done is None:  # (the worker could not: the parent evaluates it, and raises what that raises)
+                pool.shutdown(wait=False, cancel_futures=True)
+                stream_trec(args, runs[i:], names[i:], specs, weights, set_lines, err, out, shown, kinds)
+                return
+            warnings, block, run_kinds = done
+            for warning in warnings:
+                if warning not in shown:  # (the qrels' warnings: once)
+                    shown.add(warning)
+                    err.write(f"warning: {warning}\n")
+            out.write(block)
+            for code, where in run_kinds.items():
+                kinds.setdefault(code, []).extend(where)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+    write_kinds(kinds, err)
+
+
+_job: dict[str, Any] = {}  # in a worker: the qrels read once and the evaluation's settings
+
+
+def _start(qrels_path: str, specs: list[str], on_duplicate: str, weights: dict[str, str]) -> None:
+    """A worker's start: Ctrl-C is the parent's to handle; the qrels is read once (an error: each run says it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from rankflavor.cli.trec_stream import qrels_once
+
+    _job.update(specs=specs, on_duplicate=on_duplicate, weights=weights)
+    try:
+        _job["qrels"] = qrels_once(qrels_path, specs)
+    except Exception:
+        _job["qrels"] = None
+
+
+def _evaluate_one(run: str, name: str, per_query: bool, set_lines: bool,
+                  ) -> tuple[list[str], str, dict[str, list[str]]] | None:
+    """(input warnings, the run's trec_eval block, its warning kinds), or None when anything is raised."""
+    import io
+
+    from rankflavor import evaluate
+    from rankflavor.cli.trec_output import warning_kinds, write_trec
+
+    if _job.get("qrels") is None:
+        return None
+    try:
+        report = evaluate(_job["qrels"], {name: run}, _job["specs"], on_duplicate=_job["on_duplicate"],
+                          weights=_job["weights"], warnings=False)
+        block = io.StringIO()
+        write_trec(report, block, per_query=per_query, set_lines=set_lines, several=True)
+        return list(report.provenance["input_warnings"]), block.getvalue(), warning_kinds(report)
+    except Exception:
+        return None
