@@ -78,7 +78,7 @@ def _start(qrels_path: str, specs: list[str], on_duplicate: str, weights: dict[s
     _job.update(specs=specs, on_duplicate=on_duplicate, weights=weights)
     try:
         _job["qrels"] = qrels_once(qrels_path, specs)
-    except Exception:
+    except Exception:  # (the parent evaluates the first run itself and reports the error)
         _job["qrels"] = None
 
 
@@ -98,5 +98,5 @@ def _evaluate_one(run: str, name: str, per_query: bool, set_lines: bool,
         block = io.StringIO()
         write_trec(report, block, per_query=per_query, set_lines=set_lines, several=True)
         return list(report.provenance["input_warnings"]), block.getvalue(), warning_kinds(report)
-    except Exception:
+    except Exception:  # (evaluated again in the parent, which raises it with its context)
         return None
