@@ -34,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -116,18 +117,43 @@ def warm_memory(gb: float) -> None:
     subprocess.run([sys.executable, "-c", TOUCH, str(gb)], check=True)
 
 
+def _tree_rss_kb(pid: int) -> int:
+    """The summed resident memory (KB) of a process and its descendants, read from /proc (0 once it is gone)."""
+    total = 0
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            total += next((int(line.split()[1]) for line in status if line.startswith("VmRSS:")), 0)
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            total += sum(_tree_rss_kb(int(child)) for child in children.read().split())
+    except OSError:
+        pass
+    return total
+
+
+def _sample_tree(pid: int, peak: list[int], done: threading.Event) -> None:
+    while not done.wait(0.02):
+        peak[0] = max(peak[0], _tree_rss_kb(pid))
+
+
 def measure(cmd: list[str], cpus: set[int] | None = None) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MB) of one child process, pinned to `cpus` when given; raises when it fails."""
+    """(wall seconds, peak RSS in MB) of one child process, pinned to `cpus` when given; raises when it fails.
+    The peak is the larger of the child's own (wait4: its largest process's) and its process tree's summed RSS
+    sampled every 20 ms (a command that runs worker processes, eval's track: cli/trec_pool.py)."""
     pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=pin)
+    peak, done = [0], threading.Event()
+    sampler = threading.Thread(target=_sample_tree, args=(proc.pid, peak, done), daemon=True)
+    sampler.start()
     _, status, usage = os.wait4(proc.pid, 0)
+    done.set()
+    sampler.join()
     wall = time.perf_counter() - start
     stderr = proc.stderr.read().decode() if proc.stderr else ""
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {stderr[-2000:]}")
-    return wall, usage.ru_maxrss / 1024.0
+    return wall, max(usage.ru_maxrss, peak[0]) / 1024.0
 
 
 def installed(module: str) -> bool:
