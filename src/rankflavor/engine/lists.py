@@ -244,6 +244,21 @@ class Shape:
     rank: np.ndarray
     group: np.ndarray
     tie_group: np.ndarray
+    _first_tied: np.ndarray | None = field(default=None, repr=False)
+
+    def first_tied_rank(self, nq: int) -> np.ndarray:
+        """Per query code: the smallest rank of a row in a tie group of two or more rows (inf: none). Made once
+        per shape: every flavor with a cutoff asks it (ties_read), and it reads every row."""
+        if self._first_tied is None or len(self._first_tied) != nq:
+            sizes = np.bincount(self.group) if len(self.group) else np.zeros(0, dtype=np.int64)
+            rows = np.flatnonzero(sizes[self.group] > 1)
+            out = np.full(nq, np.inf)
+            if len(rows):
+                q = self.q[rows]
+                first = np.r_[True, q[1:] != q[:-1]]  # (ranks rise within a query's rows: its first is its least)
+                np.minimum.at(out, q[first], self.rank[rows][first])
+            self._first_tied = out
+        return self._first_tied
 
 
 def shape_of(q: np.ndarray, score: np.ndarray) -> Shape:
@@ -268,9 +283,7 @@ def ties_read(tied: np.ndarray, shape: Shape, spec: ListSpec, nq: int) -> np.nda
     chunk's, or the whole list). Unchanged for a metric that reads whole lists."""
     if math.isinf(spec.need) or spec.whole_list or not tied.any():
         return tied
-    sizes = np.bincount(shape.group) if len(shape.group) else np.zeros(0, dtype=np.int64)
-    reads = (shape.rank <= spec.need) & (sizes[shape.group] > 1)
-    return tied & (np.bincount(shape.q[reads], minlength=nq) > 0)
+    return tied & (shape.first_tied_rank(nq) <= spec.need)
 
 
 def positions_at(shape: Shape, cutoff: int | None, nq: int, shared: bool = False) -> Positions:
