@@ -13,23 +13,13 @@ import numpy as np
 import pyarrow as pa
 
 try:
-    from pyarrow._compute import (
-        CastOptions,
-        MatchSubstringOptions,
-        ReplaceSubstringOptions,
-        SetLookupOptions,
-        SortOptions,
-        call_function,
-    )
+    import pyarrow._compute as _compute
 except ImportError:  # pragma: no cover - every pyarrow this project supports has it
-    from pyarrow.compute import (
-        CastOptions,
-        MatchSubstringOptions,
-        ReplaceSubstringOptions,
-        SetLookupOptions,
-        SortOptions,
-        call_function,
-    )
+    import pyarrow.compute as _compute
+
+CastOptions, MatchSubstringOptions = _compute.CastOptions, _compute.MatchSubstringOptions
+ReplaceSubstringOptions, SetLookupOptions = _compute.ReplaceSubstringOptions, _compute.SetLookupOptions
+SortOptions, call_function = _compute.SortOptions, _compute.call_function
 
 
 def to_string(values: pa.Array) -> pa.Array:
