@@ -13,19 +13,18 @@ from rankflavor.engine.lists import (
     Rows,
     Shape,
     WholeList,
-    apply_ties,
     condense,
     cut_run_depth,
     positions_at,
     refuse_unjudged,
     shape_of,
-    tied_queries,
     ties_read,
 )
 from rankflavor.engine.order import tie_rows
 from rankflavor.engine.qrels import gain_levels, judgments
 from rankflavor.engine.scope import RunScope
 from rankflavor.engine.select import Prefix, TopRows
+from rankflavor.engine.tie_policy import apply_ties, tied_queries
 from rankflavor.flavor.values import Choice, Gain, MinGrade, Ties
 
 

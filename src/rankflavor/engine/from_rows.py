@@ -17,19 +17,18 @@ from rankflavor.engine.lists import (
     RankedLists,
     Rows,
     Shape,
-    apply_ties,
     condense,
     cut_run_depth,
     positions_at,
     refuse_unjudged,
     shape_of,
-    tied_queries,
     ties_read,
 )
 from rankflavor.engine.order import tie_rows, trec_order
 from rankflavor.engine.precision import in_float32
 from rankflavor.engine.qrels import gain_levels, judgments
 from rankflavor.engine.scope import RunScope
+from rankflavor.engine.tie_policy import apply_ties, tied_queries
 from rankflavor.flavor.axes import AXIS_BY_NAME, parse_value
 
 # the ties, unjudged and run_depth an ordering part holds (their defaults: ordered_rows reads none of them)
