@@ -208,3 +208,71 @@ def test_a_bad_run_in_a_pooled_track_stops_after_the_runs_before_it(tmp_path, ca
     assert main(["eval", qrels, *runs, "-m", "P@5", "--format", "trec"]) != 0
     out, err = capsys.readouterr()
     assert out.count("runid") == 2 and "wide2.run" in err and "not-a-score" in err
+
+
+def test_a_pooled_track_shares_the_memory_budget_and_refuses_as_one_process(tmp_path, capsys, monkeypatch):
+    """The workers get the budget divided between them (cli/trec_pool.py); a budget no flavor fits is refused
+    with the one process's message."""
+    from rankflavor.cli import trec_pool
+    from rankflavor.engine import budget
+
+    qrels, runs = _wide_track(tmp_path, 4, plain=True)
+    errors = []
+    for processes in ("1", "2"):
+        monkeypatch.setenv(trec_pool.ENV, processes)
+        assert main(["eval", qrels, *runs, "-m", "P@5", "--format", "trec", "--max-memory", "2M"]) != 0
+        errors.append(capsys.readouterr())
+        budget.set_max_memory(None)
+    assert errors[0] == errors[1] and errors[0].out == "" and "memory budget" in errors[0].err
+    monkeypatch.setattr(trec_pool, "qrels_once", lambda *a: None, raising=False)
+    trec_pool._start(qrels, ["P@5"], "error", {}, 12 << 20)
+    assert budget.budget() == 12 << 20  # (a worker's share)
+    budget.set_max_memory(None)
+
+
+def test_a_worker_that_dies_leaves_the_parent_to_finish_the_track(tmp_path, capsys, monkeypatch):
+    """A worker killed mid-track (os._exit on one run): the pool breaks, the parent evaluates the runs left, and
+    the output is the one process's."""
+    import shutil
+
+    from rankflavor.cli import trec_pool
+
+    qrels, runs = _wide_track(tmp_path, 6, plain=True)
+    marker = tmp_path / "die.marker"
+    shutil.copy(runs[3], marker)
+    runs = [*runs[:3], str(marker), *runs[3:]]
+    from rankflavor.cli import trec_stream
+
+    alone = []  # the runs the parent evaluated itself, per call of the one-process stream
+    real_stream = trec_stream.stream_trec
+    monkeypatch.setattr(trec_stream, "stream_trec", lambda a, r, *rest: (alone.append(len(r)), real_stream(a, r, *rest)))
+    outputs = []
+    for processes in ("1", "2"):
+        monkeypatch.setenv(trec_pool.ENV, processes)
+        monkeypatch.setattr(trec_pool, "_evaluate_one", _dies_on_marker)
+        assert main(["eval", qrels, *runs, "-m", "P@5", "--format", "trec"]) == 0
+        outputs.append(capsys.readouterr())
+    assert outputs[0].out == outputs[1].out and outputs[0].out.count("runid") == 7
+    assert outputs[0].err == outputs[1].err
+    assert alone[0] == 7 and 4 <= alone[1] <= 7  # (one process: all 7; pooled: the parent took over at the marker or before)
+    alone.clear()
+    monkeypatch.setattr(trec_pool, "_evaluate_one", trec_pool_evaluate_one)
+    assert main(["eval", qrels, *runs, "-m", "P@5", "--format", "trec"]) == 0
+    assert capsys.readouterr().out == outputs[0].out and alone == []  # (no death: the workers did every run)
+
+
+def trec_pool_evaluate_one(run, name, per_query, set_lines):
+    from rankflavor.cli.trec_pool import _evaluate_one
+
+    return _evaluate_one(run, name, per_query, set_lines)
+
+
+def _dies_on_marker(run, name, per_query, set_lines):
+    """A worker's evaluation that kills its process on the run named die.marker."""
+    import os
+
+    from rankflavor.cli.trec_pool import _evaluate_one
+
+    if run.endswith("die.marker"):
+        os._exit(1)
+    return _evaluate_one(run, name, per_query, set_lines)

@@ -6,9 +6,10 @@ to WORKERS processes (spawned: a fresh interpreter each, never a fork of a proce
 Each reads the qrels once, then takes runs in turn and sends back the run's trec_eval block, its input warnings
 and its warning kinds; the parent prints them in the runs' order, so the output is byte for byte the one
 process's (cli/trec_stream.py). Memory: each worker holds one run at a time (its peak is the one-process
-stream's). A run a worker cannot evaluate (bad input, anything raised) is evaluated again in the parent after
-the blocks before it are printed: the parent raises the error exactly as the one-process stream would, and
-the runs after it are not printed.
+stream's), under its share of the memory budget (`--max-memory`, or the default, divided by the workers).
+A run a worker cannot evaluate (bad input, anything raised) is evaluated again in the parent after the blocks
+before it are printed: the parent raises the error exactly as the one-process stream would, and the runs after
+it are not printed; a worker that dies (killed, out of memory) leaves the parent to go on alone.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import IO, Any
 
 MIN_RUNS = 4  # fewer runs: one process (starting the workers costs about as much as evaluating a run or two)
 WORKERS = min(4, len(os.sched_getaffinity(0)))
+MIN_SHARE = 1 << 20  # the least memory budget a worker can be given (engine/budget.py)
 ENV = "RANKFLAVOR_PROCESSES"  # set to 1: one process, as before (tests and timing)
 
 
@@ -36,20 +38,29 @@ def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str]
     """stream_trec's output (the same bytes) from `workers` processes."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     from rankflavor.cli.trec_output import write_kinds
     from rankflavor.cli.trec_stream import stream_trec
+    from rankflavor.engine.budget import budget
 
     context = multiprocessing.get_context("spawn")
     shown: set[str] = set()
     kinds: dict[str, list[str]] = {}
+    share = budget() // workers  # (the memory budget, --max-memory's or the default, shared by the workers)
+    if share < MIN_SHARE:  # (a budget too small to share: one process, which says whether it fits)
+        stream_trec(args, runs, names, specs, weights, set_lines, err, out)
+        return
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
-                               initargs=(args.qrels, specs, args.on_duplicate, weights))
+                               initargs=(args.qrels, specs, args.on_duplicate, weights, share))
     try:
         futures = [pool.submit(_evaluate_one, run, name, args.per_query, set_lines) for run, name in zip(
             runs, names, strict=True)]
         for i, future in enumerate(futures):
-            done = future.result()
+            try:
+                done = future.result()
+            except BrokenProcessPool:  # (a worker died, killed or out of memory: the parent goes on alone)
+                done = None
             if done is None:  # (the worker could not: the parent evaluates it, and raises what that raises)
                 pool.shutdown(wait=False, cancel_futures=True)
                 stream_trec(args, runs[i:], names[i:], specs, weights, set_lines, err, out, shown, kinds)
@@ -70,10 +81,14 @@ def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str]
 _job: dict[str, Any] = {}  # in a worker: the qrels read once and the evaluation's settings
 
 
-def _start(qrels_path: str, specs: list[str], on_duplicate: str, weights: dict[str, str]) -> None:
-    """A worker's start: Ctrl-C is the parent's to handle; the qrels is read once (an error: each run says it)."""
+def _start(qrels_path: str, specs: list[str], on_duplicate: str, weights: dict[str, str], share: int) -> None:
+    """A worker's start: Ctrl-C is the parent's to handle; its share of the memory budget; the qrels is read once
+    (an error: each run says it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from rankflavor.cli.trec_stream import qrels_once
+    from rankflavor.engine.budget import set_max_memory
+
+    set_max_memory(share)
 
     _job.update(specs=specs, on_duplicate=on_duplicate, weights=weights)
     try:
