@@ -25,7 +25,8 @@ def add_parser(sub) -> None:
                         "'project.NAME' (repeatable; default: the project's primary flavor, else ndcg@10)")
     p.add_argument("--per-query", action="store_true", help="also print every query's value")
     p.add_argument("--format", choices=("table", "json", "csv", "trec"), default="table",
-                   help="trec: trec_eval's lines (name, query, value to 4 decimals)")
+                   help="trec: trec_eval's lines (name, query, value to 4 decimals); several runs are printed as a "
+                        "trec_eval loop prints them, evaluated on every core (RANKFLAVOR_PROCESSES=1: one process)")
     p.add_argument("--against", metavar="SAVED.json",
                    help="compare each mean with a saved result (rankflavor eval --format json), matched by run and "
                         "label; refused when the qrels or a label's flavor changed")
