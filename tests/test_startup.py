@@ -169,13 +169,21 @@ def test_a_small_eval_gives_arrow_the_system_allocator_unless_the_user_chose(tmp
 
 
 def test_eval_and_explain_ask_openblas_for_one_thread_unless_the_user_chose(tmp_path):
-    """OpenBLAS's idle workers spin after numpy's import, on the core the parser needs (cli/threads.py)."""
+    """OpenBLAS's idle workers spin after numpy's import, on the core the parser needs (cli/threads.py): the setting
+    must be there when numpy is imported (a spec's resolution imports it before the command runs)."""
     import os
 
-    probe = ("import os, sys\nfrom rankflavor.cli.main import main\nmain(sys.argv[1:])\n"
-             "print('BLAS', os.environ.get('OPENBLAS_NUM_THREADS'), file=sys.stderr)")
+    probe = ("import os, sys\n"
+             "seen = []\n"
+             "class Probe:\n"
+             "    def find_spec(self, name, path=None, target=None):\n"
+             "        if name == 'numpy' and not seen:\n"
+             "            seen.append(os.environ.get('OPENBLAS_NUM_THREADS'))\n"
+             "sys.meta_path.insert(0, Probe())\n"
+             "from rankflavor.cli.main import main\nmain(sys.argv[1:])\n"
+             "print('BLAS', seen[0], file=sys.stderr)")
     qrels, run = str(EXAMPLES / "seed000.qrels"), str(EXAMPLES / "X.run")
-    commands = (["eval", qrels, run], ["explain", qrels, run, "-q", "q1"])
+    commands = (["eval", qrels, run, "-m", "ndcg@10"], ["explain", qrels, run, "-q", "q1", "-m", "P@5"])
     for args in commands:
         for preset, expected in ((None, "1"), ("3", "3")):
             env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}

@@ -8,9 +8,10 @@ import sys
 
 
 def one_blas_thread() -> None:
-    """Ask OpenBLAS for one thread unless the user chose (OPENBLAS_NUM_THREADS): `eval` and `explain` make no
-    BLAS call, and OpenBLAS's idle workers spin after numpy's import on the core Arrow's parser needs
-    (numpy's import then costs nearly twice the CPU time). No effect once numpy is imported."""
+    """Ask OpenBLAS for one thread unless the user chose (OPENBLAS_NUM_THREADS): no command makes a BLAS call worth
+    a thread, and OpenBLAS's idle workers spin after numpy's import on the core Arrow's parser needs (numpy's
+    import then costs nearly twice the CPU time). No effect once numpy is imported: cli/main.py calls it first
+    (a flavor spec's resolution imports numpy before a command runs)."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 

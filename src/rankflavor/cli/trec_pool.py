@@ -2,7 +2,8 @@
 
 A track's runs are independent: each is read, interned and evaluated against the same qrels. One process uses
 about one core and a quarter (Arrow's parser threads beside the engine), so a track of TREC run files is given
-to WORKERS processes (spawned: a fresh interpreter each, never a fork of a process running Arrow's threads).
+to WORKERS processes (forked from the CLI, which runs one thread then; spawned, a fresh interpreter each, from a
+process that runs several: never a fork of a process running Arrow's threads).
 Each reads the qrels once, then takes runs in turn and sends back the run's trec_eval block, its input warnings
 and its warning kinds; the parent prints them in the runs' order, so the output is byte for byte the one
 process's (cli/trec_stream.py). Memory: each worker holds one run at a time (its peak is the one-process
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 from typing import IO, Any
 
 MIN_RUNS = 4  # fewer runs: one process (starting the workers costs about as much as evaluating a run or two)
@@ -44,13 +46,15 @@ def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str]
     from rankflavor.cli.trec_stream import stream_trec
     from rankflavor.engine.budget import budget
 
-    context = multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context(start_method())
     shown: set[str] = set()
     kinds: dict[str, list[str]] = {}
     share = budget() // workers  # (the memory budget, --max-memory's or the default, shared by the workers)
     if share < MIN_SHARE:  # (a budget too small to share: one process, which says whether it fits)
         stream_trec(args, runs, names, specs, weights, set_lines, err, out)
         return
+    sys.stdout.flush()  # (a forked worker flushes what it inherits when it ends: nothing)
+    sys.stderr.flush()
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
                                initargs=(args.qrels, specs, args.on_duplicate, weights, share))
     try:
@@ -76,6 +80,19 @@ def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str]
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
     write_kinds(kinds, err)
+
+
+def start_method() -> str:
+    """`fork` when this process runs one thread (it has imported the modules a worker needs, and no thread of
+    Arrow's or another library's can hold a lock a forked child would inherit locked: the CLI's track never
+    starts one before its workers); else `spawn`, a fresh interpreter per worker (0.2-0.3 s of imports each)."""
+    import multiprocessing
+
+    try:
+        single = len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        single = False
+    return "fork" if single and "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 _job: dict[str, Any] = {}  # in a worker: the qrels read once and the evaluation's settings
