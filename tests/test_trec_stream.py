@@ -276,3 +276,31 @@ def _dies_on_marker(run, name, per_query, set_lines):
     if run.endswith("die.marker"):
         os._exit(1)
     return _evaluate_one(run, name, per_query, set_lines)
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_a_track_from_the_command_line_forks_its_workers_or_spawns_them_with_the_same_bytes(tmp_path, method):
+    """A fresh `rankflavor eval` runs no thread but jemalloc's purger when its workers start, so it forks them
+    (cli/trec_pool.py start_method); spawned workers (a process running other threads) print the same bytes."""
+    import os
+    import subprocess
+    import sys
+
+    qrels, runs = _wide_track(tmp_path, 5, plain=True)
+    probe = ("import sys\nfrom rankflavor.cli import trec_pool\nreal = trec_pool.start_method\n"
+             "def spy():\n    chosen = real()\n    print('START', chosen, file=sys.stderr)\n"
+             f"    return {method!r}\n"
+             "trec_pool.start_method = spy\nfrom rankflavor.cli.main import main\n"
+             "if __name__ == '__main__':\n    sys.exit(main(sys.argv[1:]))\n")
+    script = tmp_path / "probe.py"
+    script.write_text(probe)
+    args = ["eval", qrels, *runs, "-m", "trec_eval.official", "-m", "ndcg@5 ties=docid_asc", "--format", "trec"]
+    env = {k: v for k, v in os.environ.items() if k != "RANKFLAVOR_PROCESSES"}
+    pooled = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=300,
+                            env={**env, "RANKFLAVOR_PROCESSES": "2"})  # (two workers, whatever the cores)
+    alone = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=300,
+                           env={**env, "RANKFLAVOR_PROCESSES": "1"})
+    assert pooled.returncode == alone.returncode == 0, pooled.stderr
+    assert "START fork" in pooled.stderr  # (the CLI's own choice: fork)
+    assert pooled.stdout == alone.stdout and pooled.stdout.count("runid") == 5
+    assert pooled.stderr.replace("START fork\n", "") == alone.stderr

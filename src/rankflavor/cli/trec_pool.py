@@ -2,8 +2,8 @@
 
 A track's runs are independent: each is read, interned and evaluated against the same qrels. One process uses
 about one core and a quarter (Arrow's parser threads beside the engine), so a track of TREC run files is given
-to WORKERS processes (forked from the CLI, which runs one thread then; spawned, a fresh interpreter each, from a
-process that runs several: never a fork of a process running Arrow's threads).
+to WORKERS processes (forked from the CLI, which runs no other thread then but jemalloc's purger; spawned, a
+fresh interpreter each, from a process that runs others: never a fork of a process running Arrow's threads).
 Each reads the qrels once, then takes runs in turn and sends back the run's trec_eval block, its input warnings
 and its warning kinds; the parent prints them in the runs' order, so the output is byte for byte the one
 process's (cli/trec_stream.py). Memory: each worker holds one run at a time (its peak is the one-process
@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import IO, Any
 
 MIN_RUNS = 4  # fewer runs: one process (starting the workers costs about as much as evaluating a run or two)
@@ -82,17 +83,24 @@ def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str]
     write_kinds(kinds, err)
 
 
+FORK_SAFE_THREADS = {"jemalloc_bg_thd"}  # threads a fork may leave behind: jemalloc's purger (it forks safely)
+
+
 def start_method() -> str:
-    """`fork` when this process runs one thread (it has imported the modules a worker needs, and no thread of
-    Arrow's or another library's can hold a lock a forked child would inherit locked: the CLI's track never
-    starts one before its workers); else `spawn`, a fresh interpreter per worker (0.2-0.3 s of imports each)."""
+    """`fork` when this process runs no thread but its own and jemalloc's background purger (which pyarrow's
+    import starts; jemalloc takes its locks around a fork): the CLI's track has imported what a worker needs and
+    started no other thread by then, so a forked worker starts at once. Else `spawn`, a fresh interpreter per
+    worker (0.2-0.3 s of imports each): a process running other threads (Arrow's, a caller's) is never forked."""
     import multiprocessing
 
     try:
-        single = len(os.listdir("/proc/self/task")) == 1
-    except OSError:
-        single = False
-    return "fork" if single and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        tasks = os.listdir("/proc/self/task")
+        names = [Path(f"/proc/self/task/{task}/comm").read_text().strip() for task in tasks if int(task) != os.getpid()]
+    except (OSError, ValueError):
+        return "spawn"
+    if all(name in FORK_SAFE_THREADS for name in names) and "fork" in multiprocessing.get_all_start_methods():
+        return "fork"
+    return "spawn"
 
 
 _job: dict[str, Any] = {}  # in a worker: the qrels read once and the evaluation's settings
