@@ -147,7 +147,7 @@ def test_a_small_eval_gives_arrow_the_system_allocator_unless_the_user_chose(tmp
 
     probe = ("import os, sys\nfrom rankflavor.cli.main import main\nmain(sys.argv[1:])\nimport pyarrow\n"
              "print('POOL', os.environ.get('ARROW_DEFAULT_MEMORY_POOL'), pyarrow.default_memory_pool().backend_name,"
-             " file=sys.stderr)")
+             " os.environ.get('RANKFLAVOR_JEMALLOC_DECAY'), file=sys.stderr)")
     large = tmp_path / "large.run"
     with large.open("wb") as sparse:  # (a sparse file past SMALL_INPUTS: refused by the reader, after the choice)
         sparse.truncate(65 << 20)
@@ -163,9 +163,10 @@ def test_a_small_eval_gives_arrow_the_system_allocator_unless_the_user_chose(tmp
         words = done.stderr.strip().splitlines()[-1].split()
         assert words[0] == "POOL", done.stderr
         if expected is None:
-            assert words[1] == "None" and words[2] != "system", (args, done.stderr)
+            assert words[1] == "None" and words[2] != "system" and words[3] == "None", (args, done.stderr)
         else:
-            assert words[1:] == [expected, expected], (args, preset, done.stderr)
+            assert words[1:3] == [expected, expected], (args, preset, done.stderr)
+            assert words[3] == ("0" if preset is None else "None"), (args, done.stderr)  # (small: pages back at once)
 
 
 def test_eval_and_explain_ask_openblas_for_one_thread_unless_the_user_chose(tmp_path):
