@@ -19,7 +19,10 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rankflavor.cli.trec_stream import RunBlock
 
 MIN_RUNS = 4  # fewer runs: one process (starting the workers costs about as much as evaluating a run or two)
 WORKERS = min(4, len(os.sched_getaffinity(0)))
@@ -44,7 +47,7 @@ def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str]
     from concurrent.futures.process import BrokenProcessPool
 
     from rankflavor.cli.trec_output import write_kinds
-    from rankflavor.cli.trec_stream import stream_trec
+    from rankflavor.cli.trec_stream import print_block, stream_trec
     from rankflavor.engine.budget import budget
 
     context = multiprocessing.get_context(start_method())
@@ -70,14 +73,7 @@ def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str]
                 pool.shutdown(wait=False, cancel_futures=True)
                 stream_trec(args, runs[i:], names[i:], specs, weights, set_lines, err, out, shown, kinds)
                 return
-            warnings, block, run_kinds = done
-            for warning in warnings:
-                if warning not in shown:  # (the qrels' warnings: once)
-                    shown.add(warning)
-                    err.write(f"warning: {warning}\n")
-            out.write(block)
-            for code, where in run_kinds.items():
-                kinds.setdefault(code, []).extend(where)
+            print_block(done, shown, kinds, err, out)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
     write_kinds(kinds, err)
@@ -114,7 +110,6 @@ def _start(qrels_path: str, specs: list[str], on_duplicate: str, weights: dict[s
     from rankflavor.engine.budget import set_max_memory
 
     set_max_memory(share)
-
     _job.update(specs=specs, on_duplicate=on_duplicate, weights=weights)
     try:
         _job["qrels"] = qrels_once(qrels_path, specs)
@@ -122,21 +117,14 @@ def _start(qrels_path: str, specs: list[str], on_duplicate: str, weights: dict[s
         _job["qrels"] = None
 
 
-def _evaluate_one(run: str, name: str, per_query: bool, set_lines: bool,
-                  ) -> tuple[list[str], str, dict[str, list[str]]] | None:
-    """(input warnings, the run's trec_eval block, its warning kinds), or None when anything is raised."""
-    import io
-
-    from rankflavor import evaluate
-    from rankflavor.cli.trec_output import warning_kinds, write_trec
+def _evaluate_one(run: str, name: str, per_query: bool, set_lines: bool) -> RunBlock | None:
+    """What the run prints (cli/trec_stream.py run_block), or None when anything is raised."""
+    from rankflavor.cli.trec_stream import run_block
 
     if _job.get("qrels") is None:
         return None
     try:
-        report = evaluate(_job["qrels"], {name: run}, _job["specs"], on_duplicate=_job["on_duplicate"],
-                          weights=_job["weights"], warnings=False)
-        block = io.StringIO()
-        write_trec(report, block, per_query=per_query, set_lines=set_lines, several=True)
-        return list(report.provenance["input_warnings"]), block.getvalue(), warning_kinds(report)
+        return run_block(_job["qrels"], run, name, _job["specs"], _job["on_duplicate"], _job["weights"], per_query,
+                         set_lines)
     except Exception:  # (evaluated again in the parent, which raises it with its context)
         return None

@@ -34,27 +34,46 @@ def run_names_of(typed: list[str], names: list[str] | None) -> list[str]:
     return default_names([(STDIN_NAME, None) if p == "-" else (Path(p).name, p) for p in typed])
 
 
+RunBlock = tuple[list[str], str, dict[str, list[str]]]  # a run's input warnings, trec_eval block, warning kinds
+
+
 def stream_trec(args: Any, runs: list, names: list[str], specs: list[str], weights: dict[str, str],
                 set_lines: bool, err: IO[str], out: IO[str], shown: set[str] | None = None,
                 kinds: dict[str, list[str]] | None = None) -> None:
     """Evaluate and print each run in turn against the qrels read once (see the module's docstring). shown, kinds:
     the warnings printed and the warning kinds met by the runs before these (cli/trec_pool.py)."""
-    from rankflavor import evaluate
-
     qrels = qrels_once(args.qrels, specs)
     shown = set() if shown is None else shown
     kinds = {} if kinds is None else kinds
     for run, name in zip(runs, names, strict=True):
-        report = evaluate(qrels, {name: run}, specs, on_duplicate=args.on_duplicate, weights=weights,
-                          warnings=False)
-        for warning in report.provenance["input_warnings"]:
-            if warning not in shown:  # (the qrels' warnings: once)
-                shown.add(warning)
-                err.write(f"warning: {warning}\n")
-        write_trec(report, out, per_query=args.per_query, set_lines=set_lines, several=True)
-        warning_kinds(report, kinds)
-        del report
+        block = run_block(qrels, run, name, specs, args.on_duplicate, weights, args.per_query, set_lines)
+        print_block(block, shown, kinds, err, out)
     write_kinds(kinds, err)
+
+
+def run_block(qrels: Any, run: Any, name: str, specs: list[str], on_duplicate: str, weights: dict[str, str],
+              per_query: bool, set_lines: bool) -> RunBlock:
+    """One run evaluated against the qrels read once: what it prints (its report is dropped on return)."""
+    import io
+
+    from rankflavor import evaluate
+
+    report = evaluate(qrels, {name: run}, specs, on_duplicate=on_duplicate, weights=weights, warnings=False)
+    block = io.StringIO()
+    write_trec(report, block, per_query=per_query, set_lines=set_lines, several=True)
+    return list(report.provenance["input_warnings"]), block.getvalue(), warning_kinds(report)
+
+
+def print_block(block: RunBlock, shown: set[str], kinds: dict[str, list[str]], err: IO[str], out: IO[str]) -> None:
+    """A run's input warnings (the qrels' only once: `shown`), then its lines; its warning kinds added to `kinds`."""
+    warnings, lines, run_kinds = block
+    for warning in warnings:
+        if warning not in shown:
+            shown.add(warning)
+            err.write(f"warning: {warning}\n")
+    out.write(lines)
+    for code, where in run_kinds.items():
+        kinds.setdefault(code, []).extend(where)
 
 
 def qrels_once(path: str, specs: list[str]) -> Any:

@@ -106,25 +106,40 @@ def _in_sorted(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
     return sorted_set[at] == values
 
 
-class JudgedKeys:
-    """The qrels' distinct doc ids and their loose keys, grouped (made once per qrels column: a track's runs, each
-    its own dataset against one qrels table, reuse the last one made)."""
+@dataclass(frozen=True)
+class _QrelsKeys:
+    """A qrels doc column's distinct ids and their keys (made once per column: `_qrels_keys`)."""
 
-    _last: tuple[pa.Array, tuple[pa.Array, pa.Array, np.ndarray, np.ndarray, pa.Array]] | None = None
+    column: pa.Array  # the qrels' doc column these are of (held, so that its identity stays its own)
+    docs: pa.Array  # its distinct ids
+    keys: pa.Array  # the distinct loose keys: one per group
+    group: np.ndarray  # per distinct doc: its group
+    group_size: np.ndarray  # per group: how many distinct docs
+    coarse: pa.Array  # the distinct coarse keys (_coarse_keys) of the loose keys
+
+
+_last: list[_QrelsKeys] = []  # the last qrels' keys: a track's runs, each its own dataset, share one qrels table
+
+
+def _qrels_keys(column: pa.Array) -> _QrelsKeys:
+    if _last and _last[0].column is column:
+        return _last[0]
+    docs = _distinct(column)
+    encoded = dictionary_encode(_loose_keys(docs))
+    group = array_to_numpy(encoded.indices).astype(np.int64)
+    _last[:] = [_QrelsKeys(column, docs, encoded.dictionary, group, np.bincount(group, minlength=len(encoded.dictionary)),
+                           unique(_coarse_keys(encoded.dictionary)))]
+    return _last[0]
+
+
+class JudgedKeys:
+    """The qrels' distinct doc ids and their loose keys, grouped (made once per qrels column, read for every run)."""
 
     def __init__(self, dataset: Dataset) -> None:
         self.dataset = dataset
-        column = dataset.qrels.table.doc
-        last = JudgedKeys._last
-        if last is None or last[0] is not column:
-            docs = _distinct(column)
-            encoded = dictionary_encode(_loose_keys(docs))
-            group = array_to_numpy(encoded.indices).astype(np.int64)
-            last = JudgedKeys._last = (column, (docs, encoded.dictionary, group,
-                                                np.bincount(group, minlength=len(encoded.dictionary)),
-                                                unique(_coarse_keys(encoded.dictionary))))
-        # keys: one per group; group: per distinct doc; coarse: the distinct coarse keys of the judged docs
-        self.docs, self.keys, self.group, self.group_size, self.coarse = last[1]
+        made = _qrels_keys(dataset.qrels.table.doc)
+        self.docs, self.keys, self.group, self.group_size, self.coarse = (made.docs, made.keys, made.group,
+                                                                          made.group_size, made.coarse)
 
 
 @dataclass
