@@ -169,27 +169,29 @@ def test_a_small_eval_gives_arrow_the_system_allocator_unless_the_user_chose(tmp
             assert words[3] == ("0" if preset is None else "None"), (args, done.stderr)  # (small: pages back at once)
 
 
-def test_eval_and_explain_ask_openblas_for_one_thread_unless_the_user_chose(tmp_path):
-    """OpenBLAS's idle workers spin after numpy's import, on the core the parser needs (cli/threads.py): the setting
-    must be there when numpy is imported (a spec's resolution imports it before the command runs)."""
+def test_eval_and_explain_set_numpy_start_up_settings_unless_the_user_chose(tmp_path):
+    """OpenBLAS's idle workers spin after numpy's import, on the core the parser needs, and numpy's huge-page advice
+    stalls each first touch of a large array (cli/threads.py): the settings must be there when numpy is imported
+    (a spec's resolution imports it before the command runs), and a user's own value kept."""
     import os
 
+    names = ("OPENBLAS_NUM_THREADS", "NUMPY_MADVISE_HUGEPAGE")
     probe = ("import os, sys\n"
              "seen = []\n"
              "class Probe:\n"
              "    def find_spec(self, name, path=None, target=None):\n"
              "        if name == 'numpy' and not seen:\n"
-             "            seen.append(os.environ.get('OPENBLAS_NUM_THREADS'))\n"
+             f"            seen.extend(os.environ.get(n) for n in {names!r})\n"
              "sys.meta_path.insert(0, Probe())\n"
              "from rankflavor.cli.main import main\nmain(sys.argv[1:])\n"
-             "print('BLAS', seen[0], file=sys.stderr)")
+             "print('NUMPY', *seen, file=sys.stderr)")
     qrels, run = str(EXAMPLES / "seed000.qrels"), str(EXAMPLES / "X.run")
     commands = (["eval", qrels, run, "-m", "ndcg@10"], ["explain", qrels, run, "-q", "q1", "-m", "P@5"])
     for args in commands:
-        for preset, expected in ((None, "1"), ("3", "3")):
-            env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+        for preset, expected in ((None, "1 0"), ("3", "3 1")):
+            env = {k: v for k, v in os.environ.items() if k not in names}
             if preset is not None:
-                env["OPENBLAS_NUM_THREADS"] = preset
+                env["OPENBLAS_NUM_THREADS"], env["NUMPY_MADVISE_HUGEPAGE"] = preset, "1"
             done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True,
                                   timeout=120, env=env)
-            assert done.stderr.strip().splitlines()[-1] == f"BLAS {expected}", (args, done.stderr)
+            assert done.stderr.strip().splitlines()[-1] == f"NUMPY {expected}", (args, done.stderr)
