@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import rankflavor as rf
 from rankflavor.inputs import id_match
+from rankflavor.inputs.kernels import trimmed_lower, without
 
 
 def model_key(value: str) -> str:
@@ -25,6 +26,21 @@ def model_key(value: str) -> str:
 def test_loose_key_python_and_arrow_agree_with_the_definition(ids) -> None:
     arrow = id_match._loose_keys(pa.array(ids, pa.string())).to_pylist()
     assert [id_match.loose_key(i) for i in ids] == arrow == [model_key(i) for i in ids]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="0071aAbZz-_é ~!@[`{", max_size=6), min_size=1, max_size=12), st.integers(0, 3))
+def test_printable_coarse_keys_are_arrows(ids, skip) -> None:
+    """The numpy coarse key (printable ASCII ids) equals the Arrow kernels' one, sliced arrays too; None otherwise."""
+    values = pa.array(ids, pa.string()).slice(min(skip, len(ids) - 1))
+    fast = id_match._printable_coarse_keys(values)
+    printable = "".join(values.to_pylist())
+    if printable and all("!" <= c <= "~" for c in printable):
+        assert fast is not None
+        assert fast.to_pylist() == without(trimmed_lower(values), "0").to_pylist()
+        assert fast.to_pylist() == [model_key(i).replace("0", "") for i in values.to_pylist()]
+    else:
+        assert fast is None
 
 
 @pytest.mark.parametrize(("a", "b", "how"), [("1040", "0001040", "leading zeros"), ("a", "A", "case"),
@@ -75,6 +91,32 @@ def test_loose_docs_and_nothing_judged_match_a_plain_model(qrels, run) -> None:
     assert len(nothing) == (in_common and not judged_row)
     if nothing:
         assert warnings[0] == nothing[0]  # first: before every other input warning
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(["q1", "q2", "q3"]), st.dictionaries(st.sampled_from(DOCS), st.integers(0, 2),
+                                                                            min_size=1, max_size=4), min_size=1),
+       st.dictionaries(st.sampled_from(["q1", "q2", "q4"]), st.dictionaries(st.sampled_from(DOCS), st.floats(0, 1),
+                                                                            min_size=1, max_size=5), min_size=1))
+def test_loose_docs_of_trec_files_match_the_plain_model(qrels, run) -> None:
+    """As above from TREC files: the doc column arrives dictionary-encoded and its codes stand in for a second look-up
+    of the strings (id_match._run_docs)."""
+    import tempfile
+    from pathlib import Path
+
+    qrels, run = {**qrels, "q9": {"b": 1}}, {**run, "q9": {"b": 0.5}}  # (ids not all numbers: no column-order error)
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_path, run_path = Path(folder) / "qrels.txt", Path(folder) / "run.txt"
+        qrels_path.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items()))
+        run_path.write_text("".join(f"{q} Q0 {d} {i + 1} {s!r} tag\n" for q, docs in run.items()
+                                    for i, (d, s) in enumerate(docs.items())))
+        report = rf.evaluate(qrels_path, run_path, "ndcg@3")
+    rows, queries, _ = _model(qrels, run)
+    assert report.provenance["inputs"][1].get("docs_judged_only_loosely", 0) == rows
+    loose = [w for w in report.provenance["input_warnings"] if "a doc judged for" in w]
+    assert len(loose) == (rows > 0)
+    if rows:
+        assert f"{rows} retrieved doc" in loose[0] and f"in {queries} quer" in loose[0]
 
 
 def test_a_judged_row_after_the_sample_is_found(monkeypatch) -> None:
