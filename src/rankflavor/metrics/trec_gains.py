@@ -34,7 +34,7 @@ from rankflavor.registry import register
 
 if TYPE_CHECKING:
     from rankflavor.engine.lists import Positions, RankedLists, Rows
-    from rankflavor.engine.scope import RowsScope
+    from rankflavor.engine.scope import DatasetScope, RowsScope
     from rankflavor.flavor import Flavor
     from rankflavor.flavor.values import Choice, Gain, MinGrade
     from rankflavor.metrics.ndcg import IdealList
@@ -66,37 +66,55 @@ def segment_cumsum(q: np.ndarray, x: np.ndarray) -> np.ndarray:
     return out
 
 
-class Frame:
-    """A query's run gains and ideal gains side by side, vectorised over queries. Only the ranked rows of nonzero
-    gain are held (with their ranks): every sum these measures take adds nothing for the others, and a sum to a
-    depth is read at the last held row at or above it (`dcg_at`)."""
+class IdealSums:
+    """The qrels side of a Frame, the same for every run and chunk of one (gain, negative, min_grade): the global
+    ideal, per query its judged docs m, first ideal row and positive gains p, and per ideal row the running IDCG and
+    cost (a dataset stage: a large run's chunks, each of which reads only its own queries, share it)."""
 
-    def __init__(self, rows: Rows, positions: Positions, ideal: IdealList, nq: int) -> None:
+    def __init__(self, ideal: IdealList, nq: int) -> None:
         self.ideal = ideal
-        held = np.flatnonzero(rows.gain != 0)
-        self.q, self.gain = rows.q[held], rows.gain[held]
-        self.rank = positions.rank[held].astype(np.int64)
-        self.n = np.rint(positions.top_rows).astype(np.int64)  # ranked rows per query (the lists are uncut)
-        self.span = int(self.n.max(initial=0)) + 2  # (q, rank) as one sorted key: q * span + rank
-        self.key = self.q * self.span + self.rank
-        self.m = np.bincount(self.ideal.q, minlength=nq)
-        self.ideal_start = np.searchsorted(self.ideal.q, np.arange(nq))
-        self.p = np.bincount(self.ideal.q, weights=(self.ideal.gain > 0).astype(np.float64), minlength=nq)
-        self.dcg = segment_cumsum(self.q, self.gain / np.log2(self.rank + 1.0))
+        self.m = np.bincount(ideal.q, minlength=nq)
+        self.ideal_start = np.searchsorted(ideal.q, np.arange(nq))
+        self.p = np.bincount(ideal.q, weights=(ideal.gain > 0).astype(np.float64), minlength=nq)
         with np.errstate(divide="ignore"):
-            self.idcg = segment_cumsum(self.ideal.q, np.where(self.ideal.gain > 0, self.ideal.gain, 0.0)
-                                       / np.log2(self.ideal.rank + 1.0))
+            self.idcg = segment_cumsum(ideal.q, np.where(ideal.gain > 0, ideal.gain, 0.0) / np.log2(ideal.rank + 1.0))
+
+    @functools.cached_property
+    def gain_sum(self) -> np.ndarray:
+        """Per query: S, the sum of its positive judged gains."""
+        return np.bincount(self.ideal.q, weights=np.maximum(self.ideal.gain, 0.0), minlength=len(self.m))
 
     @functools.cached_property
     def ideal_cost(self) -> np.ndarray:
         """Per ideal row: the sum of max(I_j, 1) over the ranks j up to it."""
         return segment_cumsum(self.ideal.q, np.maximum(self.ideal.gain, 1.0))
 
+
+def ideal_sums(data: DatasetScope, gain: Gain, negative: Choice, min_grade: MinGrade) -> IdealSums:
+    return IdealSums(data.stage(global_ideal, gain, negative, min_grade), data.dataset.n_queries)
+
+
+class Frame:
+    """A query's run gains and ideal gains side by side, vectorised over queries. Only the ranked rows of nonzero
+    gain are held (with their ranks): every sum these measures take adds nothing for the others, and a sum to a
+    depth is read at the last held row at or above it (`dcg_at`)."""
+
+    def __init__(self, rows: Rows, positions: Positions, sums: IdealSums) -> None:
+        self.sums, self.ideal, self.m, self.ideal_start, self.p = sums, sums.ideal, sums.m, sums.ideal_start, sums.p
+        self.idcg = sums.idcg
+        held = np.flatnonzero(rows.gain != 0)
+        self.q, self.gain = rows.q[held], rows.gain[held]
+        self.rank = positions.rank[held].astype(np.int64)
+        self.n = np.rint(positions.top_rows).astype(np.int64)  # ranked rows per query (the lists are uncut)
+        self.span = int(self.n.max(initial=0)) + 2  # (q, rank) as one sorted key: q * span + rank
+        self.key = self.q * self.span + self.rank
+        self.dcg = segment_cumsum(self.q, self.gain / np.log2(self.rank + 1.0))
+
     def cost_at(self, q: np.ndarray, rank: np.ndarray) -> np.ndarray:
         """C = the sum over ranks <= rank of max(I_j, 1), I_j the ideal gain at rank j (0 past the judged docs)."""
         m = self.m[q]
         inside = np.minimum(rank, m)
-        cost = self.ideal_cost
+        cost = self.sums.ideal_cost
         at = np.where(inside > 0, self.ideal_start[q] + inside - 1, 0)
         return np.where(inside > 0, cost[at] if len(cost) else 0.0, 0.0) + np.maximum(rank - m, 0)
 
@@ -122,8 +140,7 @@ def frame(lists: RankedLists, flavor: Flavor) -> Frame:
 
 def gain_frame(ranked: RowsScope, positions: Positions, gain: Gain, negative: Choice, min_grade: MinGrade) -> Frame:
     """The Frame of ranked rows at these positions, with the global ideal of (gain, negative, min_grade)."""
-    ideal = ranked.shared(global_ideal, gain, negative, min_grade)
-    return Frame(ranked.rows, positions, ideal, ranked.dataset.n_queries)
+    return Frame(ranked.rows, positions, ranked.shared(ideal_sums, gain, negative, min_grade))
 
 
 class TrecGainMetric(Metric):
@@ -188,7 +205,7 @@ class NormalizedGain(TrecGainMetric):
         with np.errstate(divide="ignore", invalid="ignore"):
             contribution = f.gain / np.log2(2 + cost - so_far)
         total = np.bincount(f.q, weights=contribution, minlength=lists.n_queries)
-        s = np.bincount(f.ideal.q, weights=np.maximum(f.ideal.gain, 0.0), minlength=lists.n_queries)
+        s = f.sums.gain_sum
         with np.errstate(divide="ignore", invalid="ignore"):
             value = np.where(s > 0, total / np.where(s > 0, s, 1.0), np.nan)
         return MetricValues(value, ~(s > 0), {"ideal_gain": s}, {"gain": lists.rows.gain} if detail else {})
