@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import os
+import signal
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -32,3 +34,15 @@ def pytest_collection_modifyitems(config, items):
         share = max(min(own.max_examples, 5), own.max_examples // FAST_SHARE)
         test._hypothesis_internal_use_settings = settings(own, max_examples=share)
         test._rankflavor_fast = True
+
+
+@pytest.fixture(autouse=True)
+def sigint_left_as_found():
+    """A test that leaves SIGINT ignored (a pool worker's start-up run in this process) would have every command a
+    later test starts inherit it, and Ctrl-C tests fail far from the cause: put it back and fail the test that did."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    after = signal.getsignal(signal.SIGINT)
+    if after is not before:
+        signal.signal(signal.SIGINT, before)
+        pytest.fail(f"the test left SIGINT's handler changed ({before!r} -> {after!r})")

@@ -195,3 +195,27 @@ def test_eval_and_explain_set_numpy_start_up_settings_unless_the_user_chose(tmp_
             done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True,
                                   timeout=120, env=env)
             assert done.stderr.strip().splitlines()[-1] == f"NUMPY {expected}", (args, done.stderr)
+
+
+def test_the_cli_sets_glibc_malloc_before_any_thread_unless_the_user_did():
+    """cli/threads.py malloc_settings: one arena, a 32 MB mmap threshold, a 256 MB trim threshold, asked of mallopt
+    before any thread starts (an arena is a thread's at its first malloc); none when the user set MALLOC_* (glibc then
+    applied the user's)."""
+    import os
+
+    probe = ("import ctypes, sys, threading\n"
+             "calls = []\n"
+             "class Libc:\n"
+             "    class mallopt:\n"
+             "        def __init__(self, parameter, value):\n"
+             "            calls.append((parameter, value, threading.active_count()))\n"
+             "ctypes.CDLL = lambda name, *a, **k: Libc()\n"
+             "from rankflavor.cli.main import main\nmain(sys.argv[1:])\n"
+             "print('MALLOPT', calls, file=sys.stderr)")
+    args = ["eval", str(EXAMPLES / "seed000.qrels"), str(EXAMPLES / "X.run"), "-m", "ndcg@10"]
+    for user, expected in ((None, [(-8, 1, 1), (-3, 32 << 20, 1), (-1, 256 << 20, 1)]), ("2", [])):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
+        if user is not None:
+            env["MALLOC_ARENA_MAX"] = user
+        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120, env=env)
+        assert done.stderr.strip().splitlines()[-1] == f"MALLOPT {expected}", done.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -225,9 +226,15 @@ def test_a_pooled_track_shares_the_memory_budget_and_refuses_as_one_process(tmp_
         budget.set_max_memory(None)
     assert errors[0] == errors[1] and errors[0].out == "" and "memory budget" in errors[0].err
     monkeypatch.setattr(trec_pool, "qrels_once", lambda *a: None, raising=False)
-    trec_pool._start(qrels, ["P@5"], "error", {}, 12 << 20)
-    assert budget.budget() == 12 << 20  # (a worker's share)
-    budget.set_max_memory(None)
+    monkeypatch.setattr("rankflavor.cli.threads.malloc_settings", lambda: None)  # (a worker's: not this process's)
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        trec_pool._start(qrels, ["P@5"], "error", {}, 12 << 20)
+        assert budget.budget() == 12 << 20  # (a worker's share)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # (Ctrl-C is the parent's to handle)
+    finally:  # (an ignored SIGINT would be inherited by every command a later test starts)
+        signal.signal(signal.SIGINT, handler)
+        budget.set_max_memory(None)
 
 
 def test_a_worker_that_dies_leaves_the_parent_to_finish_the_track(tmp_path, capsys, monkeypatch):

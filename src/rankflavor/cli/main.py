@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from rankflavor import progress
 from rankflavor.cli.memory_option import apply_max_memory
-from rankflavor.cli.threads import numpy_environment
+from rankflavor.cli.threads import malloc_settings, numpy_environment
 from rankflavor.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RankflavorError
 
 COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "power", "diff", "report",
@@ -106,6 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     `rankflavor: interrupted` and exit 130 (`--debug`: the traceback)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     numpy_environment()  # (before parsing: a spec's resolution imports numpy)
+    malloc_settings()  # (before any thread)
     try:
         return _main(argv)
     except KeyboardInterrupt:

@@ -23,6 +23,37 @@ def numpy_environment() -> None:
     os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
 
 
+MALLOC_ARENAS = 1  # glibc malloc's settings for a command (malloc_settings)
+MMAP_THRESHOLD = 32 << 20  # (the largest glibc takes)
+TRIM_THRESHOLD = 256 << 20
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8  # glibc's <malloc.h>
+
+
+def malloc_settings() -> None:
+    """glibc malloc's settings for numpy's arrays, unless the user set any (MALLOC_* or GLIBC_TUNABLES), on glibc only
+    (mallopt, `man 3 mallopt`): one arena, shared by every thread, so that the arrays a large run's chunk threads free
+    are reused by the next chunk wherever it runs (with an arena per thread each grows its own); arrays up to 32 MB from
+    the heap rather than each its own mmap (faulted in afresh every time); and freed memory kept up to 256 MB rather
+    than handed back and faulted in again. Measured (`/usr/bin/time`, 4 alternated runs each, issue 28): on the 7M-row
+    run `pytrec_eval.all_trec` 3.25 -> 3.02 s median, peak 1,126 -> 904 MB, kernel time 1.18 -> 0.88 s; the 100-run
+    track's page faults 477 -> 335 MB at about the same time; the 200 x 1,000 run's peak 124 -> 120 MB. Call it
+    before any thread starts (an arena is a thread's at its first malloc); fork keeps the settings."""
+    if sys.platform != "linux" or "GLIBC_TUNABLES" in os.environ or any(k.startswith("MALLOC_") for k in os.environ):
+        return
+    try:
+        if not os.confstr("CS_GNU_LIBC_VERSION"):
+            return
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, ValueError, AttributeError):
+        return
+    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    for parameter, value in ((_M_ARENA_MAX, MALLOC_ARENAS), (_M_MMAP_THRESHOLD, MMAP_THRESHOLD),
+                             (_M_TRIM_THRESHOLD, TRIM_THRESHOLD)):
+        mallopt(parameter, value)
+
+
 SMALL_INPUTS = 64 << 20  # bytes of input files (a gzip counted GZIP_RATIO times) below which Arrow's pool is malloc
 GZIP_RATIO = 8
 

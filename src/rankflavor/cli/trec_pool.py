@@ -106,7 +106,10 @@ def _start(qrels_path: str, specs: list[str], on_duplicate: str, weights: dict[s
     """A worker's start: Ctrl-C is the parent's to handle; its share of the memory budget; the qrels is read once
     (an error: each run says it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from rankflavor.cli.threads import malloc_settings
     from rankflavor.cli.trec_stream import qrels_once
+
+    malloc_settings()  # (a spawned worker's own; a forked one keeps the parent's)
     from rankflavor.engine.budget import set_max_memory
 
     set_max_memory(share)
