@@ -15,7 +15,6 @@ preset, and takes overrides as a preset does (`project.deep@20 ties=average`).
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +37,8 @@ class Project:
 
 
 def _table(path: Path) -> dict | None:
+    import tomllib  # (here: its import is 10 ms of every command's start-up, and only a project file needs it)
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
