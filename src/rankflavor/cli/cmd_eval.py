@@ -9,7 +9,7 @@ import sys
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.help import command_epilog
 from rankflavor.cli.memory_option import add_max_memory
-from rankflavor.cli.threads import numpy_environment, small_job_allocator
+from rankflavor.cli.threads import small_job_allocator
 from rankflavor.errors import EXIT_OK
 
 
@@ -142,7 +142,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    numpy_environment()
     if args.engine == "local":
         small_job_allocator([args.qrels, *args.runs])
     from rankflavor.cli.trec_pool import workers_for

@@ -13,7 +13,6 @@ import sys
 
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.cli.help import command_epilog
-from rankflavor.cli.threads import numpy_environment
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
 KNOWN_SHOWN = 5  # query ids listed when the asked one is unknown
@@ -60,7 +59,6 @@ def unknown_query(message: str, query: str, qrels: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    numpy_environment()
     from rankflavor import Flavor
     from rankflavor.cli import render
     from rankflavor.cli.cmd_eval import default_spec

@@ -46,10 +46,8 @@ def main(argv: Sequence[str]) -> int:
     if options.debug_level > 0:
         sys.stderr.write(f"trec_eval: -D {options.debug_level}: trec_eval's debug prints are not reproduced"
                          f"{'' if options.debug_query is None else f'; evaluating query {options.debug_query} only'}\n")
-    from rankflavor.cli.threads import numpy_environment
     from rankflavor.dropin.trec_eval import run_trec_eval
 
-    numpy_environment()
     output = run_trec_eval(options)
     sys.stdout.write(output.stdout)
     if options.flavors and output.code == 0:

@@ -108,10 +108,9 @@ def _start(qrels_path: str, specs: list[str], on_duplicate: str, weights: dict[s
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from rankflavor.cli.threads import malloc_settings
     from rankflavor.cli.trec_stream import qrels_once
-
-    malloc_settings()  # (a spawned worker's own; a forked one keeps the parent's)
     from rankflavor.engine.budget import set_max_memory
 
+    malloc_settings()  # (a spawned worker's own; a forked one keeps the parent's)
     set_max_memory(share)
     _job.update(specs=specs, on_duplicate=on_duplicate, weights=weights)
     try:

@@ -234,10 +234,9 @@ def _run_docs(run: InternedRun) -> tuple[pa.Array, np.ndarray | None]:
     """(the run's distinct doc ids, the dataset code of each or None): a dictionary-encoded column whose codes the
     run holds (its duplicates not resolved away) gives the codes without a look-up of the strings again."""
     column, table = run.table.doc, run.d_codes.table
-    if pa.types.is_dictionary(column.type):
-        docs = column.dictionary
-        return docs, table if table is not None and len(table) == len(docs) else None
-    return unique(column), None
+    docs = _distinct(column)
+    aligned = pa.types.is_dictionary(column.type) and table is not None and len(table) == len(docs)
+    return docs, table if aligned else None
 
 
 def any_judged_row(dataset: Dataset, run: InternedRun) -> bool:
