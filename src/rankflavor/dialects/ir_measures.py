@@ -64,6 +64,7 @@ other than the one picked).
 from __future__ import annotations
 
 import ast
+import difflib
 import functools
 import re
 from typing import Any, NamedTuple
@@ -235,10 +236,16 @@ def _checked(name: str, given: dict[str, Any], where: str) -> tuple[str, dict[st
     for key, param in declared.items():
         if key not in values:
             if param.required:
-                at = " (written @x)" if key == MEASURES[base][1] else ""
+                at = f", written after @ (e.g. {_example_at(base)})" if key == MEASURES[base][1] else ""
                 raise SpecError(f"{where}: ir_measures' {base} requires {key}{at}")
             values[key] = param.default
     return base, values
+
+
+def _example_at(name: str) -> str:
+    """The measure written with an example of its `@` parameter: P@10, IPrec@0.5."""
+    declared, at_name = MEASURES[ALIASES.get(name, (name, {}))[0]]
+    return f"{name}@{0.5 if at_name in declared and declared[at_name].kind is float else 10}"
 
 
 def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int | None) -> PeerMeasure | None:
@@ -254,6 +261,12 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
         return None
     if params or cutoff is not None:  # (spec.py leaves them unread for this table)
         raise SpecError(f"{where}: write ir_measures' measure as ir_measures parses it, e.g. ir_measures.AP(rel=2)@100")
+    at_name = MEASURES[ALIASES.get(head, (head, {}))[0]][1]
+    if provider is not None and provider not in providers.PROVIDERS and at_name not in given:  # (`P@x`)
+        close = difflib.get_close_matches(provider, providers.PROVIDERS, n=2, cutoff=0.5)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        raise SpecError(f"{where}: {provider!r} after @ is neither {head}'s {at_name} (e.g. {_example_at(head)}) "
+                        f"nor one of ir_measures' providers ({', '.join(providers.PROVIDERS)}){hint}")
     base, values = _checked(head, given, where)
     cut = values.get("cutoff")
     cut = None if cut is _NOT_GIVEN else cut
