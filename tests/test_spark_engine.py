@@ -236,6 +236,41 @@ def test_cli_engine_spark_prints_what_the_local_engine_prints(spark, tmp_path, c
     assert set(written.run) == {"X.run", "Y.run"} and {"query", "value", "status"} <= set(written.columns)
 
 
+def test_cli_engine_spark_takes_names_and_against_as_the_local_engine_does(spark, tmp_path, capsys):
+    """`--name FILE=NAME` and `--against saved.json` on Spark: the same stdout and warnings as the local engine (the
+    named run in the table, the provenance and the comparison); a Parquet qrels, which Spark reads without hashing
+    it, cannot be checked to be the saved results' qrels: refused, exit 2, saying why."""
+    import json
+
+    from rankflavor.cli.main import main
+
+    ex = SRC / "rankflavor" / "examples"
+    saved = tmp_path / "saved.json"
+    base = ["eval", str(ex / "seed000.qrels"), str(ex / "X.run"), str(ex / "Y.run"), "-m", "ndcg@3", "-m", "map"]
+    assert main([*base, "--format", "json", "--name", f"{ex / 'X.run'}=bm25"]) == 0
+    saved.write_text(capsys.readouterr().out)
+    asked = [*base, "-m", "p@2", "--name", "X.run=bm25", "--against", str(saved)]
+    for fmt in ("table", "json"):
+        assert main([*asked, "--format", fmt]) == 0
+        local = capsys.readouterr()
+        assert main([*asked, "--format", fmt, "--engine", "spark"]) == 0
+        remote = capsys.readouterr()
+        if fmt == "json":
+            mine, theirs = json.loads(remote.out), json.loads(local.out)
+            assert (mine["provenance"].pop("engine"), mine["provenance"].pop("master")) == ("spark", "local[2]")
+            assert mine == theirs and [i["name"] for i in mine["provenance"]["inputs"]][1:] == ["bm25", "Y.run"]
+            assert {(r["run"], r["label"]): r["change"] for r in mine["against"]["rows"]}[("bm25", "map")] == 0
+        else:
+            assert remote.out == local.out and "bm25" in local.out and "X.run" not in local.out
+            assert remote.err == local.err and "p@2: in the saved" not in local.err
+    pd.read_csv(ex / "seed000.qrels", sep=" ", header=None, names=["query", "it", "doc", "grade"]).drop(
+        columns="it").to_parquet(tmp_path / "q.parquet")
+    assert main(["eval", str(tmp_path / "q.parquet"), str(ex / "X.run"), "-m", "map", "--engine", "spark",
+                 "--against", str(saved)]) == 2
+    err = capsys.readouterr().err
+    assert "no sha256" in err and "Traceback" not in err, err
+
+
 def _warned_inputs(tmp_path: Path) -> tuple[Path, Path]:
     """A qrels and a run whose input warnings are many: a run query only up to leading zeros ('007' vs '7'),
     run-only and qrels-only queries, rank-like scores, a grade above 31."""

@@ -166,7 +166,7 @@ def _run(args: argparse.Namespace) -> int:
     if streamable(args):  # (a track of runs: one run at a time, memory bounded by a few runs)
         return _stream(args, runs, names, specs, workers)
     if args.engine == "spark":
-        report = _spark_report(args, specs)
+        report = _spark_report(args, specs, names)
     else:
         report = evaluate(args.qrels, runs, specs, on_duplicate=args.on_duplicate, weights=weight_files(args.weights),
                           warnings=args.format != "trec" or args.against is not None)  # (trec's lines show none)
@@ -234,14 +234,12 @@ def _bounds_json(report, grade: str) -> dict:
                                 "means": rows}}
 
 
-def _spark_report(args: argparse.Namespace, specs: list[str]):
+def _spark_report(args: argparse.Namespace, specs: list[str], names: list[str] | None):
     """The Spark engine's report (rankflavor/spark/report.py), printed as a local one."""
     from rankflavor.errors import UsageError
 
-    if args.against or args.names or args.unjudged_bounds:
-        given = "--against" if args.against else "--name" if args.names else "--unjudged-bounds"
-        raise UsageError(f"--engine spark does not take {given} (yet): "
-                         "evaluate it locally")
+    if args.unjudged_bounds:
+        raise UsageError("--engine spark does not take --unjudged-bounds (yet): evaluate it locally")
     try:
         import pyspark  # noqa: F401
     except ImportError as exc:
@@ -249,7 +247,7 @@ def _spark_report(args: argparse.Namespace, specs: list[str]):
     from rankflavor.spark.report import spark_report
 
     return spark_report(args.qrels, list(args.runs), specs, args.master, args.on_duplicate, args.per_query,
-                        args.output, weight_files(args.weights), args.overwrite)
+                        args.output, weight_files(args.weights), args.overwrite, names)
 
 
 def default_spec() -> str:

@@ -59,6 +59,10 @@ def against(report: Any, saved: dict[str, Any], allow_flavor_change: bool = Fals
 
     out = Against([])
     mine, theirs = _qrels_sha(report.provenance), _qrels_sha(saved.get("provenance", {}))
+    if mine is None and theirs is not None:
+        raise AgainstError(f"the qrels read now have no sha256 (a Parquet file read by Spark is not hashed), so they "
+                           f"cannot be checked to be the saved results' (sha256 {theirs}); give the qrels as a TREC "
+                           "file, or evaluate on the local engine")
     if mine != theirs:
         raise AgainstError(f"the qrels differ: sha256 {theirs} in the saved results, {mine} now; a change of mean "
                            "over other judgments is no comparison")

@@ -115,16 +115,16 @@ class SparkReport:
 
 def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | None, on_duplicate: str,
                  per_query: bool, output: str | None, weights: dict[str, str] | None = None,
-                 overwrite: bool = False) -> SparkReport:
+                 overwrite: bool = False, names: list[str] | None = None) -> SparkReport:
     """Evaluate on Spark (a local session without `master`) and collect what the CLI prints; `weights`:
     {NAME: FILE} (--weights NAME=FILE), read on the driver; `output`: a folder for the per-query rows
-    (spark/output_dir.py: a non-empty one only with `overwrite`)."""
+    (spark/output_dir.py: a non-empty one only with `overwrite`); `names`: the runs' names (--name, checked by
+    inputs/run_names.py given_names), else their file names."""
     from pyspark.sql import functions as F
 
     from rankflavor.flavor import labelled_specs
-    from rankflavor.inputs.pipeline import _run_names
+    from rankflavor.inputs.run_names import default_names
     from rankflavor.inputs.subtopics import as_subtopic_qrels, reads_subtopics
-    from rankflavor.inputs.tables import RunTable, Source
     from rankflavor.inputs.weights import load_weights
     from rankflavor.spark.driver import Columns, collect_arrow, evaluate
     from rankflavor.spark.output_dir import plan_output, write_output
@@ -142,10 +142,12 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     bound = [load_weights(name, path) for name, path in (weights or {}).items()]
     spark = local_session(master)
     qrels_frame, qrels_table = input_frame(spark, qrels, "grade", "qrels", read)
-    named = _run_names([RunTable(Source(Path(p).name, path=p), pa.array([]), pa.array([]), np.zeros(0)) for p in runs])
+    named = names if names is not None else default_names([(Path(p).name, p) for p in runs])
     frames, tables = [], []
     for path, name in zip(runs, named, strict=True):
         frame, table = input_frame(spark, path, "score", name)
+        if table is not None:
+            table.source.name = name  # (the provenance's name, as load_runs gives a named run's)
         tables.append(table)
         frames.append(frame.withColumn("run", F.lit(name)))
     run_frame = frames[0]
