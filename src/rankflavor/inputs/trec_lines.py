@@ -132,7 +132,7 @@ def _delimited(fields: list[str], columns: tuple[str, ...], line: str, path: Pat
                     "doc, and grade or score) to rankflavor.evaluate")
 
 
-def _column_fix(fields: list[str], columns: tuple[str, ...], line: str) -> str:
+def _column_fix(fields: list[str], columns: tuple[str, ...], line: str, path: Path) -> str:
     fix = f"every line must be '{' '.join(columns)}', separated by spaces or tabs"
     space = _UNICODE_SPACE.search(line)
     if space:
@@ -141,6 +141,9 @@ def _column_fix(fields: list[str], columns: tuple[str, ...], line: str) -> str:
         return fix + f"; this line has the shape of a {_FORMS[len(fields)]} line: are the qrels and run swapped?"
     if len(columns) == 4 and len(fields) == 3:
         return fix + "; a qrels line without its iteration column? add 0 as the second column"
+    if len(columns) == 6 and len(fields) == 3 and fields[2].isdigit():
+        return fix + ("; an MS MARCO run (qid docid rank)? write it as a TREC run whose score is minus the rank, "
+                      f"e.g. awk '{{print $1, \"Q0\", $2, $3, -$3, \"run\"}}' {shlex.quote(str(path))} > run.txt")
     if len(fields) > len(columns):
         return fix + "; if an id holds a space: " + SPACE_FIX
     return fix
@@ -241,7 +244,7 @@ def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, 
                 raise InputError("this line looks like a header", source=str(path), line=line_no, text=line,
                                  fix="TREC files have no header line: delete it (or start it with #)")
             raise InputError(f"expected {len(columns)} columns ({' '.join(columns)}), found {len(fields)}",
-                             source=str(path), line=line_no, text=line, fix=_column_fix(fields, columns, line))
+                             source=str(path), line=line_no, text=line, fix=_column_fix(fields, columns, line, path))
         field = fields[value_col]
         value = parse_number(field)
         if value is None:
