@@ -165,6 +165,18 @@ def test_grids_named_from_a_file_and_invalid_combinations_skipped(tmp_path):
         rc.build_grid({"colour": ["red"]})
 
 
+@pytest.mark.parametrize("cutoffs, says", [("10", r"cutoffs='10' \(str\)"), ([3, "4"], r"'4' \(str\) is not"),
+                                            ([0], "0 .int. is not a positive"), ([True], r"True \(bool\)"),
+                                            ([2.5], r"2\.5 \(float\)"), (object(), r"\(object\): give positive")])
+def test_cutoffs_that_are_not_positive_integers_are_refused_naming_what_was_given(cutoffs, says):
+    """A str is not read digit by digit and a bad item among good ones is not skipped; one integer and numpy's
+    integers are cutoffs."""
+    with pytest.raises(rf.SpecError, match=says):
+        rc.compare(SEED000_QRELS, SEED000_RUNS, grid="gain", cutoffs=cutoffs)
+    assert {f.cutoff for f in rc.build_grid("gain", 4)[0]} == {4}
+    assert {f.cutoff for f in rc.build_grid("gain", np.array([3, 4]))[0]} == {3, 4}
+
+
 def test_diff_walk_sums_to_the_gap_and_splits_systems_from_flavor():
     att = rc.diff(SEED000_QRELS, list(SEED000_RUNS), "ndcg@3", "ndcg@4 gain=exp2 ties=average")
     steps = att.steps

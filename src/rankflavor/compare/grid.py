@@ -9,9 +9,11 @@ an invalid flavor (e.g. `ideal=recall(5)` with `ties=average`) are skipped and r
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rankflavor.errors import SpecError
 from rankflavor.flavor import AXIS_NAMES, PRESETS, Flavor, labelled_specs
@@ -137,6 +139,7 @@ def labelled_grid(grid: str | Grid | Mapping[str, Sequence[str]] | Sequence[str 
     """`build_grid` with each flavor's label: a listed spec's as written (`sklearn@10`), a crossed flavor's
     `short_label` (its head and the axes that differ from the default), a Flavor's `short_label`."""
     base_flavor = base if isinstance(base, Flavor) else Flavor.parse(base)
+    cutoffs = _checked_cutoffs(cutoffs)
     if cutoffs is None or len(cutoffs) == 0:
         cutoffs = [base_flavor.cutoff if base_flavor.cutoff is not None else 10]
     skipped: list[tuple[str, str]] = []
@@ -168,6 +171,36 @@ def labelled_grid(grid: str | Grid | Mapping[str, Sequence[str]] | Sequence[str 
         reasons = "; ".join(f"{c}: {r}" for c, r in skipped[:3])
         raise SpecError(f"the grid holds no valid flavor{': ' + reasons if reasons else ''}")
     return out, skipped
+
+
+def _checked_cutoffs(cutoffs: Any) -> list[int | None] | None:
+    """The cutoffs crossed in: one integer, or a list of positive integers (numpy's too; None: no cutoff); anything
+    else a SpecError that says what was given (a str is not read digit by digit, a '4' among ints not skipped)."""
+    if cutoffs is None:
+        return None
+    if _integer(cutoffs) is not None:
+        cutoffs = [cutoffs]
+    if isinstance(cutoffs, (str, bytes)) or not isinstance(cutoffs, Iterable):
+        raise SpecError(f"cutoffs={cutoffs!r} ({type(cutoffs).__name__}): give positive integers, e.g. "
+                        "cutoffs=[10, 100]")
+    out: list[int | None] = []
+    for k in cutoffs:
+        value = None if k is None else _integer(k)
+        if k is not None and (value is None or value < 1):
+            raise SpecError(f"cutoffs: {k!r} ({type(k).__name__}) is not a positive integer; give positive "
+                            "integers, e.g. cutoffs=[10, 100]")
+        out.append(value)
+    return out
+
+
+def _integer(value: Any) -> int | None:
+    """An int (Python's or numpy's, not a bool) as an int, else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def short_label(flavor: Flavor) -> str:
