@@ -1,5 +1,6 @@
 """Odd options and arguments are usage errors naming the value, never internal errors: `--resamples` 0 or
-negative, `--alpha` outside (0, 1) or NaN, `--seed` negative (compare and report; the API's TestSettings),
+negative, `--alpha` outside (0, 1) or NaN, `--seed` negative, `-k` not a whole number of 1 or more (compare,
+report and power; the API's TestSettings),
 flavors that are not specs (`rf.evaluate(qrels, run, None)`), a tampered `eval --against` file. Each through the
 CLI (exit 2, one message, nothing written) and the API (rankflavor.UsageError or SpecError, both ValueErrors).
 """
@@ -35,15 +36,23 @@ def cli(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def refused(option: str, value: str, err: str) -> bool:
+    """argparse's one line naming the option (as `-k/--cutoff` when it has two names) and the value refused."""
+    return f"{value!r} is not a" in err and "internal error" not in err and any(
+        line.startswith("rankflavor: error: argument ") and option in line.split(":")[2].split()[1].split("/")
+        for line in err.splitlines())
+
+
 BAD_OPTIONS = [("--resamples", "0"), ("--resamples", "-5"), ("--resamples", "1e3"), ("--alpha", "nan"),
-               ("--alpha", "1.5"), ("--alpha", "0"), ("--alpha", "1"), ("--alpha", "-0.05"), ("--seed", "-1")]
+               ("--alpha", "1.5"), ("--alpha", "0"), ("--alpha", "1"), ("--alpha", "-0.05"), ("--seed", "-1"),
+               ("-k", "0"), ("-k", "-2"), ("--cutoff", "x"), ("--cutoff", "2.5")]
 
 
 @pytest.mark.parametrize(("option", "value"), BAD_OPTIONS)
 def test_compare_refuses_the_value(option, value):
     code, out, err = cli("compare", QRELS, X, Y, "-m", "ndcg@3", option, value)
     assert code == 2 and out == "", err
-    assert f"argument {option}: {value!r} is not a" in err and "internal error" not in err
+    assert refused(option, value, err)
 
 
 @pytest.mark.parametrize(("option", "value"), BAD_OPTIONS)
@@ -51,8 +60,15 @@ def test_report_refuses_the_value_before_writing(option, value, tmp_path):
     page = tmp_path / "page.html"
     code, out, err = cli("report", QRELS, X, Y, "-m", "ndcg@3", option, value, "-o", str(page))
     assert code == 2 and out == "", err
-    assert f"argument {option}: {value!r} is not a" in err and "internal error" not in err
+    assert refused(option, value, err)
     assert not page.exists()
+
+
+@pytest.mark.parametrize(("option", "value"), [o for o in BAD_OPTIONS if o[0] != "--alpha" or o[1] != "nan"])
+def test_power_refuses_the_value(option, value):
+    code, out, err = cli("power", QRELS, X, Y, "-m", "ndcg@3", option, value)
+    assert code == 2 and out == "", err
+    assert refused(option, value, err)
 
 
 @pytest.mark.parametrize(("keyword", "value"), [("n_resamples", 0), ("n_resamples", -3), ("n_resamples", 2.5),

@@ -11,7 +11,7 @@ from typing import Any
 
 from rankflavor.cli import bounds_table, render
 from rankflavor.cli.cmd_check import add_on_duplicate
-from rankflavor.cli.cmd_eval import add_name_option, add_quiet_option
+from rankflavor.cli.cmd_eval import add_cutoff_and_base_options, add_name_option, add_quiet_option
 from rankflavor.cli.compare_method import print_method, print_pairs
 from rankflavor.cli.memory_option import add_max_memory
 from rankflavor.cli.render import fmt, text_columns
@@ -30,9 +30,7 @@ def add_parser(sub) -> None:
                    help="a flavor to compare under (repeatable); replaces the grid")
     p.add_argument("--grid", metavar="NAME|FILE",
                    help="a named grid (see --grids; default 'default') or a file of 'axis: v1 v2' lines and specs")
-    p.add_argument("-k", "--cutoff", action="append", type=int, dest="cutoffs", metavar="K",
-                   help="cutoff crossed into the grid (repeatable; default 10)")
-    p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
+    add_cutoff_and_base_options(p)
     p.add_argument("--baseline", metavar="RUN", action="append",
                    help="compare each run against this one instead of all pairs (its name, its path as typed, or its "
                         "file name); repeatable: each run against each baseline")

@@ -62,6 +62,24 @@ def add_quiet_option(p: argparse.ArgumentParser) -> None:
                         "flavor warnings, only one line that counts the warnings left out")
 
 
+def add_cutoff_and_base_options(p: argparse.ArgumentParser) -> None:
+    """-k/--cutoff K (repeatable) and --base SPEC: what compare, power and report cross into their grid."""
+    p.add_argument("-k", "--cutoff", action="append", type=cutoff, dest="cutoffs", metavar="K",
+                   help="cutoff crossed into the grid (repeatable; default 10)")
+    p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
+
+
+def cutoff(text: str) -> int:
+    """-k K: a whole number of 1 or more, else a usage error naming the value."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a cutoff: give a whole number of 1 or more, e.g. -k 10")
+    return value
+
+
 def resamples(text: str) -> int:
     """--resamples N (compare, report): a whole number of 1 or more, else a usage error naming the value."""
     try:

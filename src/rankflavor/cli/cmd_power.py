@@ -9,7 +9,7 @@ import sys
 
 from rankflavor.cli import render
 from rankflavor.cli.cmd_check import add_on_duplicate
-from rankflavor.cli.cmd_eval import add_name_option, resamples, seed, significance_level
+from rankflavor.cli.cmd_eval import add_cutoff_and_base_options, add_name_option, resamples, seed, significance_level
 from rankflavor.cli.render import fmt, text_columns
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
 
@@ -47,9 +47,7 @@ def add_parser(sub) -> None:
                    help="a measure or flavor (repeatable); replaces the grid")
     p.add_argument("--grid", metavar="NAME|FILE",
                    help="a grid of flavors, as compare's (rankflavor compare --grids; default 'default')")
-    p.add_argument("-k", "--cutoff", action="append", type=int, dest="cutoffs", metavar="K",
-                   help="cutoff crossed into the grid (repeatable; default 10)")
-    p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
+    add_cutoff_and_base_options(p)
     add_name_option(p)
     p.add_argument("--test", choices=("randomization", "t"), default="randomization",
                    help="the paired test of every pair: randomization (sign-flip, the default) or scipy's paired t")

@@ -11,7 +11,7 @@ import time
 
 from rankflavor.cli import bounds_table
 from rankflavor.cli.cmd_check import add_on_duplicate
-from rankflavor.cli.cmd_eval import add_name_option, named, run_names
+from rankflavor.cli.cmd_eval import add_cutoff_and_base_options, add_name_option, named, run_names
 from rankflavor.cli.memory_option import add_max_memory
 from rankflavor.cli.test_options import add_test_options, chosen_settings
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
@@ -29,9 +29,7 @@ def add_parser(sub) -> None:
                    help="a flavor to report (repeatable); replaces the grid")
     p.add_argument("--grid", metavar="NAME|FILE", help="a named grid (rankflavor compare --grids) or a grid file; "
                                                        "default: the 'default' grid")
-    p.add_argument("-k", "--cutoff", action="append", type=int, dest="cutoffs", metavar="K",
-                   help="cutoff crossed into the grid (repeatable; default 10)")
-    p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
+    add_cutoff_and_base_options(p)
     p.add_argument("--baseline", metavar="RUN", help="the run the others are tested against (default: the first): "
                                                      "its name, its path as typed, or its file name")
     add_name_option(p)
