@@ -173,6 +173,17 @@ def test_unsupported_measures_are_left_to_other_providers():
         rim.provider.evaluator([ir_measures.Compat], {"a": {"d": 1}})
 
 
+@pytest.mark.parametrize("measures", [["nDCG@10"], "nDCG@10", [object()], [ir_measures.nDCG @ 5, "AP"]])
+def test_what_is_not_a_measure_is_a_type_error_that_says_how_to_make_one(measures):
+    """ir_measures' own providers fail on an attribute (`'str' object has no attribute ...`); rankflavor's names
+    the value and ir_measures' way to a measure, in calc_aggregate and iter_calc alike."""
+    qrels, run = {"q1": {"A": 1}}, {"q1": {"A": 1.0}}
+    for call in (rim.provider.calc_aggregate, lambda m, q, r: list(rim.provider.iter_calc(m, q, r))):
+        with pytest.raises(TypeError, match=r"is not an ir_measures measure: .*ir_measures\.parse_measure\("):
+            call(measures, qrels, run)
+    assert rim.provider.calc_aggregate(ir_measures.nDCG @ 5, qrels, run) == {ir_measures.nDCG @ 5: 1.0}
+
+
 def test_registered_and_preferred():
     """The import registers the provider; `prefer` puts it first in ir_measures' DefaultPipeline (what
     ir_measures.calc_aggregate and pt.Experiment call), the measures it does not support going to the next

@@ -139,7 +139,7 @@ class RankflavorProvider(Provider):
         return flavor_of(measure) is not None
 
     def _evaluator(self, measures: Iterable[Measure], qrels: Any) -> RankflavorEvaluator:
-        measures = list(dict.fromkeys(measures))
+        measures = list(dict.fromkeys(_measures(measures)))
         flavors = [flavor_of(m) for m in measures]
         refused = [str(m) for m, f in zip(measures, flavors, strict=True) if f is None]
         if refused:
@@ -149,6 +149,18 @@ class RankflavorProvider(Provider):
 
     def install_instructions(self) -> str:
         return "pip install rankflavor"
+
+
+def _measures(measures: Any) -> list[Measure]:
+    """ir_measures' Measure objects, else a TypeError that says how to make one (where ir_measures' own providers
+    fail on an attribute: a spec string is not parsed by them either)."""
+    items = [measures] if isinstance(measures, (str, Measure)) else list(measures)
+    for item in items:
+        if not isinstance(item, Measure):
+            example = item if isinstance(item, str) else "nDCG@10"
+            raise TypeError(f"{item!r} ({type(item).__name__}) is not an ir_measures measure: write it as one "
+                            f"(from ir_measures import nDCG; nDCG@10) or parse it, ir_measures.parse_measure({example!r})")
+    return items
 
 
 def prefer(provider: Provider | None = None) -> Preferred:
