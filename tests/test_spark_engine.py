@@ -384,7 +384,7 @@ def test_weighted_means_equal_the_local_engine(spark):
 
 def test_cli_engine_spark_takes_weights(spark, tmp_path, capsys):
     """`eval --engine spark --weights NAME=FILE` prints the local JSON (means to 1e-12 relative), the weights'
-    provenance (sha256, queries in the data) included."""
+    provenance (sha256, queries in the data) included, and the local warning of weights no flavor asks for."""
     import json
 
     from rankflavor.cli.main import main
@@ -396,7 +396,7 @@ def test_cli_engine_spark_takes_weights(spark, tmp_path, capsys):
     paths["weights"].write_text("".join(f"{q} {w}\n" for q, w in weights["w"].items()))
     base = ["eval", str(paths["qrels"]), str(paths["run"]), "-m", "ndcg@5 weights=w empty=skip", "-m",
             "map weights=w empty=skip unjudged_queries=zero", "-m", "ndcg@5", "--weights", f"w={paths['weights']}",
-            "--format", "json"]
+            "--weights", f"unused={paths['weights']}", "--format", "json"]
     assert main(base) == 0
     theirs = json.loads(capsys.readouterr().out)
     assert main([*base, "--engine", "spark"]) == 0
@@ -404,7 +404,10 @@ def test_cli_engine_spark_takes_weights(spark, tmp_path, capsys):
     assert (mine["provenance"].pop("engine"), mine["provenance"].pop("master")) == ("spark", "local[2]")
     _assert_close(mine, theirs)
     assert theirs["results"][0]["denominator"]["weights"] == "w"
-    assert [i["queries_not_in_the_data"] for i in theirs["provenance"]["inputs"] if i["role"] == "weights"] == [1]
+    assert [i["queries_not_in_the_data"] for i in theirs["provenance"]["inputs"] if i["role"] == "weights"] == [1, 1]
+    unused = [w for w in mine["provenance"]["input_warnings"] if "no flavor asks for them" in w]
+    assert len(unused) == 1 and unused[0].startswith("weights 'unused'") and unused[0] in theirs["provenance"][
+        "input_warnings"]
 
 
 CONNECT_PROBE = """

@@ -92,6 +92,23 @@ def test_weights_errors_are_named(tmp_path):
         compare(QRELS, {"a": RUN, "b": RUN}, ["ndcg@2 weights=w"])
 
 
+def test_weights_no_flavor_asks_for_are_a_warning_not_a_silent_plain_mean(tmp_path):
+    """`--weights w=FILE` without `weights=w` in any flavor: every mean is the plain one, said on stderr first (the
+    input warnings) and in the provenance; none when a flavor asks for them."""
+    weights = {"q1": 3.0, "q2": 1.0, "q3": 0.5}
+    plain = rf.evaluate(QRELS, RUN, ["ndcg@2"]).results[0].mean
+    report = rf.evaluate(QRELS, RUN, ["ndcg@2"], weights={"w": weights, "t": weights})
+    assert report.results[0].mean == plain
+    unused = [w for w in report.provenance["input_warnings"] if "no flavor asks for them" in w]
+    assert [w.split()[1] for w in unused] == ["'w'", "'t'"] and "weights=w" in unused[0]
+    path = tmp_path / "w.txt"
+    path.write_text("".join(f"{q} {w}\n" for q, w in weights.items()))
+    code, _, err = _cli("eval", *_files(tmp_path), "-m", "ndcg@2", "--weights", f"w={path}")
+    assert code == 0 and f"warning: weights 'w' ({path}) are given but no flavor asks for them" in err.splitlines()[1]
+    code, _, err = _cli("eval", *_files(tmp_path), "-m", "ndcg@2 weights=w", "--weights", f"w={path}")
+    assert code == 0 and "no flavor asks" not in err
+
+
 def test_verify_recomputes_the_mean():
     report = rf.evaluate(QRELS, RUN, ["ndcg@2", "ndcg@2 unjudged_queries=zero", "ndcg@2 round=2 mean_of=rounded"])
     assert report.verify() == []

@@ -15,7 +15,7 @@ mean exp(sum_q w_q log(max(v_q, 1e-5)) / sum_q w_q) (trec_eval meas_avg.c te_cal
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,6 +128,15 @@ def refuse_unbound_weights(flavors: Iterable[Flavor], bound: Iterable[str], acce
     if unbound:
         raise SpecError(f"weights={unbound[0]} names no weights: bind them with --weights {unbound[0]}=FILE "
                         f"(Python: weights={{{unbound[0]!r}: {accepted}}})")
+
+
+def unused_weights(flavors: Iterable[Flavor], bound: Mapping[str, str | None]) -> list[str]:
+    """The input warning of each weights bound (`bound`: name -> path or None) that no flavor asks for: every mean
+    is then unweighted, which a `--weights` given without `weights=NAME` in a flavor would leave unsaid."""
+    asked = {f.weights.name for f in flavors}
+    return [f"weights {name!r}{f' ({path})' if path else ''} are given but no flavor asks for them: every mean is "
+            f"unweighted; add weights={name} to a flavor to weigh its mean, e.g. 'ndcg@10 weights={name}'"
+            for name, path in bound.items() if name not in asked]
 
 
 def no_weight_error(name: str | None, count: int, shown: list[str]) -> EvaluationError:

@@ -16,7 +16,7 @@ from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.intern import Dataset
 from rankflavor.inputs.pipeline import apply_names, bind_weights, speculatively
 from rankflavor.inputs.subtopics import as_subtopic_qrels
-from rankflavor.report.averages import averaging_for, refuse_unbound_weights
+from rankflavor.report.averages import averaging_for, refuse_unbound_weights, unused_weights
 from rankflavor.report.numbers import plain
 from rankflavor.report.records import Record, build_record
 from rankflavor.report.result import Result, means_frame, query_frame, results_dict
@@ -251,6 +251,7 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
 
     def work(dataset: Dataset, provenance: dict[str, Any]) -> Report:
         bind_weights(dataset, provenance, bound)
+        provenance["input_warnings"] += unused_weights(wanted, {w.name: w.source.path for w in bound})
         return build_report(dataset, wanted, provenance, labelled, with_warnings=warnings)
 
     with budget_of(max_memory):

@@ -23,7 +23,7 @@ from rankflavor.errors import UsageError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.columnar import columnar_kind, file_head
 from rankflavor.inputs.columns import DOC_COLUMNS, GRADE_COLUMNS, QUERY_COLUMNS, SCORE_COLUMNS, pick
-from rankflavor.report.averages import describe_denominator, refuse_unbound_weights
+from rankflavor.report.averages import describe_denominator, refuse_unbound_weights, unused_weights
 from rankflavor.report.result import FlavorNames, means_frame, query_frame, results_dict
 from rankflavor.spark.session import spark_frame
 
@@ -160,6 +160,7 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
         described = [_described("qrels", Path(qrels).name, qrels, qrels_table),
                      *(_described("run", n, p, t) for n, p, t in zip(named, runs, tables, strict=True))]
         provenance = frame_provenance(qrels_frame, run_frame, described, on_duplicate, bound)
+    provenance["input_warnings"] += unused_weights(labelled, {w.name: w.source.path for w in bound})
     judged = qrels_frame if read is None else read  # (a subtopic qrels' judgments: spark/subtopics.py)
     out = evaluate(judged, run_frame, specs, columns=Columns(run="run", order="line" if on_driver else None),
                    runs=named, on_duplicate=on_duplicate, weights={w.name: w for w in bound})
