@@ -48,6 +48,8 @@ def test_project_flavors_are_found_upward_and_used_when_no_spec_is_given(project
 def test_project_errors_are_named(project, tmp_path):
     with pytest.raises(rf.SpecError, match=r"names no flavor 'nope'; it names: project\.primary, project\.deep"):
         rf.parse_spec("project.nope")
+    with pytest.raises(rf.SpecError, match=r"names no flavor 'deeep'; did you mean project\.deep\? it names"):
+        rf.parse_spec("project.deeep")
     (project / "pyproject.toml").write_text('[tool.rankflavor]\nprimary = "ndcg@5"\n')
     with pytest.raises(rf.SpecError, match="both define the project's flavors"):
         rf.parse_spec("project.primary")

@@ -91,6 +91,10 @@ def project_spec(name: str, start: Path | None = None) -> tuple[str, Project]:
         raise SpecError(f"{name}: no project flavors here: put primary = \"SPEC\" in a rankflavor.toml (or under "
                         "[tool.rankflavor] in pyproject.toml) in this folder or above")
     if key not in project.flavors:
-        raise SpecError(f"{name}: {project.path} names no flavor {key!r}; it names: "
+        import difflib
+
+        close = difflib.get_close_matches(key, list(project.flavors), n=2, cutoff=0.6)
+        hint = f"did you mean {' or '.join(PREFIX + n for n in close)}? " if close else ""
+        raise SpecError(f"{name}: {project.path} names no flavor {key!r}; {hint}it names: "
                         f"{', '.join(PREFIX + n for n in project.flavors) or 'none'}")
     return project.flavors[key], project
