@@ -352,7 +352,8 @@ def test_weighted_means_equal_the_local_engine(spark):
     qrels, run, weights = _weighted_case()
     specs = ["ndcg@5 weights=w empty=skip", "map weights=w empty=skip unjudged_queries=zero", "ndcg@5 weights=t",
              "gm_map weights=t", "p@3 weights=t round=2 mean_of=rounded", "ndcg@5 weights=t unjudged=skip",
-             "ndcg@5 weights=t unjudged_queries=zero", "num_ret weights=t", "ndcg@5 weights=w", "ndcg@5 weights=zero"]
+             "ndcg@5 weights=t unjudged_queries=zero", "num_ret weights=t", "ndcg@5 weights=w", "ndcg@5 weights=zero",
+             "num_ret weights=w"]
     runs = {name: run[run.system == name][["query", "doc", "score"]].reset_index(drop=True) for name in ("r0", "r1")}
     ok, refused = [], {}
     for spec in specs:
@@ -362,6 +363,7 @@ def test_weighted_means_equal_the_local_engine(spark):
         except rf.RankflavorError as exc:
             refused[spec] = exc
     assert len(ok) >= 6 and "have no weight in 'w' ('qz')" in str(refused.get("ndcg@5 weights=w"))
+    assert "have no weight in 'w' ('qz')" in str(refused.get("num_ret weights=w"))  # (a sum too: every query summed)
     spark_weights = {"w": weights["w"], "zero": weights["zero"],
                      "t": spark.createDataFrame(pd.DataFrame(list(weights["t"].items()), columns=["query", "weight"]))}
     qrels_frame, run_frame = spark.createDataFrame(qrels), spark.createDataFrame(run)

@@ -88,11 +88,13 @@ def mean_of(flavor: Flavor, aggregate: Aggregate | None, weighing: Weighing | No
     if aggregate is None or aggregate.count == 0:
         return None
     kind = registry.get(flavor.metric).aggregate
-    if kind == "sum":
+    shown = [] if weighing is None else [query for _, query in sorted(weighing.unweighted)[:5]]
+    if kind == "sum":  # (a sum ignores the weights, but every query summed needs one, as the local denominator says)
+        if weighing is not None:
+            refuse_unweighted(weighing.name, weighing.total.count, shown)
         mean = aggregate.total
     elif weighing is not None:
         total = weighing.total.total
-        shown = [query for _, query in sorted(weighing.unweighted)[:5]]
         refuse_unweighted(weighing.name, weighing.total.count, shown, aggregate.count, total)
         sums = aggregate.log_partials if kind == "gm" else aggregate.partials
         mean = math.fsum(sums) / total
