@@ -69,38 +69,31 @@ def add_cutoff_and_base_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
 
 
-def cutoff(text: str) -> int:
-    """-k K: a whole number of 1 or more, else a usage error naming the value."""
+def _whole_number(text: str, least: int, what: str, example: str) -> int:
+    """A whole number of `least` or more, else argparse's usage error naming the value."""
     try:
         value = int(text)
     except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a cutoff: give a whole number of 1 or more, e.g. -k 10")
+        value = least - 1
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}: give a whole number of {least} or more, e.g. "
+                                         f"{example}")
     return value
+
+
+def cutoff(text: str) -> int:
+    """-k K (compare, power, report): a whole number of 1 or more."""
+    return _whole_number(text, 1, "a cutoff", "-k 10")
 
 
 def resamples(text: str) -> int:
-    """--resamples N (compare, report): a whole number of 1 or more, else a usage error naming the value."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of resamples: give a whole number of 1 or more, "
-                                         "e.g. --resamples 10000")
-    return value
+    """--resamples N (compare, report): a whole number of 1 or more."""
+    return _whole_number(text, 1, "a number of resamples", "--resamples 10000")
 
 
 def seed(text: str) -> int:
     """--seed N (compare, report): a whole number of 0 or more (numpy's SeedSequence takes no negative seed)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: give a whole number of 0 or more, e.g. --seed 0")
-    return value
+    return _whole_number(text, 0, "a seed", "--seed 0")
 
 
 def significance_level(text: str) -> float:

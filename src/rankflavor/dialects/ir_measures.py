@@ -64,7 +64,6 @@ other than the one picked).
 from __future__ import annotations
 
 import ast
-import difflib
 import functools
 import re
 from typing import Any, NamedTuple
@@ -263,10 +262,7 @@ def measure(name: str, params: tuple[tuple[str | None, str], ...], cutoff: int |
         raise SpecError(f"{where}: write ir_measures' measure as ir_measures parses it, e.g. ir_measures.AP(rel=2)@100")
     at_name = MEASURES[ALIASES.get(head, (head, {}))[0]][1]
     if provider is not None and provider not in providers.PROVIDERS and at_name not in given:  # (`P@x`)
-        close = difflib.get_close_matches(provider, providers.PROVIDERS, n=2, cutoff=0.5)
-        hint = f"; did you mean {' or '.join(close)}?" if close else ""
-        raise SpecError(f"{where}: {provider!r} after @ is neither {head}'s {at_name} (e.g. {_example_at(head)}) "
-                        f"nor one of ir_measures' providers ({', '.join(providers.PROVIDERS)}){hint}")
+        providers.refuse_at_word(provider, f"{head}'s {at_name} (e.g. {_example_at(head)})", where)
     base, values = _checked(head, given, where)
     cut = values.get("cutoff")
     cut = None if cut is _NOT_GIVEN else cut

@@ -119,11 +119,21 @@ def default_provider(base: str, values: dict[str, Any]) -> str | None:
     return next((p for p in PIPELINE if supports(p, base, values)), None)
 
 
+def _close(provider: str) -> list[str]:
+    return difflib.get_close_matches(provider, PROVIDERS, n=2, cutoff=0.5)
+
+
+def refuse_at_word(word: str, parameter: str, where: str) -> None:
+    """The SpecError of a word after @ that is neither the measure's `@` parameter (`P@x`) nor a provider."""
+    hint = f"; did you mean {' or '.join(_close(word))}?" if _close(word) else ""
+    raise SpecError(f"{where}: {word!r} after @ is neither {parameter} nor one of ir_measures' providers "
+                    f"({', '.join(PROVIDERS)}){hint}")
+
+
 def checked_provider(provider: str, base: str, values: dict[str, Any], where: str) -> None:
     """A SpecError unless `provider` is ir_measures' and computes the measure as written, and rankflavor reads it."""
     if provider not in PROVIDERS:
-        close = difflib.get_close_matches(provider, PROVIDERS, n=2, cutoff=0.5)
-        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        hint = f"did you mean {' or '.join(_close(provider))}? " if _close(provider) else ""
         raise SpecError(f"{where}: ir_measures has no provider {provider!r}; {hint}its providers: {', '.join(PROVIDERS)}")
     if not supports(provider, base, values):
         others = [p for p in PROVIDERS if supports(p, base, values)]
