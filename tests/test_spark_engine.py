@@ -384,6 +384,49 @@ def test_weighted_means_equal_the_local_engine(spark):
         evaluate(qrels_frame, run_frame, "ndcg@5 weights=t", columns=Columns(run="system"), weights={"t": doubled})
 
 
+def test_unjudged_bounds_equal_the_local_ones_across_slices(spark, tmp_path, capsys):
+    """`unjudged_bounds=GRADE` (eval --unjudged-bounds): each run x flavor's low and high mean, merged from the
+    slices' ends, equal the local report's (compare/unjudged_bounds.py report_bounds: 1e-12 relative), at each
+    query's top grade and at a declared one, weighted and not, with a zero-ideal, a run-only and a qrels-only
+    query and many small slices; the CLI prints the local table and JSON."""
+    import json
+
+    from rankflavor.cli.main import main
+    from rankflavor.compare.unjudged_bounds import report_bounds
+    from rankflavor.spark import Columns, evaluate
+
+    qrels, run, weights = _weighted_case()
+    specs = ["ndcg@5", "map", "p@3 unjudged=skip", "ndcg@5 weights=t", "recall@10 missing=zero", "ndcg@4 ties=average"]
+    runs = {name: run[run.system == name][["query", "doc", "score"]].reset_index(drop=True) for name in ("r0", "r1")}
+    report = rf.evaluate(qrels, runs, specs, weights={"t": weights["t"]})
+    qrels_frame, run_frame = spark.createDataFrame(qrels), spark.createDataFrame(run)
+    for grade in ("top", "2"):
+        local = {(label, r): (low, high) for label, r, _, low, high in report_bounds(report, grade)}
+        out = evaluate(qrels_frame, run_frame, specs, columns=Columns(run="system"), weights={"t": weights["t"]},
+                       slice_rows=60, unjudged_bounds=grade)
+        mine = {(a["label"], a["run"]): a["bounds"] for a in out.aggregate_rows}
+        out.unpersist()
+        assert mine.keys() == local.keys()
+        assert any(high > low + 0.01 for low, high in local.values()), grade  # (the holes move the means)
+        for key, (low, high) in local.items():
+            assert mine[key] == (pytest.approx(low, rel=1e-12), pytest.approx(high, rel=1e-12)), (grade, key)
+    paths = {"qrels": tmp_path / "b.qrels", "run": tmp_path / "b.run"}
+    paths["qrels"].write_text("".join(f"{q} 0 {d} {int(g)}\n" for q, d, g in qrels.itertuples(index=False)))
+    paths["run"].write_text("".join(f"{q} Q0 {d} 1 {s} x\n" for r, q, d, s in run.itertuples(index=False) if r == "r0"))
+    base = ["eval", str(paths["qrels"]), str(paths["run"]), "-m", "ndcg@5", "-m", "map", "--unjudged-bounds", "2"]
+    for fmt in ("table", "json"):
+        assert main([*base, "--format", fmt]) == 0
+        theirs = capsys.readouterr().out
+        assert main([*base, "--format", fmt, "--engine", "spark"]) == 0
+        mine_out = capsys.readouterr().out
+        if fmt == "json":
+            a, b = json.loads(mine_out), json.loads(theirs)
+            _assert_close(a["unjudged_bounds"], b["unjudged_bounds"])
+            assert len(b["unjudged_bounds"]["means"]) == 2
+        else:
+            assert mine_out == theirs and "bounds for unjudged documents" in theirs
+
+
 def test_cli_engine_spark_takes_weights(spark, tmp_path, capsys):
     """`eval --engine spark --weights NAME=FILE` prints the local JSON (means to 1e-12 relative), the weights'
     provenance (sha256, queries in the data) included, and the local warning of weights no flavor asks for."""

@@ -249,8 +249,6 @@ def _spark_report(args: argparse.Namespace, specs: list[str], names: list[str] |
     """The Spark engine's report (rankflavor/spark/report.py), printed as a local one."""
     from rankflavor.errors import UsageError
 
-    if args.unjudged_bounds:
-        raise UsageError("--engine spark does not take --unjudged-bounds (yet): evaluate it locally")
     try:
         import pyspark  # noqa: F401
     except ImportError as exc:
@@ -258,7 +256,7 @@ def _spark_report(args: argparse.Namespace, specs: list[str], names: list[str] |
     from rankflavor.spark.report import spark_report
 
     return spark_report(args.qrels, list(args.runs), specs, args.master, args.on_duplicate, args.per_query,
-                        args.output, weight_files(args.weights), args.overwrite, names)
+                        args.output, weight_files(args.weights), args.overwrite, names, args.unjudged_bounds)
 
 
 def default_spec() -> str:

@@ -188,7 +188,11 @@ def add_unjudged_bounds(cmp, grade: str | float = TOP) -> Bounds:
 
 def report_bounds(report, grade: str | float = TOP) -> list[tuple[str, str, float | None, float | None, float | None]]:
     """(label, run, mean, low, high) of every result of a `Report` (rankflavor.evaluate), each over the run's own
-    queries and averaged as its flavor averages (`Result.mean_with`)."""
+    queries and averaged as its flavor averages (`Result.mean_with`); a report that made its bounds as it was
+    evaluated (`eval --engine spark --unjudged-bounds`: spark/report.py) gives its own."""
+    made = getattr(report, "unjudged_bounds", None)
+    if made is not None:
+        return made(grade)
     grade = parse_grade(grade)
     out = []
     engines: dict[tuple[str, int | None], Engine] = {}

@@ -98,7 +98,8 @@ class Columns:
 def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, columns: Columns | None = None,
              run_name: str = "run", runs: Sequence[str] | None = None, on_duplicate: str = "error",
              partitions: int | None = None, slice_rows: int = 1 << 20, max_query_rows: int = 50_000_000,
-             persist: bool = True, weights: Mapping[str, Any] | None = None) -> SparkEvaluation:
+             persist: bool = True, weights: Mapping[str, Any] | None = None,
+             unjudged_bounds: str | float | None = None) -> SparkEvaluation:
     """Evaluate the run DataFrame (several runs told apart by `columns.run`) against the qrels DataFrame under
     every flavor, on Spark.
 
@@ -120,6 +121,8 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, columns: Columns
     `weights=`). A file or mapping is read and checked on the driver; a DataFrame's rows are checked on the
     executors. The weights are hashed by query with the other rows: the per-query values are unchanged, the
     means weighted.
+    unjudged_bounds: a grade ('top': each query's top judged grade) for each mean's interval of judgments, in
+    `aggregate_rows` as "bounds" (low, high): rf.evaluate's report_bounds (compare/unjudged_bounds.py), per slice.
     """
     from pyspark.sql import functions as F
 
@@ -139,7 +142,10 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, columns: Columns
     if runs is None:
         runs = [run_name] if columns.run is None else sorted(
             str(r[0]) for r in run.select(F.col(columns.run).cast("string")).distinct().collect() if r[0] is not None)
-    plan = Plan.of(labelled, runs, on_duplicate, slice_rows, max_query_rows, tuple(bound))
+    from rankflavor.compare.unjudged_bounds import parse_grade
+
+    grade = None if unjudged_bounds is None else parse_grade(unjudged_bounds)
+    plan = Plan.of(labelled, runs, on_duplicate, slice_rows, max_query_rows, tuple(bound), grade)
     union = _input_rows(qrels, run, columns, run_name, {name: bound[name] for name in plan.weights}, plan.subtopics)
     union = union.repartition(partitions, "query") if partitions else union.repartition("query")
     union = union.sortWithinPartitions("query", "kind", "order")

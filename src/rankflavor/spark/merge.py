@@ -76,6 +76,8 @@ def merge_group(run: str, index: int, partials: list[Partial], plan: Plan) -> di
     out = {"run": run, "flavor_index": index, "label": plan.labels[index], "flavor": plan.specs[index],
            "mean": mean, "n": n, "counts": counts, "undefined_status": undefined,
            "warnings": [str(w) for w in warnings], "warning_details": [w.to_dict() for w in warnings]}
+    if plan.bounds_grade is not None:  # (--unjudged-bounds: the low and high mean; not an `aggregates` column)
+        out["bounds"] = tuple(variant_mean(flavor, means, weighings, end) for end in ("bound_low", "bound_high"))
     if flavor.weights.name is not None:  # (the denominator's total weight; not an `aggregates` column)
         main = weighings.get("main")
         out["total_weight"] = main.total.total if main is not None and n else 0.0
@@ -110,6 +112,20 @@ def mean_of(flavor: Flavor, aggregate: Aggregate | None, weighing: Weighing | No
     return mean if flavor.mean_of == "rounded" or decimals is None else round(mean, decimals)
 
 
+def variant_mean(flavor: Flavor, means: dict[str, Aggregate | None], weighings: dict[str, Weighing] | None, name: str,
+                 needed: bool = True) -> float | None:
+    """The mean of a variant (main, skip, bound_low, ...): raises where the local report does (needed), else None
+    when refused."""
+    weighed = flavor.weights.name is not None
+    weighing = (weighings or {}).get(name, Weighing(str(flavor.weights.name))) if weighed else None
+    try:
+        return mean_of(flavor, means.get(name), weighing)
+    except EvaluationError:
+        if needed:
+            raise
+        return None
+
+
 def summarise(flavor: Flavor, counts: dict[str, int], means: dict[str, Aggregate | None],
               weighings: dict[str, Weighing] | None = None,
               ) -> tuple[float | None, int, dict[str, int], list[FlavorWarning]]:
@@ -121,17 +137,9 @@ def summarise(flavor: Flavor, counts: dict[str, int], means: dict[str, Aggregate
     ordered = {name: counts.get(name, 0) for name in order}
     ordered.update({name: value for name, value in counts.items()
                     if name not in ordered and name != "unjudged_queries_in_top"})
-    weighed = flavor.weights.name is not None
 
     def variant(name: str, needed: bool = True) -> float | None:
-        """The mean of a variant: raises where the local report does (needed), else None when refused."""
-        weighing = (weighings or {}).get(name, Weighing(str(flavor.weights.name))) if weighed else None
-        try:
-            return mean_of(flavor, means.get(name), weighing)
-        except EvaluationError:
-            if needed:
-                raise
-            return None
+        return variant_mean(flavor, means, weighings, name, needed)
 
     metric = registry.get(flavor.metric)
     mean = variant("main")

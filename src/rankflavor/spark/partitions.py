@@ -10,7 +10,8 @@ those of the whole run; the means are merged from exact partial sums (`Aggregate
 Emitted per slice, per run and flavor: one OUTPUT row per judged query (kind "query") and one row per
 `Partial` (kind "partial": a count, `count` NAME, or a mean's partial sums, `mean` VARIANT, the variants
 being the means a warning reports: main, pessimistic, optimistic, skip, without_undefined, other_missing,
-and judged_share, the share of judged docs among the scored ranks). Under weights=NAME a mean's partials are
+and judged_share, the share of judged docs among the scored ranks; with `Plan.bounds_grade`, bound_low and
+bound_high, the two ends of the unjudged bounds). Under weights=NAME a mean's partials are
 those of w*v (and w*log), with `weight` VARIANT (the exact sum of the weights averaged; n: how many averaged
 queries have no weight) and up to 5 `noweight` VARIANT rows naming such queries. The
 weights arrive as INPUT rows of kind WEIGHTS (run: the weights' name, value: the weight), hashed with the
@@ -62,15 +63,19 @@ class Plan:
     max_query_rows: int = 50_000_000
     weights: tuple[str, ...] = ()  # the names of the weights among the INPUT rows (kind WEIGHTS)
     subtopics: bool = False  # a diversity measure is asked for: the QRELS rows are subtopic judgments
+    bounds_grade: str | float | None = None  # --unjudged-bounds: the grade of the high end (compare/unjudged_bounds.py)
 
     @classmethod
     def of(cls, labelled: Mapping[Flavor, Sequence[str]], runs: Sequence[str], on_duplicate: str = "error",
-           slice_rows: int = 1 << 20, max_query_rows: int = 50_000_000, weights: Sequence[str] = ()) -> Plan:
-        """The plan of the flavors `labelled` (flavor.labelled_specs) over `runs`; `weights`: the names bound."""
+           slice_rows: int = 1 << 20, max_query_rows: int = 50_000_000, weights: Sequence[str] = (),
+           bounds_grade: str | float | None = None) -> Plan:
+        """The plan of the flavors `labelled` (flavor.labelled_specs) over `runs`; `weights`: the names bound;
+        `bounds_grade`: the unjudged bounds' grade (parse_grade's), None for none."""
         parts = tuple(dict.fromkeys(p for f in labelled for p in registry.get(f.metric).parts))
         used = tuple(name for name in weights if any(f.weights.name == name for f in labelled))
         return cls(tuple(str(f) for f in labelled), tuple(labelled[f][0] for f in labelled), tuple(runs), parts,
-                   on_duplicate, slice_rows, max_query_rows, used, reads_subtopics([f.metric for f in labelled]))
+                   on_duplicate, slice_rows, max_query_rows, used, reads_subtopics([f.metric for f in labelled]),
+                   bounds_grade)
 
     def flavors(self) -> list[Flavor]:
         return [Flavor.parse(spec) for spec in self.specs]
@@ -225,7 +230,7 @@ def evaluate_slice(table: pa.Table, plan: Plan) -> Iterator[pa.RecordBatch]:
             result = Result(run.name, flavor, evaluation.results, dataset.query_ids, unjudged_queries,
                             averaging=averaging_for(dataset, run, flavor))
             yield _query_rows(result, index, plan, schema)
-            yield _partial_rows(result, index, engine, run, schema)
+            yield _partial_rows(result, index, engine, run, schema, plan.bounds_grade)
         engine.release(run)
 
 
@@ -280,13 +285,17 @@ PARTIAL_COLUMNS = ("run", "flavor_index", "partial", "name", "n", "partials", "l
 NOWEIGHT_SHOWN = 5  # the queries named when averaged queries have no weight (Averaging: the first 5)
 
 
-def _partial_rows(result: Result, index: int, engine: Engine, run: InternedRun, schema: pa.Schema) -> pa.RecordBatch:
+def _partial_rows(result: Result, index: int, engine: Engine, run: InternedRun, schema: pa.Schema,
+                  bounds_grade: str | float | None = None) -> pa.RecordBatch:
     rows = [Partial("count", name, int(value)) for name, value in result.counts.items()]
     q = result.queries
     rows.append(Partial("count", "unjudged_queries_in_top", int((q.unjudged_in_top > 0).sum())))
     shares = Aggregate.of(q.judged_in_top)
     rows.append(Partial("mean", "judged_share", shares.count, shares.partials))
-    for variant, raw in variants(result, engine, run).items():
+    found = variants(result, engine, run)
+    if bounds_grade is not None:
+        found.update(bound_variants(result, engine, run, bounds_grade))
+    for variant, raw in found.items():
         rows += _mean_partials(result.averaging, q, raw, variant)
     n = len(rows)
     columns = {"kind": pa.array(["partial"] * n, pa.string()), "run": pa.array([result.run] * n, pa.string()),
@@ -354,3 +363,16 @@ def variants(result: Result, engine: Engine, run: InternedRun) -> dict[str, np.n
         except EvaluationError:
             out["skip"] = None
     return out
+
+
+def bound_variants(result: Result, engine: Engine, run: InternedRun, grade: str | float) -> dict[str, np.ndarray]:
+    """The per-query raw values of the unjudged bounds' two ends over this slice, as report_bounds takes them
+    (compare/unjudged_bounds.py): the flavor under unjudged=zero, and the same on the slice's qrels filled at
+    `grade` with the run's unjudged docs within the cutoff."""
+    from rankflavor.compare.unjudged_bounds import filled_dataset
+
+    low_flavor = result.flavor.with_(unjudged="zero")
+    low = (result.queries.raw_value if low_flavor == result.flavor else
+           engine.evaluate(run, [low_flavor])[0].results.raw_value)
+    filled = Engine(filled_dataset(engine.dataset, run, result.flavor.cutoff, grade))
+    return {"bound_low": low, "bound_high": filled.evaluate(run, [low_flavor])[0].results.raw_value}

@@ -64,6 +64,7 @@ class SparkResult(FlavorNames):
     rows: list[dict[str, Any]] = field(default_factory=list)  # per query (with --per-query)
     details: list[dict[str, Any]] = field(default_factory=list)  # each warning's code, message and numbers
     total_weight: float | None = None  # weights=NAME: the total weight of the queries averaged
+    bounds: tuple[float | None, float | None] | None = None  # --unjudged-bounds: the low and high mean
 
     @property
     def parts(self) -> list[str]:
@@ -96,6 +97,17 @@ class SparkReport:
     results: list[SparkResult]
     provenance: dict[str, Any]
     frames: Any = None  # the SparkEvaluation
+    bounds_grade: str | float | None = None  # the grade of the unjudged bounds evaluated (None: none)
+
+    def unjudged_bounds(self, grade: str | float) -> list[tuple[str, str, float | None, float | None, float | None]]:
+        """(label, run, mean, low, high) of every result, as compare/unjudged_bounds.py report_bounds gives a local
+        report's: merged from the executors' per-slice ends (evaluated for `bounds_grade` only)."""
+        from rankflavor.compare.unjudged_bounds import parse_grade
+
+        if self.bounds_grade is None or parse_grade(grade) != self.bounds_grade:
+            raise UsageError(f"the Spark evaluation holds no unjudged bounds at grade {grade!r}: evaluate again "
+                             "with unjudged_bounds=GRADE")
+        return [(r.label, r.run, r.mean, *(r.bounds or (None, None))) for r in self.results]
 
     @property
     def runs(self) -> list[str]:
@@ -115,11 +127,13 @@ class SparkReport:
 
 def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | None, on_duplicate: str,
                  per_query: bool, output: str | None, weights: dict[str, str] | None = None,
-                 overwrite: bool = False, names: list[str] | None = None) -> SparkReport:
+                 overwrite: bool = False, names: list[str] | None = None,
+                 unjudged_bounds: str | None = None) -> SparkReport:
     """Evaluate on Spark (a local session without `master`) and collect what the CLI prints; `weights`:
     {NAME: FILE} (--weights NAME=FILE), read on the driver; `output`: a folder for the per-query rows
     (spark/output_dir.py: a non-empty one only with `overwrite`); `names`: the runs' names (--name, checked by
-    inputs/run_names.py given_names), else their file names."""
+    inputs/run_names.py given_names), else their file names; `unjudged_bounds`: the grade of each mean's interval of
+    judgments (--unjudged-bounds), None for none."""
     from pyspark.sql import functions as F
 
     from rankflavor.flavor import labelled_specs
@@ -139,6 +153,10 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     #                                                          a subtopic qrels, its errors before a session starts)
     plan = plan_output(output, [qrels, *runs, *(weights or {}).values()], overwrite, master) if output else None
     refuse_unbound_weights(labelled, weights or {})  # (before a session starts)
+    if unjudged_bounds is not None:
+        from rankflavor.compare.unjudged_bounds import parse_grade
+
+        parse_grade(unjudged_bounds)  # (a bad grade: before a session starts)
     bound = [load_weights(name, path) for name, path in (weights or {}).items()]
     spark = local_session(master)
     qrels_frame, qrels_table = input_frame(spark, qrels, "grade", "qrels", read)
@@ -163,7 +181,8 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     provenance["input_warnings"] += unused_weights(labelled, {w.name: w.source.path for w in bound})
     judged = qrels_frame if read is None else read  # (a subtopic qrels' judgments: spark/subtopics.py)
     out = evaluate(judged, run_frame, specs, columns=Columns(run="run", order="line" if on_driver else None),
-                   runs=named, on_duplicate=on_duplicate, weights={w.name: w for w in bound})
+                   runs=named, on_duplicate=on_duplicate, weights={w.name: w for w in bound},
+                   unjudged_bounds=unjudged_bounds)
     if plan is not None:
         try:
             write_output(out.per_query, plan)
@@ -177,7 +196,8 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
         rows = collect_arrow(out.per_query.orderBy("run", "flavor", "query")).to_pylist()
     results = spark_results(out.aggregate_rows, labelled, named, rows)
     out.unpersist()
-    return SparkReport(results, {**provenance, "engine": "spark", "master": master or "local[2]"}, out)
+    return SparkReport(results, {**provenance, "engine": "spark", "master": master or "local[2]"}, out,
+                       out.plan.bounds_grade)
 
 
 def spark_results(aggregate_rows: list[dict[str, Any]], labelled: Mapping[Flavor, list[str]], runs: list[str],
@@ -197,7 +217,7 @@ def spark_results(aggregate_rows: list[dict[str, Any]], labelled: Mapping[Flavor
                     for r in rows.get((name, str(flavor)), [])]
             results.append(SparkResult(name, flavor, labelled[flavor], a["mean"], a["n"], dict(a["counts"]),
                                        list(a["warnings"]), mine, list(a["warning_details"]),
-                                       a.get("total_weight")))
+                                       a.get("total_weight"), a.get("bounds")))
     return results
 
 
