@@ -134,8 +134,6 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     (spark/output_dir.py: a non-empty one only with `overwrite`); `names`: the runs' names (--name, checked by
     inputs/run_names.py given_names), else their file names; `unjudged_bounds`: the grade of each mean's interval of
     judgments (--unjudged-bounds), None for none."""
-    from pyspark.sql import functions as F
-
     from rankflavor.flavor import labelled_specs
     from rankflavor.inputs.run_names import default_names
     from rankflavor.inputs.subtopics import as_subtopic_qrels, reads_subtopics
@@ -161,16 +159,7 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     spark = local_session(master)
     qrels_frame, qrels_table = input_frame(spark, qrels, "grade", "qrels", read)
     named = names if names is not None else default_names([(Path(p).name, p) for p in runs])
-    frames, tables = [], []
-    for path, name in zip(runs, named, strict=True):
-        frame, table = input_frame(spark, path, "score", name)
-        if table is not None:
-            table.source.name = name  # (the provenance's name, as load_runs gives a named run's)
-        tables.append(table)
-        frames.append(frame.withColumn("run", F.lit(name)))
-    run_frame = frames[0]
-    for frame in frames[1:]:
-        run_frame = run_frame.unionByName(frame, allowMissingColumns=True)
+    run_frame, tables = _run_frames(spark, runs, named)
     on_driver = qrels_table is not None and all(t is not None for t in tables)
     if on_driver:  # (the local engine's checks and errors, before any Spark job)
         provenance = driver_provenance(qrels_table, tables, on_duplicate, bound)
@@ -198,6 +187,24 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     out.unpersist()
     return SparkReport(results, {**provenance, "engine": "spark", "master": master or "local[2]"}, out,
                        out.plan.bounds_grade)
+
+
+def _run_frames(spark: Any, runs: list[str], names: list[str]) -> tuple[Any, list[Any]]:
+    """(one DataFrame of every run's rows, with a `run` column of its name; the tables read on the driver, None
+    for a Parquet file Spark reads)."""
+    from pyspark.sql import functions as F
+
+    frames, tables = [], []
+    for path, name in zip(runs, names, strict=True):
+        frame, table = input_frame(spark, path, "score", name)
+        if table is not None:
+            table.source.name = name  # (the provenance's name, as load_runs gives a named run's)
+        tables.append(table)
+        frames.append(frame.withColumn("run", F.lit(name)))
+    run_frame = frames[0]
+    for frame in frames[1:]:
+        run_frame = run_frame.unionByName(frame, allowMissingColumns=True)
+    return run_frame, tables
 
 
 def spark_results(aggregate_rows: list[dict[str, Any]], labelled: Mapping[Flavor, list[str]], runs: list[str],
