@@ -150,3 +150,18 @@ def test_every_peer_name_resolves_to_its_flavor_or_is_refused_as_ambiguous(case)
         assert "several tools" in str(exc) and f"{prefix}{name}" in str(exc)
         return
     assert bare == (theirs if theirs is not None else ours)
+
+
+def test_each_prefix_is_read_by_the_dialect_module_of_that_prefix():
+    """dialects/lookup.py names each prefix's module without importing it (imported on first use): the table and
+    each module's own PREFIX agree, and a prefix's names resolve through it."""
+    import importlib
+
+    from rankflavor.dialects.lookup import DIALECTS, PEER_TABLES, dialect, peer_measure
+
+    assert set(PEER_TABLES) == set(DIALECTS)
+    for prefix, module in DIALECTS.items():
+        assert importlib.import_module(f"rankflavor.dialects.{module}").PREFIX == prefix
+        assert dialect(prefix).PREFIX == prefix
+    assert peer_measure("ir_measures.nDCG@10").metric == "ndcg" and peer_measure("ranx.ndcg", (), 5).cutoff == 5
+    assert peer_measure("nope.ndcg") is None

@@ -19,33 +19,38 @@ prefix: cwl_eval's `P@10` and `AP` are not tried bare.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from types import ModuleType
 from typing import NamedTuple
 
-from rankflavor.dialects import cwl_eval, ir_measures, ndeval, pytrec_eval, ranx, torchmetrics, trec_eval, trectools
 from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.presets import PRESETS
 from rankflavor.errors import SpecError
 
-# prefix -> (name without the prefix, params as written, cutoff) -> PeerMeasure or None
-PEER_TABLES: dict[str, Callable[[str, tuple[tuple[str | None, str], ...], int | None], PeerMeasure | None]] = {
-    ranx.PREFIX: ranx.measure,
-    ir_measures.PREFIX: ir_measures.measure,
-    trec_eval.PREFIX: trec_eval.measure,
-    pytrec_eval.PREFIX: pytrec_eval.measure,
-    ndeval.PREFIX: ndeval.measure,
-    cwl_eval.PREFIX: cwl_eval.measure,
-    trectools.PREFIX: trectools.measure,
-    torchmetrics.PREFIX: torchmetrics.measure,
-}
-TREC_PREFIXES = (trec_eval.PREFIX, pytrec_eval.PREFIX)  # the prefixes that read trec_eval's names
+# prefix -> the dialect module that reads it (each module's PREFIX: tests/test_peer_names.py), imported on first use:
+# `trec_eval.official` needs trec_eval's table only, not ir_measures' grammar or ranx's (3 ms of a small run's start-up)
+DIALECTS = {"ranx.": "ranx", "ir_measures.": "ir_measures", "trec_eval.": "trec_eval", "pytrec_eval.": "pytrec_eval",
+            "ndeval.": "ndeval", "cwl_eval.": "cwl_eval", "trectools.": "trectools", "torchmetrics.": "torchmetrics"}
+PEER_TABLES = tuple(DIALECTS)  # the prefixes of the peers' tables
+TREC_PREFIXES = ("trec_eval.", "pytrec_eval.")  # the prefixes that read trec_eval's names
 # the tables that read the head in their own grammar (`ir_measures.IPrec@0.1`): they get it as written after the
 # prefix, params () and cutoff None
-RAW_HEADS = (ir_measures.PREFIX, ndeval.PREFIX, cwl_eval.PREFIX)
+RAW_HEADS = ("ir_measures.", "ndeval.", "cwl_eval.")
 
 
-BARE_DIALECTS = (trec_eval.PREFIX, pytrec_eval.PREFIX, ir_measures.PREFIX, ranx.PREFIX)  # tried in this order
-GIVES_WAY = {pytrec_eval.PREFIX: trec_eval.PREFIX, ir_measures.PREFIX: trec_eval.PREFIX}  # reading -> preferred
+BARE_DIALECTS = ("trec_eval.", "pytrec_eval.", "ir_measures.", "ranx.")  # tried in this order
+GIVES_WAY = {"pytrec_eval.": "trec_eval.", "ir_measures.": "trec_eval."}  # reading -> preferred
+
+
+def dialect(prefix: str) -> ModuleType:
+    """The dialect module of a prefix (`trec_eval.` -> dialects/trec_eval.py), imported on first use."""
+    return importlib.import_module(f"rankflavor.dialects.{DIALECTS[prefix]}")
+
+
+def peer_table(prefix: str) -> Callable[[str, tuple[tuple[str | None, str], ...], int | None], PeerMeasure | None]:
+    """(name without the prefix, params as written, cutoff) -> PeerMeasure or None: the prefix's dialect's."""
+    return dialect(prefix).measure
 
 
 class Reading(NamedTuple):
@@ -65,16 +70,16 @@ def bare_readings(written: str, parts: tuple[str, tuple[tuple[str | None, str], 
     refusals: list[SpecError] = []
     for prefix in BARE_DIALECTS:
         if prefix in RAW_HEADS:
-            if not ir_measures.knows(written):
+            if not dialect("ir_measures.").knows(written):
                 continue
             shown, call = written, (written, (), None)
         elif parts is not None:
-            own = trec_eval.printed_name(parts[0]) if prefix in TREC_PREFIXES else parts[0]
+            own = dialect("trec_eval.").printed_name(parts[0]) if prefix in TREC_PREFIXES else parts[0]
             shown, call = own + written[len(parts[0]):], (own, parts[1], parts[2])
         else:
             continue
         try:
-            found = PEER_TABLES[prefix](*call)
+            found = peer_table(prefix)(*call)
         except SpecError as exc:
             refusals.append(exc)
             continue
@@ -89,9 +94,9 @@ def peer_measure(name: str, params: tuple[tuple[str | None, str], ...] = (),
     """The measure a peer's name stands for, with the axes and parameters the peer sets, or None when `name`
     is no peer's measure. `params` and `cutoff` are what the spec writes after the name (`(rel=2)`, `@10`); a
     name that holds its cutoff or parameters refuses them (SpecError)."""
-    for prefix, table in PEER_TABLES.items():
+    for prefix in PEER_TABLES:
         if name.startswith(prefix):
-            return table(name[len(prefix):], params, cutoff)
+            return peer_table(prefix)(name[len(prefix):], params, cutoff)
     return None
 
 

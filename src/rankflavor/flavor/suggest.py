@@ -16,8 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from rankflavor import registry
-from rankflavor.dialects import ir_measures, ranx, torchmetrics, trec_eval, trectools
-from rankflavor.dialects.lookup import TREC_PREFIXES, peer_measure
+from rankflavor.dialects.lookup import TREC_PREFIXES, dialect, peer_measure
 from rankflavor.dialects.trec_sets import SETS
 
 
@@ -36,6 +35,8 @@ def did_you_mean(readings: Iterable[str]) -> str:
 
 def _peer_words() -> dict[str, tuple[str, ...]]:
     """A peer's own words after its prefix, for a misspelt one (`trec_eval.oficial` -> trec_eval.official)."""
+    trec_eval, ranx, trectools, torchmetrics = (dialect(p) for p in ("trec_eval.", "ranx.", "trectools.",
+                                                                      "torchmetrics."))
     trec = (*SETS, *trec_eval.tables().plain)
     return {**{prefix: trec for prefix in TREC_PREFIXES}, ranx.PREFIX: tuple(ranx.ranx_names()),
             trectools.PREFIX: trectools.names(), torchmetrics.PREFIX: torchmetrics.names()}
@@ -44,6 +45,7 @@ def _peer_words() -> dict[str, tuple[str, ...]]:
 def _dialect_words() -> dict[str, list[str]]:
     """Every dialect's own words by their lower case, each shown with the prefix that reads it (trec_eval's names
     and sets, ranx's, ir_measures'), for a misspelt name written without a prefix (`recip_rnk`)."""
+    trec_eval, ranx, ir_measures = (dialect(p) for p in ("trec_eval.", "ranx.", "ir_measures."))
     words = [trec_eval.PREFIX + word for word in _peer_words()[trec_eval.PREFIX]]
     words += [ranx.PREFIX + word for word in ranx.ranx_names()]
     words += [ir_measures.PREFIX + word for word in (*ir_measures.MEASURES, *ir_measures.ALIASES)]
@@ -61,7 +63,7 @@ def _spellings(name: str) -> list[str]:
     """trec_eval's spellings of a name: its case (`rprec` -> Rprec), `_` before a cutoff (P10 -> P_10), two
     decimals in a level (iprec_at_recall_0.1 -> iprec_at_recall_0.10)."""
     spaced = re.sub(r"(?<=[A-Za-z])(?=[0-9])", "_", name)
-    names = trec_eval.tables()
+    names = dialect("trec_eval.").tables()
     out = []
     for text in dict.fromkeys([name, spaced]):
         lower = text.lower()
@@ -78,6 +80,7 @@ def _spellings(name: str) -> list[str]:
 
 def suggestions(name: str, metrics: tuple[str, ...], presets: tuple[str, ...]) -> list[str]:
     """Up to five readings of an unknown `name`, the closest first."""
+    ir_measures = dialect("ir_measures.")
     found: list[str] = []
     if name.startswith(ir_measures.PREFIX):
         found += [ir_measures.PREFIX + spelled for spelled in ir_measures.spellings(name[len(ir_measures.PREFIX):])]
