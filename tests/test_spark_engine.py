@@ -271,6 +271,30 @@ def test_cli_engine_spark_takes_names_and_against_as_the_local_engine_does(spark
     assert "no sha256" in err and "Traceback" not in err, err
 
 
+def test_a_master_that_does_not_answer_is_a_usage_error_at_once(tmp_path):
+    """`--master` with no master behind it, or not a URL: exit 2 in seconds with one line that says so (Spark itself
+    retries for a minute, then prints a Java and a Python trace); a master Spark refuses: one line too."""
+    import socket
+
+    with socket.socket() as probe:  # (a port nobody listens on: bound, then closed)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    ex = SRC / "rankflavor" / "examples"
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    for master, says in [(f"spark://127.0.0.1:{port}", f"no Spark master answers (127.0.0.1:{port}: "),
+                         (f"spark://127.0.0.1:{port},127.0.0.1:{port}", "; 127.0.0.1:"),
+                         ("spark://localhost", "write spark://HOST:PORT"), ("spark://h:abc", "write spark://HOST:PORT"),
+                         (f"sc://127.0.0.1:{port}", "no Spark master answers"),
+                         ("foo://x", "Spark could not start a session")]:
+        done = subprocess.run([sys.executable, "-m", "rankflavor", "eval", str(ex / "seed000.qrels"), str(ex / "X.run"),
+                               "-m", "ndcg@3", "--engine", "spark", "--master", master],
+                              capture_output=True, text=True, timeout=120, env=env)
+        last = done.stderr.strip().splitlines()[-1]
+        assert done.returncode == 2 and last.startswith(f"rankflavor: --master {master}: ") and says in last, (
+            master, done.stderr[-2000:])
+        assert "Traceback" not in done.stderr and "internal error" not in done.stderr, master
+
+
 def _warned_inputs(tmp_path: Path) -> tuple[Path, Path]:
     """A qrels and a run whose input warnings are many: a run query only up to leading zeros ('007' vs '7'),
     run-only and qrels-only queries, rank-like scores, a grade above 31."""

@@ -23,6 +23,7 @@ def local_session(master: str | None = None, partitions: int = 4, connect: bool 
     from pyspark.sql import SparkSession
 
     master = master or "local[2]"
+    check_master(master)
     if master.startswith("local"):
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -40,10 +41,54 @@ def local_session(master: str | None = None, partitions: int = 4, connect: bool 
             del settings["spark.driver.host"]
     for key, value in settings.items():
         builder = builder.config(key, value)
-    session = builder.getOrCreate()
+    try:
+        session = builder.getOrCreate()
+    except Exception as exc:  # (py4j's and the JVM's errors: the reason is in Spark's log above, not in a trace)
+        from rankflavor.errors import UsageError
+
+        raise UsageError(f"--master {master}: Spark could not start a session ({type(exc).__name__}); Spark's "
+                         "log above says why") from None
     if not (connect or master.startswith("sc://")):
         session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+MASTER_TIMEOUT = 5.0  # seconds to wait for a master's port to accept a connection (Spark itself gives up after 60)
+
+
+def check_master(master: str) -> None:
+    """A standalone (`spark://HOST:PORT[,HOST:PORT]`) or Connect (`sc://HOST[:PORT]`) master whose port accepts a
+    connection, else a UsageError saying so at once (Spark retries for a minute, then prints a trace); other
+    masters (local[N], yarn, k8s://...) are Spark's to check."""
+    import socket
+    from urllib.parse import urlsplit
+
+    from rankflavor.errors import UsageError
+
+    scheme, _, rest = master.partition("://")
+    if scheme not in ("spark", "sc") or not rest:
+        return
+    addresses = []
+    for item in rest.split("/")[0].split(","):
+        host, port = None, None
+        try:
+            parsed = urlsplit(f"//{item}")
+            host, port = parsed.hostname, parsed.port or (15002 if scheme == "sc" else None)
+        except ValueError:
+            pass
+        if not host or port is None:
+            raise UsageError(f"--master {master}: write {scheme}://HOST:PORT (a standalone master listens on 7077 "
+                             "by default)")
+        addresses.append((host, port))
+    errors = []
+    for host, port in addresses:
+        try:
+            socket.create_connection((host, port), timeout=MASTER_TIMEOUT).close()
+            return
+        except OSError as exc:
+            errors.append(f"{host}:{port}: {exc.strerror or exc}")
+    raise UsageError(f"--master {master}: no Spark master answers ({'; '.join(errors)}); check the URL and that the "
+                     "master runs (on one machine: python benchmarks/spark_cluster.py start)")
 
 
 def spark_frame(spark: Any, table: Any) -> Any:
