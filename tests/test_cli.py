@@ -109,6 +109,26 @@ def test_explain_json_and_table(capsys):
     assert code == 0 and "ideal list" in out and "ranked list" in out
 
 
+def test_explain_takes_several_flavors_and_a_measure_set_each_record_the_one_of_its_flavor(capsys):
+    """`-m A -m B`: one record per flavor, in order (none dropped: the last -m used to win alone), each equal to
+    the record `-m` of that flavor alone gives; a measure set explains each member; JSON a list of them."""
+    import rankflavor as rf
+
+    code, out, _ = run_cli(capsys, "explain", Q, Y, "-q", "q1", "-m", "ndcg@3", "-m", "map", "--format", "json")
+    records = json.loads(out)
+    assert code == 0 and [r["flavor"] for r in records] == [str(rf.Flavor.parse(s)) for s in ("ndcg@3", "map")]
+    for spec, record in zip(("ndcg@3", "map"), records, strict=True):
+        code, alone, _ = run_cli(capsys, "explain", Q, Y, "-q", "q1", "-m", spec, "--format", "json")
+        assert json.loads(alone) == record
+    code, out, _ = run_cli(capsys, "explain", Q, Y, "-q", "q1", "-m", "ndcg@3", "-m", "map")
+    assert code == 0 and out.count("run Y.run  query q1") == 2 and out.index("ndcg@3") < out.index("flavor map")
+    code, out, _ = run_cli(capsys, "explain", Q, Y, "-q", "q1", "-m", "trec_eval.official", "--format", "json")
+    members = [str(f) for f in rf.parse_spec("trec_eval.official")]
+    assert code == 0 and [r["flavor"] for r in json.loads(out)] == members and len(members) == 28
+    with pytest.raises(rf.SpecError, match="is a set of 28 trec_eval measures: name one"):
+        rf.explain(Q, Y, "q1", "trec_eval.official")
+
+
 def test_presets_lists_canonical_flavors(capsys):
     code, out, _ = run_cli(capsys, "presets", "--format", "json")
     assert code == 0

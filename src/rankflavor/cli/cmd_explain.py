@@ -1,4 +1,5 @@
-"""`rankflavor explain QRELS RUN -q QID -m SPEC [--all] [--format table|json]`: the record behind one score.
+"""`rankflavor explain QRELS RUN -q QID -m SPEC [-m SPEC ...] [--all] [--format table|json]`: the record behind one
+score, one per flavor (a measure set's members each), the inputs read once.
 
 The table shows the ranked list and the metric's lists (ndcg: the ideal) first, down to the flavor's cutoff (and
 the documents tied with one above it; without a cutoff, every rank). It counts what it leaves out and ends with
@@ -24,8 +25,9 @@ def add_parser(sub) -> None:
     p.add_argument("qrels")
     p.add_argument("run")
     p.add_argument("-q", "--query", required=True, help="query id")
-    p.add_argument("-m", "--measure", dest="spec", metavar="SPEC",
-                   help="one flavor spec (default: the project's primary flavor, else ndcg@10)")
+    p.add_argument("-m", "--measure", dest="specs", metavar="SPEC", action="append",
+                   help="a flavor spec (repeatable: one record per flavor, a measure set's members each; default: "
+                        "the project's primary flavor, else ndcg@10)")
     p.add_argument("--all", action="store_true", dest="show_all",
                    help="print every ranked document, every row of the ideal list and the judged universe; without "
                         "it the ranked and ideal lists stop at the cutoff (plus documents tied across it), the judged "
@@ -59,32 +61,43 @@ def unknown_query(message: str, query: str, qrels: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rankflavor import Flavor
     from rankflavor.cli import render
     from rankflavor.cli.cmd_eval import default_spec
+    from rankflavor.flavor import labelled_specs
     from rankflavor.inputs.prefetch import prefetch_runs
-    from rankflavor.report import explain
+    from rankflavor.report.report import explain_each
 
-    flavor = Flavor.parse(args.spec or default_spec())
+    flavors = list(labelled_specs(args.specs or [default_spec()]))  # (a set or a sweep: each of its flavors)
     run = prefetch_runs([args.run])[0]  # parsed on Arrow's threads while the qrels is read
     try:
-        record = explain(args.qrels, run, args.query, flavor, on_duplicate=args.on_duplicate)
+        records = explain_each(args.qrels, run, args.query, flavors, on_duplicate=args.on_duplicate)
     except KeyError as exc:  # a query id the qrels does not judge: a usage error
         message = getattr(exc, "base", str(exc.args[0]))  # (the CLI lists the ids in the qrels' own order)
         sys.stderr.write(f"rankflavor: {unknown_query(message, args.query, args.qrels)}\n")
         return EXIT_USAGE
-    if args.format == "json":
-        render.print_json(record.to_dict())
-    elif args.show_all:
-        render.print_record(record)
-        if record.ranked_omitted:
-            from rankflavor.report.records import RANKED_ROWS_SHOWN
-
-            print(f"... {_count(record.ranked_omitted, 'more ranked document')} not listed: below rank "
-                  f"{RANKED_ROWS_SHOWN:,}, unjudged, and tied with no document the metric reads")
-    else:
-        print_short(record, flavor.cutoff)
+    if args.format == "json":  # (one flavor: its record; several: the list of them, in the flavors' order)
+        render.print_json(records[0].to_dict() if len(records) == 1 else [r.to_dict() for r in records])
+        return EXIT_OK
+    for i, (flavor, record) in enumerate(zip(flavors, records, strict=True)):
+        if i:
+            print()
+        if args.show_all:
+            print_all(record)
+        else:
+            print_short(record, flavor.cutoff)
     return EXIT_OK
+
+
+def print_all(record) -> None:
+    """The record with --all: every row it holds, and what a record of a huge query leaves out."""
+    from rankflavor.cli import render
+
+    render.print_record(record)
+    if record.ranked_omitted:
+        from rankflavor.report.records import RANKED_ROWS_SHOWN
+
+        print(f"... {_count(record.ranked_omitted, 'more ranked document')} not listed: below rank "
+              f"{RANKED_ROWS_SHOWN:,}, unjudged, and tied with no document the metric reads")
 
 
 def print_short(record, cutoff: int | None) -> None:

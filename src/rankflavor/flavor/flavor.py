@@ -128,6 +128,9 @@ class Flavor:
         """Parse one flavor (any spec: a metric, a preset, a peer's name). A preset head without
         @k that expands to several cutoffs is an error here."""
         flavors = parse_spec(spec)
+        if len(flavors) != 1 and set_members(spec.split()[0] if spec.strip() else spec) is not None:
+            raise SpecError(f"{spec!r} is a set of {len(flavors)} trec_eval measures: name one (e.g. trec_eval.map), "
+                            "or use parse_spec() for the list")
         if len(flavors) != 1:
             raise SpecError(
                 f"{spec!r} expands to {len(flavors)} flavors (one per default cutoff); add @k to pick one, "

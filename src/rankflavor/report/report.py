@@ -260,11 +260,19 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
 
 def explain(qrels: Any, run: Any, query: str, flavor: Flavor | str = "ndcg@10", on_duplicate: str = "error") -> Record:
     """The record behind one query's score, without scoring the other queries (`rankflavor explain`)."""
-    wanted = flavor if isinstance(flavor, Flavor) else Flavor.parse(flavor)
-    qrels = as_subtopic_qrels(qrels, [wanted.metric])
+    return explain_each(qrels, run, query, [flavor if isinstance(flavor, Flavor) else Flavor.parse(flavor)],
+                        on_duplicate)[0]
 
-    def record(dataset: Dataset, provenance: dict[str, Any]) -> Record:
-        report = Report(dataset, [wanted], [], provenance)
-        return report.explain(report.runs[0], query, wanted)
 
-    return speculatively(qrels, [run] if not isinstance(run, list) else run, on_duplicate, record)
+def explain_each(qrels: Any, run: Any, query: str, flavors: Sequence[Flavor], on_duplicate: str = "error",
+                 ) -> list[Record]:
+    """The record behind one query's score under each flavor, the inputs read once and only that query scored
+    (`rankflavor explain -m A -m B`, a measure set)."""
+    wanted = list(flavors)
+    qrels = as_subtopic_qrels(qrels, [flavor.metric for flavor in wanted])
+
+    def records(dataset: Dataset, provenance: dict[str, Any]) -> list[Record]:
+        report = Report(dataset, wanted, [], provenance)
+        return [report.explain(report.runs[0], query, flavor) for flavor in wanted]
+
+    return speculatively(qrels, [run] if not isinstance(run, list) else run, on_duplicate, records)
