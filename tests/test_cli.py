@@ -129,6 +129,23 @@ def test_explain_takes_several_flavors_and_a_measure_set_each_record_the_one_of_
         rf.explain(Q, Y, "q1", "trec_eval.official")
 
 
+def test_explain_takes_several_queries_each_record_the_one_of_its_query(capsys, tmp_path):
+    """`-q A -q B`: each query's records in order (the last -q used to win alone); an unknown one among them is
+    the usage error naming it."""
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("q1 0 A 3\nq1 0 B 1\nq2 0 C 2\n")
+    run.write_text("q1 Q0 B 1 2 x\nq1 Q0 A 2 1 x\nq2 Q0 C 1 5 x\n")
+    code, out, _ = run_cli(capsys, "explain", str(qrels), str(run), "-q", "q2", "-q", "q1", "-m", "ndcg@2", "-m",
+                           "map", "--format", "json")
+    records = json.loads(out)
+    assert code == 0 and [(r["query"], r["flavor"].split()[0]) for r in records] == [
+        ("q2", "ndcg@2"), ("q2", "map"), ("q1", "ndcg@2"), ("q1", "map")]
+    code, alone, _ = run_cli(capsys, "explain", str(qrels), str(run), "-q", "q1", "-m", "map", "--format", "json")
+    assert json.loads(alone) == records[3]
+    code, _, err = run_cli(capsys, "explain", str(qrels), str(run), "-q", "q1", "-q", "q3", "-m", "map")
+    assert code == 2 and "no query 'q3'" in err and "q1, q2" in err
+
+
 def test_presets_lists_canonical_flavors(capsys):
     code, out, _ = run_cli(capsys, "presets", "--format", "json")
     assert code == 0

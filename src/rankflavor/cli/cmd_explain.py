@@ -1,5 +1,5 @@
-"""`rankflavor explain QRELS RUN -q QID -m SPEC [-m SPEC ...] [--all] [--format table|json]`: the record behind one
-score, one per flavor (a measure set's members each), the inputs read once.
+"""`rankflavor explain QRELS RUN -q QID [-q QID ...] -m SPEC [-m SPEC ...] [--all] [--format table|json]`: the record
+behind one score, per query and flavor (a measure set's members each), the inputs read once.
 
 The table shows the ranked list and the metric's lists (ndcg: the ideal) first, down to the flavor's cutoff (and
 the documents tied with one above it; without a cutoff, every rank). It counts what it leaves out and ends with
@@ -24,7 +24,8 @@ def add_parser(sub) -> None:
                        epilog=command_epilog("explain", axes=True), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("qrels")
     p.add_argument("run")
-    p.add_argument("-q", "--query", required=True, help="query id")
+    p.add_argument("-q", "--query", required=True, action="append", dest="queries", metavar="QUERY",
+                   help="query id (repeatable: the records of each query, in order)")
     p.add_argument("-m", "--measure", dest="specs", metavar="SPEC", action="append",
                    help="a flavor spec (repeatable: one record per flavor, a measure set's members each; default: "
                         "the project's primary flavor, else ndcg@10)")
@@ -70,15 +71,16 @@ def run(args: argparse.Namespace) -> int:
     flavors = list(labelled_specs(args.specs or [default_spec()]))  # (a set or a sweep: each of its flavors)
     run = prefetch_runs([args.run])[0]  # parsed on Arrow's threads while the qrels is read
     try:
-        records = explain_each(args.qrels, run, args.query, flavors, on_duplicate=args.on_duplicate)
+        records = explain_each(args.qrels, run, args.queries, flavors, on_duplicate=args.on_duplicate)
     except KeyError as exc:  # a query id the qrels does not judge: a usage error
         message = getattr(exc, "base", str(exc.args[0]))  # (the CLI lists the ids in the qrels' own order)
-        sys.stderr.write(f"rankflavor: {unknown_query(message, args.query, args.qrels)}\n")
+        query = next((q for q in args.queries if repr(q) in message), args.queries[0])
+        sys.stderr.write(f"rankflavor: {unknown_query(message, query, args.qrels)}\n")
         return EXIT_USAGE
-    if args.format == "json":  # (one flavor: its record; several: the list of them, in the flavors' order)
+    if args.format == "json":  # (one record; several: the list of them, query by query, in the flavors' order)
         render.print_json(records[0].to_dict() if len(records) == 1 else [r.to_dict() for r in records])
         return EXIT_OK
-    for i, (flavor, record) in enumerate(zip(flavors, records, strict=True)):
+    for i, (flavor, record) in enumerate(zip(flavors * len(args.queries), records, strict=True)):
         if i:
             print()
         if args.show_all:

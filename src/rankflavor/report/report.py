@@ -264,15 +264,16 @@ def explain(qrels: Any, run: Any, query: str, flavor: Flavor | str = "ndcg@10", 
                         on_duplicate)[0]
 
 
-def explain_each(qrels: Any, run: Any, query: str, flavors: Sequence[Flavor], on_duplicate: str = "error",
-                 ) -> list[Record]:
-    """The record behind one query's score under each flavor, the inputs read once and only that query scored
-    (`rankflavor explain -m A -m B`, a measure set)."""
+def explain_each(qrels: Any, run: Any, query: str | Sequence[str], flavors: Sequence[Flavor],
+                 on_duplicate: str = "error") -> list[Record]:
+    """The record behind the score of each query (one id or several) under each flavor, query by query, the
+    inputs read once and only those queries scored (`rankflavor explain -q A -q B -m X -m Y`, a measure set)."""
     wanted = list(flavors)
+    queries = [query] if isinstance(query, str) else list(query)
     qrels = as_subtopic_qrels(qrels, [flavor.metric for flavor in wanted])
 
     def records(dataset: Dataset, provenance: dict[str, Any]) -> list[Record]:
         report = Report(dataset, wanted, [], provenance)
-        return [report.explain(report.runs[0], query, flavor) for flavor in wanted]
+        return [report.explain(report.runs[0], q, flavor) for q in queries for flavor in wanted]
 
     return speculatively(qrels, [run] if not isinstance(run, list) else run, on_duplicate, records)
