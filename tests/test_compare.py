@@ -63,6 +63,21 @@ def test_a_baseline_given_by_its_path_is_kept_by_its_run_name():
     assert cmp.paper_table().baseline == "Y.run"
 
 
+def test_a_baseline_by_a_file_name_two_runs_share_is_refused_naming_both(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    runs = [tmp_path / "a" / "run.txt", tmp_path / "b" / "run.txt"]
+    for path, source in zip(runs, SEED000_RUNS, strict=True):
+        path.write_bytes(source.read_bytes())
+    from rankflavor.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"run 'run.txt' is ambiguous: 2 runs have that file name \(.*a/run.txt, "
+                                            r".*b/run.txt\); name one by its path"):
+        rc.compare(SEED000_QRELS, [str(p) for p in runs], ["ndcg@3"], baseline="run.txt", n_resamples=100)
+    cmp = rc.compare(SEED000_QRELS, [str(p) for p in runs], ["ndcg@3"], baseline=str(runs[1]), n_resamples=100)
+    assert cmp.baseline == str(runs[1])
+
+
 def two_systems(n=30, shift=0.0, seed=0):
     """Qrels and two runs over n queries; run b's relevant doc sits lower than run a's in most queries."""
     rng = np.random.default_rng(seed)

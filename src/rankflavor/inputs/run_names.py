@@ -95,7 +95,8 @@ def _index_of(key: str, typed: Sequence[str | None], files: list[str], defaults:
 
 def find_run(wanted: str, runs: Sequence[str], paths: Mapping[str, str | None]) -> str | None:
     """The run `wanted` names: a run's name, its path as typed (or the same path written otherwise), or its file
-    name when exactly one run has it; None when none does. paths: {run name: path as typed}."""
+    name when exactly one run has it; None when none does, a UsageError when several do. paths: {run name: path
+    as typed}."""
     if wanted in runs:
         return wanted
     norm = os.path.normpath(wanted)
@@ -104,5 +105,8 @@ def find_run(wanted: str, runs: Sequence[str], paths: Mapping[str, str | None]) 
         if path is not None and (path == wanted or os.path.normpath(path) == norm):
             return run
     by_file = [run for run in runs if paths.get(run) is not None and Path(str(paths[run])).name == wanted]
-    return by_file[0] if len(by_file) == 1 else None
+    if len(by_file) > 1:
+        raise UsageError(f"run {wanted!r} is ambiguous: {len(by_file)} runs have that file name "
+                         f"({', '.join(by_file)}); name one by its path or its run name")
+    return by_file[0] if by_file else None
 
