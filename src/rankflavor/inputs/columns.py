@@ -47,8 +47,10 @@ def pick(columns: Sequence[str], options: tuple[str, ...], what: str, name: str)
                          fix=f"keep one {what} column (rankflavor does not guess which one you meant{note})")
     if found:
         return found[0]
+    rank = " (a rank column alone: add a score that ranks as it does, minus the rank, e.g. df['score'] = " \
+        "-df['rank'])" if what == "score" and "rank" in columns else ""
     raise InputError(f"no {what} column among {list(columns)}", source=name,
-                     fix=f"name the {what} column one of: {', '.join(options)}")
+                     fix=f"name the {what} column one of: {', '.join(options)}{rank}")
 
 
 def set_aside(columns: Sequence[str]) -> dict[str, str]:
