@@ -64,11 +64,10 @@ def unknown_query(message: str, query: str, qrels: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from rankflavor.cli import render
     from rankflavor.cli.cmd_eval import default_spec
-    from rankflavor.flavor import labelled_specs
     from rankflavor.inputs.prefetch import prefetch_runs
     from rankflavor.report.report import explain_each
 
-    flavors = list(labelled_specs(args.specs or [default_spec()]))  # (a set or a sweep: each of its flavors)
+    flavors = [f for spec in args.specs or [default_spec()] for f in _flavors_of(spec)]
     run = prefetch_runs([args.run])[0]  # parsed on Arrow's threads while the qrels is read
     try:
         records = explain_each(args.qrels, run, args.queries, flavors, on_duplicate=args.on_duplicate)
@@ -88,6 +87,17 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_short(record, flavor.cutoff)
     return EXIT_OK
+
+
+def _flavors_of(spec: str) -> list:
+    """A measure set's members (`trec_eval.official`: one record each), else the one flavor of the spec (a preset
+    without @k, which stands for several cutoffs, is refused by Flavor.parse: the user picks one)."""
+    from rankflavor import Flavor
+    from rankflavor.dialects.trec_sets import set_members
+    from rankflavor.flavor import labelled_specs
+
+    words = spec.split()
+    return list(labelled_specs([spec])) if words and set_members(words[0]) is not None else [Flavor.parse(spec)]
 
 
 def print_all(record) -> None:
