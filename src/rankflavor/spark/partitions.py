@@ -23,7 +23,7 @@ them a SubtopicQrels as the local reader does (inputs/subtopics.py), interned in
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
@@ -224,13 +224,14 @@ def evaluate_slice(table: pa.Table, plan: Plan) -> Iterator[pa.RecordBatch]:
     schema = output_schema(plan.parts)
     engine = Engine(dataset)
     for run in dataset.runs:
+        bounds = None if plan.bounds_grade is None else SliceBounds(plan.bounds_grade)
         unjudged_queries = int((run.present & ~dataset.judged).sum())
         evaluations = engine.evaluate(run, flavors)
         for index, (flavor, evaluation) in enumerate(zip(flavors, evaluations, strict=True)):
             result = Result(run.name, flavor, evaluation.results, dataset.query_ids, unjudged_queries,
                             averaging=averaging_for(dataset, run, flavor))
             yield _query_rows(result, index, plan, schema)
-            yield _partial_rows(result, index, engine, run, schema, plan.bounds_grade)
+            yield _partial_rows(result, index, engine, run, schema, bounds)
         engine.release(run)
 
 
@@ -286,15 +287,15 @@ NOWEIGHT_SHOWN = 5  # the queries named when averaged queries have no weight (Av
 
 
 def _partial_rows(result: Result, index: int, engine: Engine, run: InternedRun, schema: pa.Schema,
-                  bounds_grade: str | float | None = None) -> pa.RecordBatch:
+                  bounds: SliceBounds | None = None) -> pa.RecordBatch:
     rows = [Partial("count", name, int(value)) for name, value in result.counts.items()]
     q = result.queries
     rows.append(Partial("count", "unjudged_queries_in_top", int((q.unjudged_in_top > 0).sum())))
     shares = Aggregate.of(q.judged_in_top)
     rows.append(Partial("mean", "judged_share", shares.count, shares.partials))
     found = variants(result, engine, run)
-    if bounds_grade is not None:
-        found.update(bound_variants(result, engine, run, bounds_grade))
+    if bounds is not None:
+        found.update(bounds.ends(result, engine, run))
     for variant, raw in found.items():
         rows += _mean_partials(result.averaging, q, raw, variant)
     n = len(rows)
@@ -365,14 +366,23 @@ def variants(result: Result, engine: Engine, run: InternedRun) -> dict[str, np.n
     return out
 
 
-def bound_variants(result: Result, engine: Engine, run: InternedRun, grade: str | float) -> dict[str, np.ndarray]:
-    """The per-query raw values of the unjudged bounds' two ends over this slice, as report_bounds takes them
-    (compare/unjudged_bounds.py): the flavor under unjudged=zero, and the same on the slice's qrels filled at
-    `grade` with the run's unjudged docs within the cutoff."""
-    from rankflavor.compare.unjudged_bounds import filled_dataset
+@dataclass
+class SliceBounds:
+    """The unjudged bounds of one run of a slice at `grade` (compare/unjudged_bounds.py report_bounds, per slice):
+    the engine of the slice's qrels filled at `grade`, one per cutoff, as report_bounds keeps one per run and cutoff."""
 
-    low_flavor = result.flavor.with_(unjudged="zero")
-    low = (result.queries.raw_value if low_flavor == result.flavor else
-           engine.evaluate(run, [low_flavor])[0].results.raw_value)
-    filled = Engine(filled_dataset(engine.dataset, run, result.flavor.cutoff, grade))
-    return {"bound_low": low, "bound_high": filled.evaluate(run, [low_flavor])[0].results.raw_value}
+    grade: str | float
+    filled: dict[int | None, Engine] = field(default_factory=dict)
+
+    def ends(self, result: Result, engine: Engine, run: InternedRun) -> dict[str, np.ndarray]:
+        """The per-query raw values of the two ends: the flavor under unjudged=zero, and the same on the qrels
+        filled with the run's unjudged docs within the cutoff."""
+        from rankflavor.compare.unjudged_bounds import filled_dataset
+
+        low_flavor = result.flavor.with_(unjudged="zero")
+        low = (result.queries.raw_value if low_flavor == result.flavor else
+               engine.evaluate(run, [low_flavor])[0].results.raw_value)
+        cutoff = result.flavor.cutoff
+        if cutoff not in self.filled:
+            self.filled[cutoff] = Engine(filled_dataset(engine.dataset, run, cutoff, self.grade))
+        return {"bound_low": low, "bound_high": self.filled[cutoff].evaluate(run, [low_flavor])[0].results.raw_value}
