@@ -124,3 +124,52 @@ def test_on_duplicate_keeps_what_it_says_and_counts_the_rest(rows, policy) -> No
     removed = report.provenance["inputs"][0]["duplicates_removed"]
     assert removed["identical"] == sum(len(v) - 1 for v in seen.values() if len(set(v)) == 1)
     assert removed["conflicting"] == sum(len(v) - 1 for v in seen.values() if len(set(v)) > 1)
+
+
+def _write(tmp_path: pathlib.Path, **files: str) -> dict[str, str]:
+    for name, text in files.items():
+        (tmp_path / name.replace("_", ".")).write_text(text)
+    return {name: str(tmp_path / name.replace("_", ".")) for name in files}
+
+
+def test_check_names_every_unreadable_run_not_only_the_first(tmp_path, capsys) -> None:
+    f = _write(tmp_path, q_txt="q1 0 A 1\nq1 0 B 0\n", good_run="q1 Q0 A 1 2 X\nq1 Q0 B 2 1 X\n",
+               bad_run="q1 Q0 A 1 2 X\nq1 Q0 B 2 abc X\n", dup_run="q1 Q0 A 1 2 X\nq1 Q0 A 2 1 X\n",
+               short_run="q1 Q0 A\n")
+    missing = str(tmp_path / "missing.run")
+    argv = ["check", f["q_txt"], f["good_run"], f["bad_run"], f["dup_run"], f["short_run"], missing]
+    assert main(argv) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("rankflavor: 4 of the 6 inputs cannot be read:"), err
+    order = [err.index(f"{name}:") for name in ("bad.run:2", "dup.run:2", "short.run:1", "missing.run")]
+    assert order == sorted(order), err
+    assert "good.run" not in err and "score 'abc' is not a number" in err and "duplicate document" in err
+    with pytest.raises(rf.InputError) as caught:  # (eval still stops at the first, as it must)
+        rf.evaluate(f["q_txt"], [f["good_run"], f["bad_run"], f["dup_run"]], "ndcg@3")
+    assert "bad.run:2" in str(caught.value) and "dup.run" not in str(caught.value)
+
+
+def test_check_names_a_bad_qrels_once_and_reads_the_runs_anyway(tmp_path, capsys) -> None:
+    f = _write(tmp_path, q_txt="q1 0 A x\n", good_run="q1 Q0 A 1 2 X\n", bad_run="q1 Q0 A 1\n")
+    assert main(["check", f["q_txt"], f["good_run"], f["bad_run"]]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("rankflavor: 2 of the 3 inputs cannot be read:") and err.count("q.txt:1") == 1, err
+    assert "bad.run:1" in err and "good.run" not in err
+
+
+def test_check_with_one_bad_input_gives_its_own_message(tmp_path, capsys) -> None:
+    f = _write(tmp_path, q_txt="q1 0 A 1\n", good_run="q1 Q0 A 1 2 X\n", bad_run="q1 Q0 A 1 2\n")
+    assert main(["check", f["q_txt"], f["good_run"], f["bad_run"]]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("rankflavor: ") and "bad.run:1" in err and "inputs cannot be read" not in err, err
+
+
+def test_check_of_the_standard_input_keeps_the_first_error(tmp_path, monkeypatch, capsys) -> None:
+    import io
+    import sys
+
+    f = _write(tmp_path, q_txt="q1 0 A 1\n", bad_run="q1 Q0 A 1\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"q1 Q0 A 1 x X\n")))
+    assert main(["check", f["q_txt"], "-", f["bad_run"]]) == 3
+    err = capsys.readouterr().err
+    assert "inputs cannot be read" not in err and err.count("offending text") == 1 and "bad.run" not in err, err

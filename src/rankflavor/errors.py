@@ -1,7 +1,7 @@
 """The exceptions rankflavor raises on purpose, with what the CLI exits with for each."""
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "EvaluationError", "InputError",
-           "RankflavorError", "SpecError", "UsageError"]
+           "InputErrors", "RankflavorError", "SpecError", "UsageError"]
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -66,6 +66,17 @@ class InputError(RankflavorError, ValueError):
         if self.fix:
             parts.append(f"  fix: {self.fix}")
         return "\n".join(parts)
+
+
+class InputErrors(InputError):
+    """Several inputs unreadable at once (`rankflavor check`): `errors` holds each one's InputError, in the order
+    the inputs were given; `str()` says how many of how many, then each error as InputError renders it."""
+
+    def __init__(self, errors: list[InputError], *, inputs: int) -> None:
+        self.errors = errors
+        listed = "\n".join("  " + str(error).replace("\n", "\n  ") for error in errors)
+        super().__init__(f"{len(errors)} of the {inputs} inputs cannot be read:\n{listed}",
+                         fix="fix each one as its line says, then check again")
 
 
 class EvaluationError(RankflavorError, ValueError):

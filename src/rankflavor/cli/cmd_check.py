@@ -2,7 +2,8 @@
 
 Reads and validates the inputs exactly as `eval` does, then prints what no metric will see (lines skipped,
 duplicates removed, queries on one side only, ...) and the warnings, without computing a metric.
-Exit 0 when every input is readable, 3 (with one message naming file, line, text and fix) when one is not.
+Exit 0 when every input is readable, 3 when one is not: a message naming file, line, text and fix for each
+unreadable file (every file is read on its own then: inputs/every_error.py), not only the first.
 """
 
 from __future__ import annotations
@@ -34,10 +35,16 @@ def add_parser(sub) -> None:
 
 
 def check(qrels: Any, runs: Any, on_duplicate: str = "error") -> dict[str, Any]:
-    """The provenance of the inputs with their counts and warnings (raises InputError when unreadable)."""
+    """The provenance of the inputs with their counts and warnings (raises InputError when unreadable, InputErrors
+    naming each file when several are)."""
+    from rankflavor.errors import InputError
+    from rankflavor.inputs.every_error import raise_every_error
     from rankflavor.inputs.pipeline import prepare
 
-    _, provenance = prepare(qrels, runs, on_duplicate)
+    try:
+        _, provenance = prepare(qrels, runs, on_duplicate)
+    except InputError as first:
+        raise_every_error(first, qrels, runs, on_duplicate)
     return provenance
 
 

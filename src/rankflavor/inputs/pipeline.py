@@ -93,7 +93,7 @@ def load_runs(runs: Any, defer_scan: bool = False, read: list[RunTable] | None =
                          "a DataFrame, namedtuples (query_id, doc_id, score), or a list of them")
 
 
-def _require_judgments(qrels: QrelsTable) -> None:
+def require_judgments(qrels: QrelsTable) -> None:
     """An empty qrels, or one with no judgment left after parsing, leaves nothing to evaluate against."""
     if qrels.rows:
         return
@@ -274,7 +274,7 @@ def prepare(qrels: Any, runs: Any, on_duplicate: str = "error", settle_now: bool
 def _prepare(qrels: Any, runs: Any, on_duplicate: str, defer_scan: bool, read: list) -> tuple[Dataset, dict[str, Any]]:
     qrels_table = load_qrels(qrels, defer_scan=defer_scan)
     read.append(qrels_table)
-    _require_judgments(qrels_table)
+    require_judgments(qrels_table)
     check_qrels_layout(qrels_table)  # (before the duplicate check: its advice would hide the layout)
     run_tables = load_runs(runs, defer_scan, read)
     for table in run_tables:
