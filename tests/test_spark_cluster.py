@@ -108,6 +108,20 @@ def test_cli_eval_on_the_cluster_prints_what_the_local_engine_prints(spark, clus
     local = capsys.readouterr().out
     assert main(["eval", *args, "--engine", "spark", "--master", cluster.master_url]) == 0
     assert capsys.readouterr().out == local
+    # a named run, the unjudged bounds and a comparison with a saved result, as locally (JSON and the table)
+    saved = tmp_path / "saved.json"
+    extra = [str(tmp_path / "q.txt"), str(tmp_path / "r.run"), "-m", "ndcg@10", "-m", "trec_eval.map",
+             "--name", "r.run=R", "--unjudged-bounds", "2"]
+    capsys.readouterr()
+    assert main(["eval", *extra, "--format", "json"]) == 0
+    saved.write_text(capsys.readouterr().out)
+    for options in (["--format", "table"], ["--against", str(saved)]):
+        assert main(["eval", *extra, *options]) == 0
+        local = capsys.readouterr()
+        assert main(["eval", *extra, *options, "--engine", "spark", "--master", cluster.master_url]) == 0
+        remote = capsys.readouterr()
+        assert remote.out == local.out and "\nR " in local.out and "bounds for unjudged" in local.out, (options, local.out)
+        assert remote.err == local.err and ("against" in local.out) == ("--against" in options)
 
 
 class _Saboteur(threading.Thread):
