@@ -164,3 +164,18 @@ def test_power_skips_a_flavor_the_data_refuses(capsys):
     code, _, err = run_cli(capsys, "power", inputs + "graded.qrels", inputs + "full.run", inputs + "short.run",
                            "-m", "ndcg@10 negative=error")
     assert code != 0 and "negative grade" in err
+
+
+def test_eval_bounds_table_names_its_ends_by_the_judgments_not_by_order(tmp_path, capsys):
+    """NDCG with the holes relevant can be below NDCG with them nonrelevant (the ideal grows with them): the table's
+    columns say which judgments each end assumes, not "low" and "high", and the note says why the order can turn."""
+    (tmp_path / "q.txt").write_text("q1 0 A 2\nq1 0 B 0\nq2 0 C 1\n")
+    (tmp_path / "r.run").write_text("q1 Q0 A 1 2 X\nq1 Q0 Z 2 1 X\nq2 Q0 C 1 3 X\nq2 Q0 Y 1 2 X\n")
+    code, out, err = run_cli(capsys, "eval", str(tmp_path / "q.txt"), str(tmp_path / "r.run"), "-m", "ndcg@10",
+                             "--unjudged-bounds", "2")
+    assert code == 0, err
+    header, row = out.split("bounds for unjudged documents:\n")[1].splitlines()[:2]
+    assert header.split()[3:] == ["unjudged", "nonrelevant", "unjudged", "relevant"], header
+    mean, nonrelevant, relevant = (float(x) for x in row.split()[2:5])
+    assert nonrelevant == mean == 1.0 and relevant < nonrelevant
+    assert "NDCG can be lower there" in out and "low (" not in out

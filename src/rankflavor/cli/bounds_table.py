@@ -47,7 +47,7 @@ def print_compare_bounds(cmp, comment: str = "") -> None:
 
 def mean_bounds_lines(rows: list[tuple[str, str, float | None, float, float]]) -> list[str]:
     """One line per (flavor label, run): its mean, and its low and high mean."""
-    table = [["label", "run", "mean", "low (nonrelevant)", "high (relevant)"]]
+    table = [["label", "run", "mean", "unjudged nonrelevant", "unjudged relevant"]]
     table += [[label, run, fmt(mean), fmt(low), fmt(high)] for label, run, mean, low, high in rows]
     return list(render.aligned(table))
 

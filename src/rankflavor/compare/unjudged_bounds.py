@@ -162,9 +162,11 @@ def robustness(low: float, high: float, winner: str, run_a: str, run_b: str) -> 
 def describe(grade: str | float) -> str:
     """How the bounds were made, as every output says it."""
     at = "the query's top judged grade (at least 1)" if grade == TOP else f"grade {grade:g}"
-    return (f"low: every unjudged retrieved doc nonrelevant (unjudged=zero); high: every unjudged doc the run "
-            f"retrieves within the flavor's cutoff relevant at {at}, the qrels completed with them; a difference's "
-            "interval [low_a - high_b, high_a - low_b] fills each run's holes apart (conservative)")
+    return (f"unjudged nonrelevant (low): every unjudged retrieved doc nonrelevant (unjudged=zero); unjudged "
+            f"relevant (high): every unjudged doc the run retrieves within the flavor's cutoff relevant at {at}, the "
+            "qrels completed with them (a normalised measure such as NDCG can be lower there: its ideal grows with "
+            "them); a difference's interval [low_a - high_b, high_a - low_b] takes each run's ends in order and "
+            "fills each run's holes apart (conservative)")
 
 
 def add_unjudged_bounds(cmp, grade: str | float = TOP) -> Bounds:

@@ -27,6 +27,6 @@ def unjudged_bounds(model: PageModel) -> str:
             '<th>run a</th><th>run b</th><th>a − b</th><th>interval of judgments</th><th>winner</th>'
             f'<th>robust to unjudged</th></tr></thead><tbody>{pairs}</tbody></table></div>'
             '<div class="scroll"><table class="bounds"><thead><tr><th>flavor</th><th>run</th><th>mean</th>'
-            '<th>low (nonrelevant)</th><th>high (relevant)</th></tr></thead>'
+            '<th>unjudged nonrelevant</th><th>unjudged relevant</th></tr></thead>'
             f'<tbody>{means}</tbody></table></div>'
             f'<p class="note">{_t(cmp.settings["unjudged_bounds"]["description"])}.</p>')
