@@ -72,8 +72,8 @@ def test_eval_names_each_row_by_its_label_and_warns_on_stderr(capsys, tmp_path):
     assert [line.split()[1] for line in lines] == ["sklearn@1", "ndcg@1"]  # (then gain=exp2 in the label column)
     assert [line.split(": ")[0] for line in key.splitlines()] == ["  sklearn@1", "  ndcg@1 gain=exp2"]
     assert key.count("ties=") == 2 and "ndcg@1 gain=exp2: ndcg@1 gain=exp2 discount=log2" in key
-    assert "r.txt sklearn@1: 1 queries have tied scores across the cutoff @1" in err
-    assert "r.txt ndcg@1 gain=exp2: 1 judged queries are absent from the run" in err
+    assert "r.txt sklearn@1: 1 query has tied scores across the cutoff @1" in err
+    assert "r.txt ndcg@1 gain=exp2: 1 judged query is absent from the run" in err
     code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "-m", "sklearn@1", "-m", "ndcg@1 gain=exp2",
                              "--format", "trec")
     # sklearn averages the tie (2 of the 3 tied docs relevant): 2/3; docid_desc ranks u first: 0

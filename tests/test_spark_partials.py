@@ -116,7 +116,7 @@ def test_a_weighted_mean_is_refused_with_the_local_message(spec):
     with pytest.raises(rf.EvaluationError) as merged:
         _spark_side([spec], qrels, runs, weights)
     assert str(merged.value) == str(local.value)
-    assert ("have no weight in 'gap' ('q3')" if "gap" in spec else "sum to 0") in str(local.value)
+    assert ("1 query averaged has no weight in 'gap' ('q3')" if "gap" in spec else "sum to 0") in str(local.value)
 
 
 def test_subtopic_judgments_sliced_a_query_at_a_time_give_the_local_values():

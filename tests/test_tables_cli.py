@@ -85,7 +85,7 @@ def test_no_unjudged_or_missing_warning_where_it_means_nothing(capsys, files):
                            "-m", "num_rel_ret")
     assert code == 0
     assert "unjudged docs among the scored ranks" in err.split("a.run ndcg@3: ")[1]  # (the data has them)
-    assert "a.run ndcg@3: 1 judged queries are absent" in err
+    assert "a.run ndcg@3: 1 judged query is absent" in err
     for measure in ("num_ret", "num_rel", "num_rel_ret"):
         assert f"a.run {measure}: " not in err.replace("have no judgments", "")  # (no warning at all for a count)
     report = rf.evaluate(files[0], files[1], ["num_ret", "map"])

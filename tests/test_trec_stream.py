@@ -42,7 +42,7 @@ def test_a_streamed_track_prints_the_whole_reports_lines(tmp_path, capsys, optio
     write_trec(evaluate(qrels, runs, specs, warnings=False), whole, per_query="--per-query" in options,
                set_lines="trec_eval.official" in specs)
     assert out == whole.getvalue() and out.count("\tall\t") > len(runs)
-    assert sum("judged queries are absent from the run" in line for line in err.splitlines()) == len(runs)
+    assert sum("absent from the run" in line for line in err.splitlines()) == len(runs)
 
 
 def test_a_missing_run_file_is_reported_before_any_line(tmp_path, capsys):

@@ -51,7 +51,7 @@ def test_tie_range_unjudged_share_zero_ideal_missing_with_numbers():
     assert w["missing"].numbers["mean_missing_zero"] == pytest.approx(
         rf.evaluate(qrels, run, "ndcg@1 missing=zero").mean())
     assert isinstance(w["missing"], FlavorWarning) and isinstance(w["missing"], str)
-    assert "absent from the run" in w["missing"] and "missing=skip leaves them out" in w["missing"]
+    assert "absent from the run" in w["missing"] and "missing=skip leaves it out" in w["missing"]
     out = json.loads(json.dumps(report.to_dict()))
     details = {d["code"]: d for d in out["results"][0]["warning_details"]}
     assert details["ties_across_cutoff"]["mean_optimistic"] == pytest.approx(0.5)

@@ -76,7 +76,7 @@ def _files(tmp_path):
 def test_weights_errors_are_named(tmp_path):
     with pytest.raises(rf.SpecError, match="weights=traffic names no weights: bind them with --weights traffic=FILE"):
         rf.evaluate(QRELS, RUN, "ndcg@2 weights=traffic")
-    with pytest.raises(rf.EvaluationError, match="1 queries averaged have no weight in 'w' \\('q3'\\)"):
+    with pytest.raises(rf.EvaluationError, match="1 query averaged has no weight in 'w' \\('q3'\\)"):
         rf.evaluate(QRELS, RUN, "ndcg@2 weights=w", weights={"w": {"q1": 1, "q2": 1}})
     bad = tmp_path / "bad.txt"
     for text, message in [("q1 1\nq1 2\n", "weighted twice"), ("q1 -1\n", "not a finite number >= 0"),

@@ -39,6 +39,7 @@ from rankflavor.errors import EvaluationError, UsageError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice
 from rankflavor.inputs.intern import Dataset, InternedRun
+from rankflavor.plural import counted
 from rankflavor.rounding import round_values
 
 
@@ -252,7 +253,8 @@ def finish(lists: RankedLists, metric: Metric, flavor: Flavor, values: MetricVal
     if undefined.any():
         if flavor.empty == "error":
             names = ", ".join(repr(ds.query_ids[c]) for c in codes[undefined][:5])
-            raise EvaluationError(f"{int(undefined.sum())} queries have {metric.undefined_reason} ({names}) and "
+            how_many = counted(int(undefined.sum()), "query has", "queries have")
+            raise EvaluationError(f"{how_many} {metric.undefined_reason} ({names}) and "
                                   "empty=error; choose empty=skip, zero or one")
         value[undefined] = {"skip": np.nan, "zero": 0.0, "one": 1.0}[flavor.empty]
     missing = ~present

@@ -34,6 +34,7 @@ from rankflavor.inputs.run_names import default_names, given_names, typed_path
 from rankflavor.inputs.stdin import check_one_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable
 from rankflavor.inputs.trec import settle
+from rankflavor.plural import counted
 
 if TYPE_CHECKING:
     from rankflavor.inputs.weights import QueryWeights
@@ -129,8 +130,10 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
     warnings: list[str] = []
     loud: list[str] = []  # (warnings that go first: every score of a run is 0)
     if unjudged_listed:
-        warnings.append(f"qrels: {unjudged_listed} queries have no judgment (an empty dict): they are not judged "
-                        "queries, so never scored (a run query among them is counted in unjudged_queries); a judged "
+        one = unjudged_listed == 1
+        warnings.append(f"qrels: {counted(unjudged_listed, 'query has', 'queries have')} no judgment (an empty dict): "
+                        f"{'it is not a judged query' if one else 'they are not judged queries'}, so never scored (a "
+                        f"run query {'of that id' if one else 'among them'} is counted in unjudged_queries); a judged "
                         "query whose grades are all 0 is scored (zero_ideal)")
     warnings += qrels_count_warnings(qrels_counts)
     judged_ids = ds.query_ids[ds.judged].tolist()
@@ -204,10 +207,12 @@ def run_count_warnings(name: str, counts: dict[str, Any]) -> list[str]:
         warnings.append(f"{name}: no query in common with the qrels: every judged query is missing and "
                         f"none of the run's {counts['queries']} queries is scored")
     if counts["queries_not_in_qrels"]:
-        warnings.append(f"{name}: {counts['queries_not_in_qrels']} queries "
-                        f"({counts['rows_of_queries_not_in_qrels']} rows) are not in the qrels and never scored")
+        warnings.append(f"{name}: {counted(counts['queries_not_in_qrels'], 'query', 'queries')} "
+                        f"({counted(counts['rows_of_queries_not_in_qrels'], 'row', 'rows')}) "
+                        f"{'is' if counts['queries_not_in_qrels'] == 1 else 'are'} not in the qrels and never scored")
     if counts["qrels_queries_not_in_run"] and counts["queries"]:
-        warnings.append(f"{name}: {counts['qrels_queries_not_in_run']} judged queries are absent from the run "
+        absent = counted(counts["qrels_queries_not_in_run"], "judged query is", "judged queries are")
+        warnings.append(f"{name}: {absent} absent from the run "
                         "(the flavor's missing= axis decides: skip, zero or empty)")
     return warnings
 

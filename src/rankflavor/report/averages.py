@@ -27,6 +27,7 @@ from rankflavor.errors import EvaluationError, SpecError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice, Round
 from rankflavor.inputs.intern import Dataset, InternedRun
+from rankflavor.plural import counted
 from rankflavor.rounding import round_values
 
 
@@ -142,8 +143,10 @@ def unused_weights(flavors: Iterable[Flavor], bound: Mapping[str, str | None]) -
 def no_weight_error(name: str | None, count: int, shown: list[str]) -> EvaluationError:
     """`count` queries averaged have no weight (`shown`: the first few ids, in id order)."""
     listed = ", ".join(repr(q) for q in shown)
-    return EvaluationError(f"{count} queries averaged have no weight in {name!r} ({listed}); every query in the mean "
-                           "needs one: add them to the weights, or drop them from the mean (missing=skip, empty=skip, "
+    one = count == 1
+    return EvaluationError(f"{counted(count, 'query', 'queries')} averaged {'has' if one else 'have'} no weight in "
+                           f"{name!r} ({listed}); every query in the mean needs one: add {'it' if one else 'them'} to "
+                           f"the weights, or drop {'it' if one else 'them'} from the mean (missing=skip, empty=skip, "
                            "unjudged_queries=skip)")
 
 

@@ -36,6 +36,7 @@ from rankflavor import registry
 from rankflavor.engine import MISSING, ZERO_IDEAL
 from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
+from rankflavor.plural import counted
 from rankflavor.report.numbers import TOLERANCE
 from rankflavor.report.result import Result
 
@@ -255,7 +256,8 @@ def compose_warnings(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers)
 
     if c["ties_across_cutoff"]:
         n = c["ties_across_cutoff"]
-        text = f"{n} queries have tied scores across the cutoff {k}: ties={flavor.ties} decides which docs are scored"
+        text = (f"{counted(n, 'query has', 'queries have')} tied scores across the cutoff {k}: ties={flavor.ties} "
+                "decides which docs are scored")
         if numbers.tie_range is not None:
             lo, hi = numbers.tie_range
             if not (lo is not None and hi is not None and abs(hi - lo) <= TOLERANCE):
@@ -272,7 +274,8 @@ def compose_warnings(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers)
         n_docs = c["unjudged_in_top"]
         n_queries = numbers.unjudged_queries_in_top
         judged_at_k = numbers.judged_at_k
-        text = (f"{n_docs} unjudged docs among the scored ranks of {n_queries} queries count as grade 0 "
+        text = (f"{counted(n_docs, 'unjudged doc', 'unjudged docs')} among the scored ranks of "
+                f"{counted(n_queries, 'query', 'queries')} {'counts' if n_docs == 1 else 'count'} as grade 0 "
                 f"(unjudged=zero); judged{k} = " + ("null" if judged_at_k is None else f"{judged_at_k:.3f}"))
         details: dict[str, Any] = {"unjudged_docs": n_docs, "queries": n_queries, "judged_at_k": judged_at_k}
         if numbers.skip is not None:
@@ -284,31 +287,33 @@ def compose_warnings(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers)
     undefined = metric.undefined_status
     if c.get(undefined) and "empty" in metric.reads:  # (a query the metric cannot score: the empty policy)
         n = c[undefined]
-        did = {"skip": "leaves them out of the mean", "zero": "scores them 0", "one": "scores them 1"}.get(
+        them = "it" if n == 1 else "them"
+        did = {"skip": f"leaves {them} out of the mean", "zero": f"scores {them} 0", "one": f"scores {them} 1"}.get(
             flavor.empty, f"empty={flavor.empty}")
         without = numbers.without_undefined
         note = f" {metric.undefined_note}" if metric.undefined_note else ""
-        text = f"{n} queries have {metric.undefined_reason}{note}; empty={flavor.empty} {did}"
+        text = f"{counted(n, 'query has', 'queries have')} {metric.undefined_reason}{note}; empty={flavor.empty} {did}"
         if flavor.empty != "skip":
-            text += f"; the mean is {_fmt(mean)}, {_fmt(without)} without them"
+            text += f"; the mean is {_fmt(mean)}, {_fmt(without)} without {them}"
         out.append(FlavorWarning(undefined, text, queries=n, empty=str(flavor.empty), mean=mean,
                                  mean_without=without))
 
     if c["missing"] and metric.aggregate != "sum":  # (a sum: a missing query's 0 adds nothing either way)
         n = c["missing"]
         other = numbers.other_missing
-        did = {"skip": "leaves them out of the mean", "zero": "scores them 0"}.get(
+        them = "it" if n == 1 else "them"
+        did = {"skip": f"leaves {them} out of the mean", "zero": f"scores {them} 0"}.get(
             str(flavor.missing), "scores each as an empty ranking")
         alt = "zero" if flavor.missing == "skip" else "skip"
         out.append(FlavorWarning(
             "missing",
-            f"{n} judged queries are absent from the run; missing={flavor.missing} {did}; the mean is "
-            f"{_fmt(mean)}, {_fmt(other)} with missing={alt}",
+            f"{counted(n, 'judged query is', 'judged queries are')} absent from the run; missing={flavor.missing} "
+            f"{did}; the mean is {_fmt(mean)}, {_fmt(other)} with missing={alt}",
             queries=n, missing=str(flavor.missing), mean=mean, **{f"mean_missing_{alt}": other}))
 
     if c["unjudged_queries"]:
         n = c["unjudged_queries"]
-        text = f"{n} run queries have no judgments and are not scored"
+        text = f"{counted(n, 'run query has', 'run queries have')} no judgments and {'is' if n == 1 else 'are'} not scored"
         if flavor.unjudged_queries == "zero":
             text += "; unjudged_queries=zero counts each as 0 in the mean"
         out.append(FlavorWarning("unjudged_queries", text, queries=n))
