@@ -67,7 +67,11 @@ def test_three_runs_say_holm(capsys, tmp_path):
 def test_usage_errors_exit_2(capsys):
     assert run_cli(capsys, "compare", QRELS, X)[0] == 2
     assert run_cli(capsys, "compare", QRELS, X, Y, "--grid", "nope")[0] == 2
-    assert run_cli(capsys, "compare", QRELS, X, Y, "--baseline", "nope")[0] == 2
+    code, _, err = run_cli(capsys, "compare", QRELS, X, Y, "--baseline", "nope")
+    assert code == 2 and "did you mean" not in err
+    for typed in ("X", "X.rnu"):  # (a run named without its extension, or misspelt)
+        code, _, err = run_cli(capsys, "compare", QRELS, X, Y, "-m", "ndcg@3", "--baseline", typed)
+        assert code == 2 and "; did you mean 'X.run'" in err, err
     assert run_cli(capsys, "diff", QRELS, X, "-m", "ndcg@3")[0] == 2
     assert run_cli(capsys, "diff", QRELS, X, Y, X, "-m", "ndcg@3", "-m", "ndcg@4")[0] == 2
 

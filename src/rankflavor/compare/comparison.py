@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 import numpy as np
@@ -152,9 +153,18 @@ def run_pairs(runs: Sequence[str], baseline: str | Sequence[str] | None = None) 
     for base in [baseline] if isinstance(baseline, str) else baseline:
         if base not in runs:
             raise CompareError(f"baseline {base!r} is not a run (give a run's name, its path as given or its file "
-                               f"name); runs: {', '.join(runs)}")
+                               f"name); runs: {', '.join(runs)}" + _closest_run(base, runs))
         pairs += [(base, r) for r in runs if r != base and (r, base) not in pairs and (base, r) not in pairs]
     return pairs
+
+
+def _closest_run(wanted: str, runs: Sequence[str]) -> str:
+    """`; did you mean 'bm25.run'?` for a run named without its extension or misspelt ("" when none is close)."""
+    from rankflavor.flavor.suggest import close, did_you_mean
+
+    stems = [run for run in runs if PurePath(run).stem == wanted or PurePath(run).name.split(".")[0] == wanted]
+    readings = list(dict.fromkeys([*stems, *close(wanted, runs)]))
+    return f"; {did_you_mean(repr(run) for run in readings)}" if readings else ""
 
 
 def _usable(scores: Scores, flavors: list[Flavor], skipped: list[tuple[str, str]], label: Callable[[Flavor], str],
