@@ -129,12 +129,6 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
         qrels_counts["queries_without_judgments"] = unjudged_listed
     warnings: list[str] = []
     loud: list[str] = []  # (warnings that go first: every score of a run is 0)
-    if unjudged_listed:
-        one = unjudged_listed == 1
-        warnings.append(f"qrels: {counted(unjudged_listed, 'query has', 'queries have')} no judgment (an empty dict): "
-                        f"{'it is not a judged query' if one else 'they are not judged queries'}, so never scored (a "
-                        f"run query {'of that id' if one else 'among them'} is counted in unjudged_queries); a judged "
-                        "query whose grades are all 0 is scored (zero_ideal)")
     warnings += qrels_count_warnings(qrels_counts)
     judged_ids = ds.query_ids[ds.judged].tolist()
     judged_docs = JudgedKeys(ds)
@@ -186,12 +180,20 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
 def qrels_count_warnings(counts: dict[str, Any]) -> list[str]:
     """The qrels warnings that its counts alone tell (input_checks; the Spark engine's Parquet inputs)."""
     warnings = []
+    if unjudged_listed := counts.get("queries_without_judgments", 0):
+        one = unjudged_listed == 1
+        warnings.append(f"qrels: {counted(unjudged_listed, 'query has', 'queries have')} no judgment (an empty dict): "
+                        f"{'it is not a judged query' if one else 'they are not judged queries'}, so never scored (a "
+                        f"run query {'of that id' if one else 'among them'} is counted in unjudged_queries); a judged "
+                        "query whose grades are all 0 is scored (zero_ideal)")
     if counts["negative_grades"]:
-        warnings.append(f"qrels: {counts['negative_grades']} judgments have a negative grade; "
-                        "the flavor's negative= axis decides what they get")
+        it = "it gets" if counts["negative_grades"] == 1 else "they get"
+        warnings.append(f"qrels: {counted(counts['negative_grades'], 'judgment has', 'judgments have')} a negative "
+                        f"grade; the flavor's negative= axis decides what {it}")
     if counts["non_integer_grades"]:
-        warnings.append(f"qrels: {counts['non_integer_grades']} judgments have a non-integer grade "
-                        "(kept as is; a gain table must list them)")
+        them = "it" if counts["non_integer_grades"] == 1 else "them"
+        warnings.append(f"qrels: {counted(counts['non_integer_grades'], 'judgment has', 'judgments have')} a "
+                        f"non-integer grade (kept as is; a gain table must list {them})")
     if counts["max_grade"] is not None and counts["max_grade"] > 31:
         warnings.append(f"qrels: grades up to {counts['max_grade']:g}; LightGBM and XGBoost refuse grades above 31, "
                         "and gain=exp2 (2^g - 1) overflows float64 above 1023")
