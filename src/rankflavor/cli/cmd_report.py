@@ -15,6 +15,7 @@ from rankflavor.cli.cmd_eval import add_cutoff_and_base_options, add_name_option
 from rankflavor.cli.memory_option import add_max_memory
 from rankflavor.cli.test_options import add_test_options, chosen_settings
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
+from rankflavor.plural import counted
 
 
 def add_parser(sub) -> None:
@@ -72,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if model.comparison is not None and model.comparison.query_set is not None and model.comparison.query_set.warning():
         sys.stderr.write(f"warning: {model.comparison.query_set.warning()}\n")
     size = os.path.getsize(args.output)
-    print(f"wrote {args.output} ({size / 1e6:.1f} MB, {len(model.runs)} runs x {len(model.flavors)} flavors, "
-          f"{len(model.picks.why)} queries' records embedded) in {time.perf_counter() - start:.1f} s")
+    print(f"wrote {args.output} ({size / 1e6:.1f} MB, {counted(len(model.runs), 'run', 'runs')} x "
+          f"{counted(len(model.flavors), 'flavor', 'flavors')}, {counted(len(model.picks.why), 'query', 'queries')}' "
+          f"records embedded) in {time.perf_counter() - start:.1f} s")
     return EXIT_OK

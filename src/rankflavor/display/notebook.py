@@ -7,6 +7,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from rankflavor.plural import counted
+
 STYLE = "border-collapse:collapse;font-size:12px"
 CELL = "padding:2px 8px;border-bottom:1px solid #ddd;text-align:right"
 HEAD = "padding:2px 8px;border-bottom:2px solid #bbb;text-align:left"
@@ -29,7 +31,8 @@ def report_html(report: Any, shown: int = 12) -> str:
     means = {(r.run, str(r.flavor)): r.mean for r in report.results}
     warned = sum(len(r.warnings) for r in report.results)
     more = f" (first {shown} of {len(flavors)} flavors)" if len(flavors) > shown else ""
-    return (f"<div><b>rankflavor Report</b>: {len(report.runs)} runs x {len(flavors)} flavors, "
+    return (f"<div><b>rankflavor Report</b>: {counted(len(report.runs), 'run', 'runs')} x "
+            f"{counted(len(flavors), 'flavor', 'flavors')}, "
             f"{report.judged_queries} judged queries, {warned} warnings{more}; hover a flavor for its "
             f"full string"
             + _table(report.runs, flavors[:shown], lambda r, c: _num(means.get((r, c)))) + "</div>")

@@ -28,6 +28,7 @@ import pyarrow as pa
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.intern import Dataset, InternedRun
 from rankflavor.inputs.kernels import dictionary_encode, index_in, replace_regex, take, trimmed_lower, unique, without
+from rankflavor.plural import counted
 
 _LEADING_ZEROS = r"(^|[^0-9])0+([0-9])"  # RE2 and Python alike: zeros opening a run of digits, the last kept
 _ZEROS = re.compile(_LEADING_ZEROS)
@@ -255,7 +256,8 @@ def any_judged_row(dataset: Dataset, run: InternedRun) -> bool:
 
 def nothing_judged_warning(name: str, queries_in_common: int) -> str:
     """The warning of a run none of whose retrieved docs is judged (shown first: every score is 0)."""
-    return (f"{name}: NO RETRIEVED DOC IS JUDGED: in its {queries_in_common} queries in common with the qrels, "
+    return (f"{name}: NO RETRIEVED DOC IS JUDGED: in its {counted(queries_in_common, 'query', 'queries')} in common "
+            "with the qrels, "
             "not one row names a doc the qrels judge for that query, so every score is 0 (or undefined). This is "
             "almost always an id mismatch (doc ids written differently in the run and the qrels: a prefix, case, "
             "leading zeros) or the qrels of another collection or topic set")

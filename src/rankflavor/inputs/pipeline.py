@@ -161,8 +161,8 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
             warnings.append(rank_like_warning(name, run.table.source))
         extra = run.table.source.extra_column_lines
         if extra:
-            warnings.append(f"{name}: {extra} lines have columns after the sixth (qid Q0 docid rank score tag); "
-                            "they were skipped, as trec_eval skips them (get_trec_results.c)")
+            warnings.append(f"{name}: {counted(extra, 'line has', 'lines have')} columns after the sixth (qid Q0 docid "
+                            "rank score tag); they were skipped, as trec_eval skips them (get_trec_results.c)")
         dropped = run.table.source.duplicates
         if sum(dropped.values()):
             warnings.append(f"{name}: {sum(dropped.values())} duplicate rows removed by the on_duplicate policy")

@@ -228,8 +228,9 @@ def _peer_degenerate(result: Result) -> list[FlavorWarning]:
         return []
     without = result.mean_with(np.where(flags > 0, np.nan, result.queries.raw_value))
     reason = getattr(result.metric, "degenerate_reason", "the peer's own computation")
-    return [FlavorWarning("peer_degenerate", f"{n} queries score 0.0, the peer's own degenerate number: {reason}; "
-                          f"the mean is {_fmt(result.mean)}, {_fmt(without)} without them",
+    return [FlavorWarning("peer_degenerate", f"{counted(n, 'query scores', 'queries score')} 0.0, the peer's own "
+                          f"degenerate number: {reason}; the mean is {_fmt(result.mean)}, {_fmt(without)} without "
+                          f"{'it' if n == 1 else 'them'}",
                           queries=n, mean=result.mean, mean_without=without)]
 
 
