@@ -12,7 +12,7 @@ def test_counted_picks_the_singular_for_one_only() -> None:
 
 
 def test_one_extra_column_line_one_missing_query_and_one_tie_read_in_the_singular(tmp_path) -> None:
-    (tmp_path / "q.txt").write_text("q1 0 A 1\nq1 0 B 1\nq2 0 A 1\n")
+    (tmp_path / "q.txt").write_text("q1 0 A 1\nq1 0 B 0\nq2 0 A 1\n")
     (tmp_path / "r.run").write_text("q1 Q0 A 1 1 X\nq1 Q0 B 2 1 X\nq1 Q0 C 3 0 X extra\n")
     report = rf.evaluate(str(tmp_path / "q.txt"), str(tmp_path / "r.run"), "ndcg@1")
     said = " | ".join([*report.provenance["input_warnings"], *report.result("r.run", "ndcg@1").warnings])
