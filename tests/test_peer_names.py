@@ -39,6 +39,16 @@ def test_a_habit_name_is_its_dialects_flavor(name, meant):
     assert parse_spec(f"{name} round=3") == parse_spec(f"{meant} round=3")
 
 
+@pytest.mark.parametrize(("typed", "printed"), [
+    ("trec_eval.P.10", "trec_eval.P_10"), ("trec_eval.ndcg_cut.10", "trec_eval.ndcg_cut_10"),
+    ("trec_eval.recall.100", "trec_eval.recall_100"), ("trec_eval.iprec_at_recall.0.5", "trec_eval.iprec_at_recall_0.50"),
+    ("pytrec_eval.ndcg_cut.10", "pytrec_eval.ndcg_cut_10"), ("pytrec_eval.P.5", "pytrec_eval.P_5"),
+])
+def test_a_prefixed_name_in_trec_evals_command_line_spelling(typed, printed):
+    """`-m P.10` is how trec_eval and pytrec_eval's measure sets are written: with the prefix it is the printed name."""
+    assert parse_spec(typed) == parse_spec(printed)
+
+
 @pytest.mark.parametrize(("name", "metric", "cutoff"), [
     ("p@10", "p", 10), ("map", "map", None), ("ndcg@10", "ndcg", 10), ("hits@10", "hits", 10),
 ])

@@ -96,7 +96,9 @@ def peer_measure(name: str, params: tuple[tuple[str | None, str], ...] = (),
     name that holds its cutoff or parameters refuses them (SpecError)."""
     for prefix in PEER_TABLES:
         if name.startswith(prefix):
-            return peer_table(prefix)(name[len(prefix):], params, cutoff)
+            own = name[len(prefix):]  # (trec_eval's command-line spelling read as it prints it: P.10 -> P_10)
+            return peer_table(prefix)(dialect("trec_eval.").printed_name(own) if prefix in TREC_PREFIXES else own,
+                                      params, cutoff)
     return None
 
 
