@@ -49,6 +49,14 @@ def test_a_prefixed_name_in_trec_evals_command_line_spelling(typed, printed):
     assert parse_spec(typed) == parse_spec(printed)
 
 
+def test_trec_evals_list_of_values_is_refused_with_one_spec_per_value():
+    with pytest.raises(SpecError, match=r"2 measures at once \(-m P\.5,10\): give each its own -m "
+                                        r"\(-m trec_eval\.P\.5 -m trec_eval\.P\.10;"):
+        parse_spec("trec_eval.P.5,10")
+    for each in ("P.5", "P.10"):
+        assert parse_spec(each) == parse_spec(f"trec_eval.{each}")
+
+
 @pytest.mark.parametrize(("name", "metric", "cutoff"), [
     ("p@10", "p", 10), ("map", "map", None), ("ndcg@10", "ndcg", 10), ("hits@10", "hits", 10),
 ])

@@ -72,6 +72,20 @@ def head_parts(head: str, spec: str) -> tuple[str, tuple[tuple[str | None, str],
     return match.group(1), params, _cutoff(match.group(3), spec) if match.group(3) is not None else None
 
 
+_VALUE_LIST = re.compile(r"(?P<prefix>(?:py)?trec_eval\.)?(?P<base>[A-Za-z][A-Za-z0-9_]*)\.(?P<values>[0-9.]+(?:,[0-9.]+)+)")
+
+
+def _refuse_value_list(head: str) -> None:
+    """trec_eval's `-m P.5,10` (one measure at several values) is several flavors: say how to write each."""
+    match = _VALUE_LIST.fullmatch(head)
+    if match:
+        prefix, base, values = match.group("prefix") or "", match.group("base"), match.group("values").split(",")
+        each = " ".join(f"-m {prefix}{base}.{value}" for value in values)
+        asked = f"-m {base}.{','.join(values)}"
+        raise SpecError(f"{head!r} is trec_eval's way to ask for {len(values)} measures at once ({asked}): give each "
+                        f"its own -m ({each}; Python: one spec each), or run `rankflavor trec_eval {asked}`")
+
+
 def split_spec(spec: str, raw_head: Callable[[str], bool] | None = None) -> SpecText:
     """The parts of one spec. When `raw_head(name)` holds, the head is kept as written (SpecText.head) and its
     params and cutoff are left to the peer table that reads them."""
@@ -80,6 +94,7 @@ def split_spec(spec: str, raw_head: Callable[[str], bool] | None = None) -> Spec
         raise SpecError("empty flavor spec; write e.g. ndcg@10, or a preset name like trec_eval@10")
     match = _HEAD.match(tokens[0])
     if not match:
+        _refuse_value_list(tokens[0])
         raise SpecError(f"flavor spec {spec!r} must start with a metric (ndcg, map, p, recall, mrr, ...: `rankflavor "
                         "metrics` lists them) or a preset name, optionally with @k, e.g. ndcg@10")
     name, params_text, cut_text = match.group(1), match.group(2), match.group(3)
