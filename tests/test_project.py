@@ -101,3 +101,19 @@ def test_against_a_saved_result(tmp_path, monkeypatch):
     assert code == 0 and "from rankflavor 0.0.1" in err
     code, _, err = _cli("eval", qrels, x, "--against", str(tmp_path / "missing.json"))
     assert code == 2 and "file not found" in err
+
+
+def test_against_names_what_is_on_one_side_only(tmp_path):
+    """A result the saved file lacks is a warning (its saved and change are null), and when nothing matches at all
+    (a run renamed) the warning says what the saved file holds."""
+    qrels, x, y = (str(p) for p in (SEED000_QRELS, *SEED000_RUNS))
+    saved = tmp_path / "saved.json"
+    saved.write_text(_cli("eval", qrels, x, "-m", "ndcg@3", "--format", "json")[1])
+    code, out, err = _cli("eval", qrels, x, "-m", "ndcg@3", "-m", "map", "--against", str(saved))
+    assert code == 0 and "X.run map: not in the saved results (saved and change null)" in err
+    assert "no run and label" not in err and "in the saved results only" not in err
+    code, out, err = _cli("eval", qrels, y, "-m", "ndcg@3", "--against", str(saved))
+    assert code == 0 and ("no run and label of these results is in the saved results, which hold runs X.run and "
+                          "labels ndcg@3") in err and "X.run ndcg@3: in the saved results only" in err
+    code, out, err = _cli("eval", qrels, y, "-m", "ndcg@3", "--name", "Y.run=X.run", "--against", str(saved))
+    assert code == 0 and "not in the saved" not in err and "X.run  0.904977  0.760188  -0.144789  ndcg@3" in out, out

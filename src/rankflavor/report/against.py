@@ -77,6 +77,7 @@ def against(report: Any, saved: dict[str, Any], allow_flavor_change: bool = Fals
         if old is None:
             out.rows.append({"run": result.run, "label": result.label, "saved": None, "mean": result.mean,
                              "change": None})
+            out.warnings.append(f"{result.run} {result.label}: not in the saved results (saved and change null)")
             continue
         matched.add(key)
         changed = Flavor.parse(old["flavor"]).differences(result.flavor)
@@ -91,4 +92,9 @@ def against(report: Any, saved: dict[str, Any], allow_flavor_change: bool = Fals
                          "change": delta})
     for key in by_label.keys() - matched:
         out.warnings.append(f"{key[0]} {key[1]}: in the saved results only")
+    if by_label and report.results and not matched:  # (a run renamed, or another file's results)
+        runs = ", ".join(dict.fromkeys(str(run) for run, _ in by_label))
+        labels = ", ".join(dict.fromkeys(str(label) for _, label in by_label))
+        out.warnings.insert(0, f"no run and label of these results is in the saved results, which hold runs {runs} "
+                               f"and labels {labels}: name the runs as they were saved (--name FILE=NAME)")
     return out
