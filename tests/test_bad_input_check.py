@@ -173,3 +173,11 @@ def test_check_of_the_standard_input_keeps_the_first_error(tmp_path, monkeypatch
     assert main(["check", f["q_txt"], "-", f["bad_run"]]) == 3
     err = capsys.readouterr().err
     assert "inputs cannot be read" not in err and err.count("offending text") == 1 and "bad.run" not in err, err
+
+
+def test_a_directory_of_runs_gets_the_shell_pattern_for_its_files(tmp_path, capsys) -> None:
+    f = _write(tmp_path, q_txt="q1 0 A 1\n")
+    (tmp_path / "runs").mkdir()
+    assert main(["eval", f["q_txt"], str(tmp_path / "runs")]) == 3
+    err = capsys.readouterr().err
+    assert "runs: is a directory, not a file" in err and f"let the shell list them: {tmp_path / 'runs' / '*'}" in err

@@ -57,7 +57,9 @@ def read_raw(path: Path) -> bytes:
     except FileNotFoundError:
         raise InputError("file not found", source=str(path), fix="check the path") from None
     except IsADirectoryError:
-        raise InputError("is a directory, not a file", source=str(path), fix="give the path of a file") from None
+        every = str(Path(path) / "*")
+        raise InputError("is a directory, not a file", source=str(path),
+                         fix=f"give the path of a file; for every file in it, let the shell list them: {every}") from None
     except PermissionError:
         raise InputError("permission denied: cannot read the file", source=str(path),
                          fix="check the file's permissions") from None
