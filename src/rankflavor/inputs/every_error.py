@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from rankflavor.errors import InputError, InputErrors
+from rankflavor.errors import InputError, InputErrors, RankflavorError
 from rankflavor.inputs.column_order import check_qrels_layout, check_query_doc_swap, check_run_layout
 from rankflavor.inputs.intern import intern
 from rankflavor.inputs.load import load_qrels, load_run
@@ -54,7 +54,10 @@ def raise_every_error(first: InputError, qrels: object, runs: Sequence[object], 
     met); inputs that cannot be read twice (the standard input, Python objects) give `first` alone."""
     if not rereadable(qrels, runs):
         raise first
-    errors = every_input_error(qrels, runs, on_duplicate)  # type: ignore[arg-type]
+    try:
+        errors = every_input_error(qrels, runs, on_duplicate)  # type: ignore[arg-type]
+    except RankflavorError:  # (an input refused for another reason on its own: the error met first stands)
+        raise first from None
     if len(errors) < 2:
         raise first
     raise InputErrors(errors, inputs=1 + len(runs))
