@@ -20,3 +20,13 @@ def test_one_extra_column_line_one_missing_query_and_one_tie_read_in_the_singula
                    "1 query has tied scores across the cutoff @1", "missing=skip leaves it out of the mean"):
         assert phrase in said, (phrase, said)
     assert "1 queries" not in said and "1 lines" not in said
+
+
+def test_a_swapped_run_of_one_row_counts_in_the_singular(tmp_path) -> None:
+    import pytest
+
+    (tmp_path / "q.txt").write_text("q1 0 A 1\n")
+    (tmp_path / "r.run").write_text("A Q0 q1 1 2 X\n")
+    with pytest.raises(rf.InputError) as caught:
+        rf.evaluate(str(tmp_path / "q.txt"), str(tmp_path / "r.run"), "ndcg@1")
+    assert "1 of its 1 query id is a doc id of the qrels, 1 of its 1 doc id is a query id" in str(caught.value)

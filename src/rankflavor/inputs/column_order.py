@@ -31,6 +31,7 @@ from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.kernels import dictionary_encode, index_in, unique
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.trec import line_of, line_text
+from rankflavor.plural import counted
 
 _ITERATION = re.compile(r"[0-9]{1,2}|[Qq]0")
 SWAP_QRELS = "'{print $1, $3, $2, $4}'"  # awk programs: each fix is a command the user can run
@@ -116,8 +117,10 @@ def check_query_doc_swap(qrels: QrelsTable, run: RunTable) -> None:
     docs_as_queries, docs = _share_in(run.doc, qrels.query)
     if 2 * queries_as_docs < queries or 2 * docs_as_queries < docs:
         return
-    counts = (f"{queries_as_docs} of its {queries} query ids are doc ids of the qrels, {docs_as_queries} of its "
-              f"{docs} doc ids are query ids of the qrels")
+    counts = (f"{queries_as_docs} of its {counted(queries, 'query id', 'query ids')} "
+              f"{'is a doc id' if queries_as_docs == 1 else 'are doc ids'} of the qrels, {docs_as_queries} of its "
+              f"{counted(docs, 'doc id', 'doc ids')} {'is a query id' if docs_as_queries == 1 else 'are query ids'} "
+              "of the qrels")
     kind = run.source.kind
     if kind == "trec":
         line, text = _first_line(run)
