@@ -108,6 +108,16 @@ def test_robust_when_a_wins_every_flavor_and_the_statistics_agree():
         assert row.p < 0.01 and row.significant
 
 
+def test_a_winner_significant_under_no_flavor_is_said_to_be_possibly_chance():
+    """The verdict of an order no flavor's test supports says so; a significant one does not."""
+    qrels, a, b = two_systems()
+    significant = rc.compare(qrels, {"a": a, "b": b}, grid="default", cutoffs=[1, 3]).verdicts.iloc[0]
+    assert significant.a_significant > 0 and "may be chance" not in significant.summary
+    seed = seed_comparison().verdicts.iloc[0]  # (one query: no test can be significant)
+    assert seed.a_significant == seed.b_significant == 0
+    assert seed.summary.endswith("; no difference is significant under any flavor: the order may be chance")
+
+
 def test_three_runs_all_pairs_holm_and_baseline():
     qrels, a, b = two_systems()
     c = {q: {d: -s for d, s in docs.items()} for q, docs in a.items()}

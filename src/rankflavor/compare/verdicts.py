@@ -146,11 +146,13 @@ def decide(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str, st
         verdict, summary = overall["verdict"], overall["summary"]
         if len(groups) > 1:
             verdict, summary = _across_measures(a, b, per, measure_rows[-len(groups):], verdict, summary)
+        won, sig = overall["won"], overall["sig"]
+        if verdict != DISAGREE and (won[a] or won[b]) and not (sig[a] or sig[b]):  # (said once, for the pair)
+            summary += "; no difference is significant under any flavor: the order may be chance"
         sensitive = int(sub.tie_sensitive.sum())
         if sensitive:
             summary += (f"; under {sensitive} of them the tie order alone could reverse it (the ranges of the means "
                         "between ties=pessimistic and ties=optimistic overlap)")
-        won, sig = overall["won"], overall["sig"]
         verdict_rows.append({"run_a": a, "run_b": b, "verdict": verdict, "flavors": overall["n"],
                              "a_wins": len(won[a]), "b_wins": len(won[b]), "ties": len(won[TIE]),
                              "a_significant": sig[a], "b_significant": sig[b], "tie_sensitive": sensitive,
