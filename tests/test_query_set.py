@@ -19,6 +19,7 @@ from scipy import stats
 import rankflavor as rf
 import rankflavor.compare as rc
 from rankflavor.cli.main import main
+from rankflavor.compare.query_set import QuerySetError
 
 SPECS = ["ndcg@3", "p@2", "ndcg@3 gain=exp2 empty=skip"]
 ALPHA = 0.5  # (a high alpha, so that some cells are marked on a handful of queries)
@@ -156,6 +157,30 @@ def test_the_issues_case_a_answering_half_the_queries_is_compared_over_that_half
     out, _ = _cli(capsys, "compare", *files, "-m", "p@1 missing=zero", "--query-set", "qrels", "--table")
     assert "(a) A  0.3500 [" in out and "\n(b) B  0.5000 [" in out
     assert "over all 20 judged queries (query set qrels; A lacks 10" in out
+
+
+def test_diff_of_two_runs_compares_them_over_one_query_set(tmp_path, capsys):
+    """The same case through `diff`: each run's own mean put A ahead (0.70 vs 0.50); the systems part of the walk
+    is over the queries both answer (A 0.70, B 1.00), as compare's, with the warning; qrels under missing=zero."""
+    qrels = {f"q{i:02d}": {"r": 1, "n": 0} for i in range(20)}
+    good, bad = {"r": 2.0, "n": 1.0}, {"r": 1.0, "n": 2.0}
+    a = {f"q{i:02d}": (good if i < 7 else bad) for i in range(10)}
+    b = {f"q{i:02d}": (good if i < 10 else bad) for i in range(20)}
+    files = _write(tmp_path, qrels, {"A": a, "B": b})
+    att = rc.diff(files[0], files[1:], "p@1", "p@2")
+    first = att.steps[att.steps.step == 0].set_index("run")["mean"]
+    assert (first["A"], first["B"]) == pytest.approx((0.7, 1.0))
+    assert att.query_set.size == 10 and "over the 10 queries every run answers" in att.summary[-1]
+    out, err = _cli(capsys, "diff", *files, "-m", "p@1", "-m", "p@2")
+    assert "0     start          0.700000             1.000000             -0.300000" in out, out
+    assert "warning: the runs answer different queries (A answers 10, B answers 20 of the 20 judged)" in err
+    zero = rc.diff(files[0], files[1:], "p@1 missing=zero", "p@2 missing=zero", query_set="qrels")
+    first = zero.steps[zero.steps.step == 0].set_index("run")["mean"]
+    assert (first["A"], first["B"]) == pytest.approx((0.35, 0.5)) and zero.query_set.name == "qrels"
+    with pytest.raises(QuerySetError, match="use --query-set common"):
+        rc.diff(files[0], files[1:], "p@1", "p@2", query_set="qrels")
+    one = rc.diff(files[0], files[1], "p@1", "p@2")  # (one run: its own queries, no set)
+    assert one.query_set is None and one.steps["mean"].iloc[0] == pytest.approx(0.7)
 
 
 @settings(max_examples=15, deadline=None)

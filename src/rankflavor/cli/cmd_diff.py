@@ -9,6 +9,7 @@ import sys
 from rankflavor.cli import render
 from rankflavor.cli.cmd_check import add_on_duplicate
 from rankflavor.errors import EXIT_OK, EXIT_USAGE
+from rankflavor.plural import counted
 
 
 def add_parser(sub) -> None:
@@ -24,6 +25,10 @@ def add_parser(sub) -> None:
     p.add_argument("--top", type=int, default=5, metavar="N", help="queries that move most, per step and run")
     p.add_argument("--shapley", action="store_true",
                    help="also the order-free split: each axis's part averaged over every order (2^m flavors)")
+    p.add_argument("--query-set", choices=("common", "qrels"), default="common",
+                   help="with two runs, the queries every mean is over: common (the default) the judged queries both "
+                        "runs answer; qrels every judged query, one a run lacks counted as the flavor's missing= says "
+                        "(refused under missing=skip)")
     p.add_argument("--format", choices=("table", "json"), default="table")
     add_on_duplicate(p)
 
@@ -34,7 +39,7 @@ def print_attribution(att, start, end) -> None:
     runs = att.runs
     print(f"A: {start}")
     print(f"B: {end}")
-    print(f"walk from A to B, one axis at a time ({len(att.path)} steps)\n")
+    print(f"walk from A to B, one axis at a time ({counted(len(att.path), 'step', 'steps')})\n")
     head = ["step", "change"]
     for r in runs:
         head += [f"{r} mean", "delta"]
@@ -88,7 +93,10 @@ def run(args: argparse.Namespace) -> int:
     start, end = Flavor.parse(args.specs[0]), Flavor.parse(args.specs[1])
     scores = Scores.load(args.qrels, list(args.runs), args.on_duplicate)
     order = [a.strip() for a in args.order.split(",") if a.strip()] if args.order else None
-    att = attribute(scores, start, end, order=order, top=args.top, with_shapley=args.shapley)
+    att = attribute(scores, start, end, order=order, top=args.top, with_shapley=args.shapley,
+                    query_set_name=args.query_set)
+    if att.query_set is not None and att.query_set.warning():
+        sys.stderr.write(f"warning: {att.query_set.warning()}\n")
     if args.format == "json":
         render.print_json({"flavor_a": str(start), "flavor_b": str(end), **att.to_dict()})
     else:

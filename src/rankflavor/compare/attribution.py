@@ -12,8 +12,9 @@ A step that would make an invalid flavor (`ideal=recall(K)` with
 postponed: the next axis that makes a valid step goes first, and when none does, two axes change in one
 step. Every such reordering is reported in `notes`.
 
-With two runs, the walk is done for both, so that the gap between run A under flavor A and run B under
-flavor B splits two ways:
+With two runs, the walk is done for both, each mean over the comparison's one query set (compare/query_set.py:
+`common` by default, the judged queries both runs answer), so that the gap between run A under flavor A and run B
+under flavor B splits two ways:
     mean_B(FB) - mean_A(FA) = [mean_A(FB) - mean_A(FA)] (flavor, on A) + [mean_B(FB) - mean_A(FB)] (systems)
                             = [mean_B(FA) - mean_A(FA)] (systems) + [mean_B(FB) - mean_B(FA)] (flavor, on B).
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,7 @@ import pandas as pd
 
 from rankflavor.compare.comparison import CompareError
 from rankflavor.compare.grid import short_label
+from rankflavor.compare.query_set import QuerySet, query_set, set_mean, set_values
 from rankflavor.compare.scores import Scores
 from rankflavor.errors import RankflavorError, SpecError
 from rankflavor.flavor import Flavor
@@ -54,6 +56,7 @@ class Attribution:
     notes: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     shapley: pd.DataFrame | None = None  # run, axis, change, shapley (order-free split), when asked for
+    query_set: QuerySet | None = None  # two runs: the one query set of every mean (None: one run, its own queries)
 
     def to_dict(self) -> dict[str, Any]:
         def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -61,7 +64,7 @@ class Attribution:
                     for row in frame.to_dict(orient="records")]
 
         out = {"runs": self.runs, "summary": self.summary, "notes": self.notes, "steps": records(self.steps),
-               "movers": records(self.movers)}
+               "movers": records(self.movers), "query_set": None if self.query_set is None else self.query_set.to_dict()}
         if self.shapley is not None:
             out["shapley"] = records(self.shapley)
         return out
@@ -134,9 +137,30 @@ def walk(start: Flavor, end: Flavor, order: Sequence[str] | None = None, usable=
     return steps, notes
 
 
+class _Means:
+    """A run's per-query values and mean under a flavor: over its own queries (one run), or over the one query
+    set `qs` of a comparison of two runs (a query either run lacks, or leaves undefined, out of both)."""
+
+    def __init__(self, scores: Scores, qs: QuerySet | None) -> None:
+        self.scores, self.qs = scores, qs
+
+    def values(self, run: str, flavor: Flavor) -> np.ndarray:
+        return self.scores.values(run, flavor) if self.qs is None else set_values(self.scores, self.qs, flavor)[run]
+
+    def mean(self, run: str, flavor: Flavor) -> float | None:
+        if self.qs is None:
+            return self.scores.mean(run, flavor)
+        return set_mean(self.scores, run, flavor, self.values(run, flavor))
+
+
 def attribute(scores: Scores, start: Flavor, end: Flavor, runs: Sequence[str] | None = None,
-              order: Sequence[str] | None = None, top: int = 5, with_shapley: bool = False) -> Attribution:
+              order: Sequence[str] | None = None, top: int = 5, with_shapley: bool = False,
+              query_set_name: str = "common") -> Attribution:
+    """The walk of each run from `start` to `end`; with two runs, every mean over the query set
+    `query_set_name` (`common` or `qrels`, as `compare` takes them)."""
     runs = list(runs or scores.runs)
+    qs = query_set(scores, query_set_name, [start, end]) if len(runs) == 2 else None
+    means = _Means(scores, qs)
 
     def usable(flavor: Flavor) -> str | None:
         try:
@@ -156,14 +180,14 @@ def attribute(scores: Scores, start: Flavor, end: Flavor, runs: Sequence[str] | 
     stations = [Step((), "start", start), *path]
     for i, step in enumerate(stations):
         for r in runs:
-            mean = scores.mean(r, step.flavor)
+            mean = means.mean(r, step.flavor)
             row = {"step": i, "change": step.change, "axis": ",".join(step.axes), "run": r, "mean": mean,
                    "delta": np.nan, "label": short_label(step.flavor), "flavor": str(step.flavor)}
             if i:
                 prev = stations[i - 1].flavor
-                before_mean = scores.mean(r, prev)
+                before_mean = means.mean(r, prev)
                 row["delta"] = (mean - before_mean) if mean is not None and before_mean is not None else np.nan
-                before, after = scores.values(r, prev), scores.values(r, step.flavor)
+                before, after = means.values(r, prev), means.values(r, step.flavor)
                 moved = np.where(np.isnan(before) & np.isnan(after), 0.0,
                                  np.where(np.isnan(before) | np.isnan(after), np.inf, np.abs(after - before)))
                 for j in np.argsort(-moved, kind="stable")[:top]:
@@ -176,13 +200,15 @@ def attribute(scores: Scores, start: Flavor, end: Flavor, runs: Sequence[str] | 
             rows.append(row)
     steps = pd.DataFrame(rows)
     summary = _summary(steps, runs, len(stations) - 1)
+    if qs is not None:
+        summary.append(f"every mean and difference {qs.describe()}")
     movers_frame = pd.DataFrame(movers, columns=["step", "change", "run", "query", "before", "after", "delta",
                                                  "explain"])
     split = None
     if with_shapley:
-        split, more = shapley(scores, start, end, runs)
+        split, more = shapley(scores, start, end, runs, mean=means.mean)
         notes += more
-    return Attribution(runs, path, steps, movers_frame, notes, summary, split)
+    return Attribution(runs, path, steps, movers_frame, notes, summary, split, qs)
 
 
 def _summary(steps: pd.DataFrame, runs: list[str], last: int) -> list[str]:
@@ -207,16 +233,18 @@ def _summary(steps: pd.DataFrame, runs: list[str], last: int) -> list[str]:
 
 
 def shapley(scores: Scores, start: Flavor, end: Flavor, runs: Sequence[str] | None = None, max_axes: int = 8,
-            ) -> tuple[pd.DataFrame, list[str]]:
+            mean: Callable[[str, Flavor], float | None] | None = None) -> tuple[pd.DataFrame, list[str]]:
     """Order-free split of mean(end) - mean(start) over the axes that differ (Shapley 1953).
 
         phi_i = sum over S subset of M \\ {i} of |S|! (m - |S| - 1)! / m! * [v(S + {i}) - v(S)]
 
     where v(S) is the mean under `start` with the axes in S set to `end`'s values; the phi_i sum to the
     gap. It needs all 2^m such flavors: when one is invalid or refused by the data, the split is not
-    given and the reason is returned instead. Returns (DataFrame run, axis, change, shapley; notes).
+    given and the reason is returned instead. `mean(run, flavor)`: the means split (default: `scores.mean`).
+    Returns (DataFrame run, axis, change, shapley; notes).
     """
     runs = list(runs or scores.runs)
+    mean = mean or scores.mean
     diffs = start.differences(end)
     axes = [d[0] for d in diffs]
     m = len(axes)
@@ -228,7 +256,7 @@ def shapley(scores: Scores, start: Flavor, end: Flavor, runs: Sequence[str] | No
         for combo in itertools.combinations(axes, size):
             try:
                 flavor = start.with_(**_changes(end, combo))
-                means = {r: scores.mean(r, flavor) for r in runs}
+                means = {r: mean(r, flavor) for r in runs}
             except RankflavorError as exc:
                 reason = str(exc).splitlines()[0]
                 return pd.DataFrame(columns=columns), [
@@ -253,18 +281,18 @@ def shapley(scores: Scores, start: Flavor, end: Flavor, runs: Sequence[str] | No
 
 
 def diff(qrels: Any, runs: Any, flavor_a: str | Flavor, flavor_b: str | Flavor, *, order: Sequence[str] | None = None,
-         top: int = 5, shapley: bool = False, on_duplicate: str = "error") -> Attribution:
+         top: int = 5, shapley: bool = False, on_duplicate: str = "error", query_set: str = "common") -> Attribution:
     """Walk one run (or two) from `flavor_a` to `flavor_b` one axis at a time.
 
     Returns an `Attribution`: `steps` (DataFrame: step, change, run, mean, delta, flavor), `movers`
     (the `top` queries that move most at each step, with their `rankflavor explain` command), `notes`
     (reordered or merged steps and why) and `summary` (the split of the gap, systems vs flavor with two runs);
     with shapley=True also `shapley`, the order-free split (all 2^m intermediate flavors are evaluated).
-    on_duplicate: as for `evaluate`.
+    on_duplicate: as for `evaluate`; query_set: with two runs, the queries every mean is over, as for `compare`.
     """
     fa = flavor_a if isinstance(flavor_a, Flavor) else Flavor.parse(flavor_a)  # (before any input is read)
     fb = flavor_b if isinstance(flavor_b, Flavor) else Flavor.parse(flavor_b)
     scores = Scores.load(qrels, runs, on_duplicate)
     if len(scores.runs) > 2:
         raise CompareError(f"diff takes one run or two, got {len(scores.runs)}")
-    return attribute(scores, fa, fb, order=order, top=top, with_shapley=shapley)
+    return attribute(scores, fa, fb, order=order, top=top, with_shapley=shapley, query_set_name=query_set)
