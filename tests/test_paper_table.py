@@ -12,7 +12,7 @@ import pytest
 
 import rankflavor.compare as rc
 from rankflavor.cli.main import main
-from rankflavor.compare.paper import PaperTable
+from rankflavor.compare.paper import BOLD, PaperTable
 
 N = 30  # queries: 2^30 sign vectors, so the randomization test is Monte Carlo (its floor is 1/(R+1))
 QRELS = {f"q{i}": {"rel": 1, "non": 0} for i in range(N)}
@@ -94,7 +94,8 @@ def test_latex_spells_every_special_character_of_a_name_once():
     assert _read_latex_text(lines[lines.index("\\toprule") + 1].split(" & ")[1].removesuffix(" \\\\")) == "m\\1"
     caption = next(line for line in lines if line.startswith("\\caption{"))[len("\\caption{"):-1]
     marks = caption.replace("$\\blacktriangle$", "▲").replace("$\\blacktriangledown$", "▼")
-    assert _read_latex_text(marks) == table.note
+    assert _read_latex_text(marks) == table.note + BOLD
+    assert table.render("markdown").rstrip().endswith(table.note + BOLD) and BOLD not in table.render("text")
 
 def test_the_cli_prints_each_style_and_the_cells_as_json_and_csv(tmp_path, capsys):
     qrels = tmp_path / "qrels"

@@ -23,6 +23,7 @@ import pandas as pd
 
 BETTER, WORSE = "▲", "▼"
 STYLES = ("text", "markdown", "latex")
+BOLD = " Bold: the best mean of each measure, significant or not."  # (Markdown and LaTeX set it in bold)
 TEST_NAMES = {"randomization": "paired randomization test", "t": "paired t-test",
               "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test", "tukey": "randomised Tukey HSD test"}
 CORRECTION_PHRASES = {"holm": "Holm's correction", "bonferroni": "Bonferroni's correction",
@@ -101,7 +102,7 @@ class PaperTable:
                  "|---|" + "---:|" * len(self.measures)]
         lines += ["| " + _md(self.run_name(r)) + " | " + " | ".join(cell(r, m) for m in self.measures) + " |"
                   for r in self.runs]
-        return "\n".join([*lines, "", self.note]) + "\n"
+        return "\n".join([*lines, "", self.note + BOLD]) + "\n"
 
     def to_latex(self) -> str:
         def cell(r: str, m: str) -> str:
@@ -116,7 +117,7 @@ class PaperTable:
         head = " & ".join(["Run", *(_tex(m) for m in self.measures)])
         body = [" & ".join([_tex(self.run_name(r)), *(cell(r, m) for m in self.measures)]) + " \\\\" for r in self.runs]
         note = "$\\blacktriangledown$".join("$\\blacktriangle$".join(_tex(part) for part in piece.split(BETTER))
-                                           for piece in self.note.split(WORSE))
+                                           for piece in (self.note + BOLD).split(WORSE))
         return "\n".join([
             "% needs \\usepackage{booktabs,amssymb}",
             "\\begin{table}", "\\centering", f"\\begin{{tabular}}{{l{'r' * len(self.measures)}}}", "\\toprule",
