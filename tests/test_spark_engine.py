@@ -346,6 +346,18 @@ def test_cli_engine_spark_gives_the_local_input_warnings_and_provenance(spark, t
     assert provenance["input_warnings"] == expected and len(expected) == 3 and "sha256" in provenance["not_computed"]
     assert [line for line in parquet.err.splitlines() if line.startswith("warning: ")] == [
         f"warning: {w}" for w in expected]
+    # weights naming a query the data lacks: the local warning, from Spark's counts (spark/provenance.py)
+    weights = tmp_path / "w.txt"
+    queries = sorted(set(pd.read_parquet(tmp_path / "q.parquet")["query"]) | set(pd.read_parquet(tmp_path / "r.parquet")[
+        "query"]))
+    weights.write_text("".join(f"{q} 1\n" for q in queries) + "zz_typo 1\n")
+    args = [str(tmp_path / "q.parquet"), str(tmp_path / "r.parquet"), "-m", "ndcg@3 weights=w", "--weights",
+            f"w={weights}"]
+    said = (f"warning: weights 'w' ({weights}): 1 query of its {len(queries) + 1} is in neither the qrels nor the runs "
+            "(e.g. 'zz_typo'): its weight is never read; check the query ids")
+    for engine in ("local", "spark"):
+        assert main(["eval", *args, "--engine", engine]) == 0
+        assert said in capsys.readouterr().err.splitlines(), engine
 
 
 def _weighted_case() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, dict[str, float]]]:
@@ -475,6 +487,8 @@ def test_cli_engine_spark_takes_weights(spark, tmp_path, capsys):
     _assert_close(mine, theirs)
     assert theirs["results"][0]["denominator"]["weights"] == "w"
     assert [i["queries_not_in_the_data"] for i in theirs["provenance"]["inputs"] if i["role"] == "weights"] == [1, 1]
+    outside = [w for w in mine["provenance"]["input_warnings"] if "in neither the qrels nor the runs" in w]
+    assert len(outside) == 2 and outside == [w for w in theirs["provenance"]["input_warnings"] if w in outside]
     unused = [w for w in mine["provenance"]["input_warnings"] if "no flavor asks for them" in w]
     assert len(unused) == 1 and unused[0].startswith("weights 'unused'") and unused[0] in theirs["provenance"][
         "input_warnings"]

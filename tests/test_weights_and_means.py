@@ -109,6 +109,20 @@ def test_weights_no_flavor_asks_for_are_a_warning_not_a_silent_plain_mean(tmp_pa
     assert code == 0 and "no flavor asks" not in err
 
 
+def test_weights_of_queries_the_data_lacks_are_a_warning(tmp_path):
+    """A weight for a query in neither the qrels nor a run (a typo'd id) is never read: counted in the provenance
+    and said in an input warning naming the smallest such id; none when every weighted query is in the data."""
+    weights = {"q1": 1.0, "q2": 1.0, "q3": 1.0, "q9": 1.0, "Q1": 2.0, "q7": 1.0}
+    report = rf.evaluate(QRELS, RUN, ["ndcg@2 weights=w"], weights={"w": weights})
+    said = [w for w in report.provenance["input_warnings"] if w.startswith("weights 'w'")]
+    assert said == ["weights 'w': 2 queries of its 6 are in neither the qrels nor the runs (e.g. 'Q1'): their "
+                    "weights are never read; check the query ids"]
+    item = next(i for i in report.provenance["inputs"] if i["role"] == "weights")
+    assert (item["queries_in_the_data"], item["queries_not_in_the_data"]) == (4, 2)
+    exact = rf.evaluate(QRELS, RUN, ["ndcg@2 weights=w"], weights={"w": {q: 1.0 for q in ("q1", "q2", "q3", "q9")}})
+    assert not [w for w in exact.provenance["input_warnings"] if "neither" in w]
+
+
 def test_verify_recomputes_the_mean():
     report = rf.evaluate(QRELS, RUN, ["ndcg@2", "ndcg@2 unjudged_queries=zero", "ndcg@2 round=2 mean_of=rounded"])
     assert report.verify() == []

@@ -333,3 +333,9 @@ def bind_weights(dataset: Dataset, provenance: dict[str, Any], weights: list[Que
         provenance["inputs"].append({"role": "weights", "name": w.name, "path": w.source.path,
                                      "sha256": w.source.sha256, "kind": w.source.kind, "rows": len(w.query),
                                      "queries_in_the_data": known, "queries_not_in_the_data": len(w.query) - known})
+        if known < len(w.query):  # (the smallest such id named, as the Spark engine names it)
+            from rankflavor.inputs.weights import unknown_queries_warning
+
+            ids = set(dataset.query_ids.tolist())
+            example = min((q for q in w.query if q not in ids), default=None)
+            provenance["input_warnings"].append(unknown_queries_warning(w, len(w.query) - known, example))

@@ -21,6 +21,7 @@ import numpy as np
 from rankflavor.errors import InputError
 from rankflavor.inputs.tables import Source
 from rankflavor.inputs.trec_lines import decompress, parse_number, read_raw, split_lines
+from rankflavor.plural import counted
 
 
 @dataclass
@@ -39,6 +40,16 @@ class QueryWeights:
                                                                                                      dtype=object))
             out[at[found]] = self.weight[found]
         return out
+
+
+def unknown_queries_warning(weights: QueryWeights, outside: int, example: str | None) -> str:
+    """The input warning of weights naming `outside` queries that neither the qrels nor a run has (a typo'd or
+    stale id: its weight is never read)."""
+    path = f" ({weights.source.path})" if weights.source.path else ""
+    one = outside == 1
+    return (f"weights {weights.name!r}{path}: {counted(outside, 'query', 'queries')} of its {len(weights.query)} "
+            f"{'is' if one else 'are'} in neither the qrels nor the runs" + (f" (e.g. {example!r})" if example else "")
+            + f": {'its weight is' if one else 'their weights are'} never read; check the query ids")
 
 
 def load_weights(name: str, data: Any) -> QueryWeights:

@@ -15,7 +15,7 @@ from typing import Any
 
 from rankflavor.inputs.pipeline import bind_weights, policies, prepare, qrels_count_warnings, run_count_warnings
 from rankflavor.inputs.tables import QrelsTable, RunTable
-from rankflavor.inputs.weights import QueryWeights
+from rankflavor.inputs.weights import QueryWeights, unknown_queries_warning
 
 
 def driver_provenance(qrels: QrelsTable, runs: list[RunTable], on_duplicate: str,
@@ -72,6 +72,9 @@ def frame_provenance(qrels: Any, run: Any, inputs: list[dict[str, Any]], on_dupl
             items.append({"role": "weights", "name": w.name, "path": w.source.path, "sha256": w.source.sha256,
                           "kind": w.source.kind, "rows": len(w.query), "queries_in_the_data": known,
                           "queries_not_in_the_data": len(w.query) - known})
+            if known < len(w.query):
+                outside = listed.join(data, "query", "left_anti").orderBy("query").limit(1).collect()
+                warnings.append(unknown_queries_warning(w, len(w.query) - known, outside[0]["query"] if outside else None))
     return {"inputs": items, "policies": policies(on_duplicate), "input_warnings": warnings,
             "not_computed": "for Parquet inputs read by Spark: sha256, comment/blank lines, duplicates removed, "
                             "ids equal only up to leading zeros or case, a run with no judged doc, query and doc columns "
