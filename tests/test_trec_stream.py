@@ -211,6 +211,21 @@ def test_a_bad_run_in_a_pooled_track_stops_after_the_runs_before_it(tmp_path, ca
     assert out.count("runid") == 2 and "wide2.run" in err and "not-a-score" in err
 
 
+def test_a_pooled_track_joins_its_pool_before_it_returns(tmp_path, capsys, monkeypatch):
+    """Once the output is written the pool's manager thread is joined (cli/trec_pool.py): left running, Python
+    3.11's exit hook could write to the pipe it is closing and print "Exception ignored ... Bad file descriptor"."""
+    import threading
+
+    from rankflavor.cli import trec_pool
+
+    monkeypatch.setenv(trec_pool.ENV, "2")
+    qrels, runs = _wide_track(tmp_path, 4, plain=True)
+    assert main(["eval", qrels, *runs, "-m", "P@5", "--format", "trec"]) == 0
+    assert capsys.readouterr().out.count("runid") == 4
+    managers = [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
+    assert not [t for t in managers if t.is_alive()]
+
+
 def test_a_pooled_track_shares_the_memory_budget_and_refuses_as_one_process(tmp_path, capsys, monkeypatch):
     """The workers get the budget divided between them (cli/trec_pool.py); a budget no flavor fits is refused
     with the one process's message."""

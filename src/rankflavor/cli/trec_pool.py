@@ -70,11 +70,16 @@ def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str]
             except BrokenProcessPool:  # (a worker died, killed or out of memory: the parent goes on alone)
                 done = None
             if done is None:  # (the worker could not: the parent evaluates it, and raises what that raises)
-                pool.shutdown(wait=False, cancel_futures=True)
+                pool.shutdown(wait=True, cancel_futures=True)
                 stream_trec(args, runs[i:], names[i:], specs, weights, set_lines, err, out, shown, kinds)
                 return
             print_block(done, shown, kinds, err, out)
-    finally:
+        # Joined before the interpreter exits: Python 3.11's exit hook (concurrent/futures/process.py _python_exit)
+        # wakes a pool's manager thread through a pipe that thread may be closing at that moment, which prints
+        # "Exception ignored ... OSError: Bad file descriptor" after the output (seen once in the suite); a joined
+        # pool's pipe is closed already, and the hook skips it. Cheap: every run is done, the workers are idle.
+        pool.shutdown(wait=True)
+    finally:  # (a no-op after the join; on an error or Ctrl-C, prompt)
         pool.shutdown(wait=False, cancel_futures=True)
     write_kinds(kinds, err)
 
