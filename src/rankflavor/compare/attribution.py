@@ -143,9 +143,14 @@ class _Means:
 
     def __init__(self, scores: Scores, qs: QuerySet | None) -> None:
         self.scores, self.qs = scores, qs
+        self._in_set: dict[Flavor, dict[str, np.ndarray]] = {}  # (each station is read as "after", then "before")
 
     def values(self, run: str, flavor: Flavor) -> np.ndarray:
-        return self.scores.values(run, flavor) if self.qs is None else set_values(self.scores, self.qs, flavor)[run]
+        if self.qs is None:
+            return self.scores.values(run, flavor)
+        if flavor not in self._in_set:
+            self._in_set[flavor] = set_values(self.scores, self.qs, flavor)
+        return self._in_set[flavor][run]
 
     def mean(self, run: str, flavor: Flavor) -> float | None:
         if self.qs is None:
