@@ -210,9 +210,11 @@ def _comparison_numbers(cmp: Comparison | None) -> dict[str, Any] | None:
         return None
     data = cmp.to_dict()
     keep = ("flavor", "run_a", "run_b", "n", "diff", "ci_low", "ci_high", "p", "p_holm", "significant", "winner",
-            "effect_size", "wins", "ties", "losses", "p_adjusted", "unjudged_low", "unjudged_high", "unjudged_verdict")
+            "effect_size", "wins", "ties", "losses", "p_adjusted", "favours", "finding", "significant_winner",
+            "unjudged_low", "unjudged_high", "unjudged_verdict")
     return {"query_set": data["query_set"], "settings": data["settings"].get("canonical"),
-            "means": [{k: row.get(k) for k in ("flavor", "run", "mean", "n", "ci_low", "ci_high", "mean_low", "mean_high")
+            "means": [{k: row.get(k) for k in ("flavor", "run", "mean", "n", "ci_low", "ci_high", "judged", "mean_low",
+                                               "mean_high")
                        if k in row or k not in BOUNDS} for row in data["means"]],
             "pairs": [{k: row.get(k) for k in keep if k in row or k not in BOUNDS} for row in data["pairs"]]}
 

@@ -64,7 +64,8 @@ def render(model: PageModel, generated: str | None = None) -> str:
 <nav><a href="#summary">Summary</a><a href="#sensitivity">Flavor sensitivity</a><a href="#distributions">Per query</a>
 <a href="#queries">Queries &amp; records</a><a href="#warnings">Warnings</a><a href="#inputs">Inputs &amp; flavors</a></nav>
 <section id="summary"><h2>Systems × measures</h2>{summary}</section>
-<section id="sensitivity"><h2>Flavor sensitivity: who wins under which flavor</h2>{sections.sensitivity(model)}</section>
+<section id="sensitivity"><h2>Flavor sensitivity: the means and what is significant under each flavor</h2>
+{sections.sensitivity(model)}</section>
 <section id="distributions"><h2>Per-query values <span class="muted">under {first}</span></h2>
 <div class="charts">{charts}</div>
 <p class="note">Click a point of a scatter plot to open that query's record.</p></section>

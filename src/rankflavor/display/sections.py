@@ -8,7 +8,7 @@ import shlex
 from html import escape
 from typing import Any
 
-from rankflavor.compare.paper import BETTER, WORSE, set_caption
+from rankflavor.compare.paper import BETTER, WORSE, set_caption, significant_winner
 from rankflavor.compare.verdicts import measure_of
 from rankflavor.display.model import PageModel
 from rankflavor.display.text import html_text as _t
@@ -60,8 +60,10 @@ def verdicts(model: PageModel) -> str:
         return ""
     items = []
     for v in cmp.verdicts.itertuples():
-        kind = {"robust": "ok", "reverses": "bad", "partly tied": "warn", "measures disagree": "warn"}
+        kind = {"robust": "ok", "reverses": "bad", "flavor-dependent": "warn", "measures disagree": "warn"}
         kind = kind.get(v.verdict, "muted")
+        if kind == "ok" and (getattr(v, "pool_unequal", False) or len(getattr(v, "skip_changes", []) or [])):
+            kind = "warn"  # (a robust finding the pool sees unequally, or that unjudged=skip changes: not green)
         items.append(f'<li><span class="badge {kind}">{_t(v.verdict)}</span> <b>{_t(v.run_b)}</b> vs '
                      f'<b>{_t(v.run_a)}</b>: {_t(v.summary.split(": ", 1)[-1], model.runs)}</li>')
     return f'<ul class="verdicts">{"".join(items)}</ul>'
@@ -134,16 +136,16 @@ def legend(model: PageModel) -> str:
 
 
 def sensitivity(model: PageModel) -> str:
-    """Flavors x runs: each mean, the winner; per run against the baseline, the difference and whether this
-    flavor's winner is the minority one (a reversal); then the smallest changes of flavor that flip it."""
+    """Flavors x runs: each mean, the highest; per run against the baseline, the difference of the means, * where
+    the declared test finds a run significantly better (compare/pair_tests.py), tagged where that significant
+    winner differs from the one under another flavor of the measure (a reversal); then the flips."""
     cmp = model.comparison
     runs = model.runs
     others = [r for r in runs if r != model.baseline] if cmp is not None else []
-    majority: dict[tuple[str, str], str] = {}  # (run, measure) -> the run winning under most of its flavors
+    reversing: set[tuple[str, str]] = set()  # (run, measure) whose pair with the baseline reverses
     if cmp is not None:
-        for m in cmp.measures.itertuples():
-            majority[(m.run_b, m.measure)] = m.run_a if m.a_wins >= m.b_wins else m.run_b
-    head = "".join(f"<th>{_t(r)}</th>" for r in runs) + "<th>winner</th>"
+        reversing = {(m.run_b, m.measure) for m in cmp.measures.itertuples() if m.verdict == "reverses"}
+    head = "".join(f"<th>{_t(r)}</th>" for r in runs) + "<th>highest mean</th>"
     head += "".join(f"<th>{_t(r)} − {_t(model.baseline)}</th>" for r in others)
     body = []
     for f in model.flavors:
@@ -160,22 +162,25 @@ def sensitivity(model: PageModel) -> str:
             if pair is None:
                 cells += '<td class="num">—</td>'
                 continue
-            reverse = pair.winner in (pair.run_a, pair.run_b) and pair.winner != majority.get((r, measure_of(f)))
+            winner = significant_winner(pair)
+            reverse = winner is not None and (r, measure_of(f)) in reversing
             flipped |= reverse
-            star = '<span class="mark">*</span>' if pair.significant else ""
+            star = '<span class="mark">*</span>' if winner is not None else ""
             base = means[model.baseline]  # type: ignore[index]
             delta = None if means[r] is None or base is None else means[r] - base  # the means' difference
             cls = "" if delta is None else "pos" if delta > 0 else "neg" if delta < 0 else ""
             cells += (f'<td class="num {cls}">{_f(delta, signed=True)}{star}'
-                      + ('<span class="tag">reversed</span>' if reverse else "") + "</td>")
+                      + ('<span class="tag">reverses</span>' if reverse else "") + "</td>")
         body.append(f'<tr class="{"reversal" if flipped else ""}"><th>{flavor_name(model, str(f))}</th>{cells}</tr>')
     over = _e(set_caption(cmp)) if cmp is not None else "over each run's own queries"
     corrected = "" if cmp is None else _e(_corrected(cmp.settings))
     table = (f'<div class="scroll"><table class="sens"><thead><tr><th>flavor</th>{head}</tr></thead>'
              f'<tbody>{"".join(body)}</tbody></table></div>'
-             '<p class="note">Bold: the winner under that flavor. A highlighted row is a reversal: there the run that '
-             f'wins under most flavors of its measure (its metric) loses. * p &lt; {corrected}. '
-             f'Hover a flavor for its full string. Means and differences {over}.</p>')
+             '<p class="note">Bold: the highest mean under that flavor, significant or not. * a run significantly '
+             f'better than the baseline: p &lt; {corrected}, the test\'s statistic and the mean favouring it. A '
+             'highlighted row is a reversal: there the significant winner differs from the significant winner under '
+             'another flavor of its measure (its metric). Hover a flavor for its full string. Means and differences '
+             f'{over}.</p>')
     return table + flips(model)
 
 
@@ -189,26 +194,31 @@ def _corrected(settings: dict) -> str:
 
 
 def flips(model: PageModel, shown: int = 8) -> str:
-    """Per pair and reversing measure, the smallest changes of flavor that flip the winner (compare/verdicts.py:
-    measures that disagree are no reversal; the verdicts say so)."""
+    """Per pair and measure, the smallest changes of flavor that reverse its significant winner, or, where nothing
+    reverses, that only change the order of the means, said as such (compare/verdicts.py)."""
     cmp = model.comparison
-    if cmp is None or cmp.flips.empty:
-        each = " of a measure" if cmp is not None and cmp.measures.measure.nunique() > 1 else ""
-        none = f'<p class="ok-line">No reversal: every pair has the same winner under every flavor{each}.</p>'
-        return none if cmp is not None else ""
+    if cmp is None:
+        return ""
+    reversals = cmp.flips[cmp.flips.kind == "reversal"] if "kind" in cmp.flips else cmp.flips
+    orders = cmp.flips[cmp.flips.kind != "reversal"] if "kind" in cmp.flips else cmp.flips.iloc[:0]
     several = cmp.measures.measure.nunique() > 1
-    parts = []
-    for (a, b, measure), block in cmp.flips.groupby(["run_a", "run_b", "measure"], sort=False):
-        n_axes = int(block.n_axes.iloc[0])
-        axes = ", ".join(dict.fromkeys(block.axis))
-        items = "".join(f"<li><b>{_t(f.change)}</b>: from {flavor_name(model, f.from_flavor)} ({_t(f.from_winner)} wins) "
-                        f"to {flavor_name(model, f.to_flavor)} ({_t(f.to_winner)} wins)</li>"
-                        for f in block.head(shown).itertuples())
-        more = f"<li class=\"muted\">… and {len(block) - shown} more</li>" if len(block) > shown else ""
-        within = f" of {_t(measure)}" if several else ""
-        parts.append(f'<div class="flips"><h3>{_t(b)} vs {_t(a)}: the winner flips with the axis '
-                     f'<span class="axis">{_t(axes)}</span>{within} ({n_axes} ax{"is" if n_axes == 1 else "es"} changed)'
-                     f"</h3><ul>{items}{more}</ul></div>")
+    parts = [] if len(reversals) else [
+        f'<p class="ok-line">No reversal: no pair has different significant winners under two flavors'
+        f'{" of a measure" if several else ""}.</p>']
+    for frame, reversal in ((reversals, True), (orders, False)):
+        for (a, b, measure), block in frame.groupby(["run_a", "run_b", "measure"], sort=False):
+            n_axes = int(block.n_axes.iloc[0])
+            axes = ", ".join(dict.fromkeys(block.axis))
+            said = "significantly better" if reversal else "mean higher, not significant on both sides"
+            items = "".join(f"<li><b>{_t(f.change)}</b>: from {flavor_name(model, f.from_flavor)} "
+                            f"({_t(f.from_winner)} {said}) to {flavor_name(model, f.to_flavor)} ({_t(f.to_winner)} "
+                            f"{said})</li>" for f in block.head(shown).itertuples())
+            more = f"<li class=\"muted\">… and {len(block) - shown} more</li>" if len(block) > shown else ""
+            within = f" of {_t(measure)}" if several else ""
+            what = "the significant winner reverses" if reversal else "only the order of the means changes"
+            parts.append(f'<div class="flips{"" if reversal else " muted"}"><h3>{_t(b)} vs {_t(a)}: {what} with the '
+                         f'axis <span class="axis">{_t(axes)}</span>{within} ({n_axes} ax'
+                         f'{"is" if n_axes == 1 else "es"} changed)</h3><ul>{items}{more}</ul></div>')
     return "".join(parts)
 
 
