@@ -264,7 +264,8 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Seq
                                             dtype=object)  # (None, not a string column's NaN, where none)
     table.attrs["settings"] = means.attrs["settings"] = str(settings)
     pool = Pool(shares, skip_findings(scores, qs, flavors, pairs, settings, shares, label))
-    verdicts, measures, flips = decide(table, flavors, pairs, label, pool)
+    floor = 1.0 / (settings.n_resamples + 1) if settings.test in ("randomization", "tukey") else 0.0
+    verdicts, measures, flips = decide(table, flavors, pairs, label, pool, floor)
     warnings = pd.DataFrame(warn_rows, columns=["run", "flavor", "label", "code", "message", "numbers"])
     described = _described(settings, pairs, runs, baselines, qs)
     return Comparison(runs, flavors, table, means, verdicts, measures, flips, warnings, skipped, described, scores,

@@ -71,6 +71,7 @@ class Split:
     rows: pd.DataFrame
     label: Callable[[Flavor], str]
     by_str: dict[str, Flavor]
+    floor: float = 0.0  # a Monte Carlo test's smallest p, 1 / (R + 1): a p at it is a bound, said "<="
 
     def under(self, mask: Any) -> list[Flavor]:
         return [self.by_str[s] for s in self.rows.flavor[mask]]
@@ -121,10 +122,13 @@ class Split:
         return self.rows[self.rows.flavor == str(flavor)].iloc[0]
 
     def p_text(self, flavors: list[Flavor]) -> str:
-        """`p_holm 0.0004` for one flavor, `p_holm <= 0.002` (the largest) for several."""
-        p = [float(self.row(f).p_adjusted) for f in flavors]
+        """`p_holm 0.0004` for one flavor, `p_holm <= 0.002` (the largest) for several, or for one at a Monte Carlo
+        test's floor (its p is a bound)."""
+        rows = [self.row(f) for f in flavors]
+        p = [float(r.p_adjusted) for r in rows]
+        floored = any(not r.exact and float(r.p) <= self.floor * (1 + 1e-9) for r in rows)
         name = "p_" + str(self.rows.correction.iloc[0])
-        return f"{name} {p[0]:.3g}" if len(p) == 1 else f"{name} <= {max(p):.3g}"
+        return f"{name} {p[0]:.3g}" if len(p) == 1 and not floored else f"{name} <= {max(p):.3g}"
 
     def summary(self) -> str:
         """The words after the verdict: who is significantly better where, and what the other flavors say."""
@@ -270,9 +274,10 @@ def _pool_clause(a: str, b: str, judged: list[dict[str, Any]], unequal: bool, ch
 
 
 def decide(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str, str]],
-           label: Callable[[Flavor], str], pool: Pool | None = None,
+           label: Callable[[Flavor], str], pool: Pool | None = None, floor: float = 0.0,
            ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(verdicts: one row per pair; measures: one row per pair x measure; flips) from the pairs table."""
+    """(verdicts: one row per pair; measures: one row per pair x measure; flips) from the pairs table. floor: a
+    Monte Carlo test's smallest p, 1 / (R + 1)."""
     pool = pool or Pool()
     by_str = {str(f): f for f in flavors}
     groups: dict[str, list[str]] = {}
@@ -281,8 +286,9 @@ def decide(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str, st
     verdict_rows, measure_rows, flip_rows = [], [], []
     for j, (a, b) in enumerate(pairs):
         sub = table[(table.run_a == a) & (table.run_b == b)]
-        split = Split(a, b, sub, label, by_str)
-        per = {name: Split(a, b, sub[sub.flavor.isin(members)], label, by_str) for name, members in groups.items()}
+        split = Split(a, b, sub, label, by_str, floor)
+        per = {name: Split(a, b, sub[sub.flavor.isin(members)], label, by_str, floor)
+               for name, members in groups.items()}
         for name, m in per.items():
             flip_rows += _flips(m, name)
             measure_rows.append({"run_a": a, "run_b": b, "measure": name, **_counts(m), "summary": m.summary()})
