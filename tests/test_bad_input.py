@@ -10,6 +10,7 @@ import collections
 import contextlib
 import gzip
 import io
+import json
 import math
 import os
 import pathlib
@@ -30,6 +31,7 @@ DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "input-catalogue
 QRELS = "q1 0 A 3\nq1 0 B 2\nq1 0 C 2\nq1 0 D 0\nq2 0 A 1\nq2 0 E 2\n"
 RUN = "q1 Q0 B 1 4 X\nq1 Q0 C 2 3 X\nq1 Q0 A 3 2 X\nq1 Q0 D 4 1 X\nq2 Q0 E 1 0.5 X\nq2 Q0 F 2 0.25 X\n"
 QRELS_BYTES, RUN_BYTES = QRELS.encode(), RUN.encode()
+RUN_ALL = RUN + "q2 Q0 A 3 0.125 X\n"  # (every judged doc retrieved: a RankLib score file scores each judgment line)
 FLAVORS = ["ndcg@3", "ndcg@10 gain=exp2 ties=average", "dcg@2", "ndcg ideal=local missing=zero"]
 
 
@@ -148,6 +150,70 @@ def _feather(columns: dict[str, list[Any]]) -> bytes:
 def _swap_query_doc(text: str) -> str:
     """A TREC run with its first (query) and third (doc) columns swapped."""
     return "".join(" ".join([p[2], p[1], p[0], *p[3:]]) + "\n" for p in (line.split() for line in text.splitlines()))
+
+
+def _rows(text: str) -> list[tuple[str, str, str]]:
+    """(query, doc, value) of each line of TREC text."""
+    rows = [line.split() for line in text.splitlines()]
+    return [(r[0], r[2], r[3] if len(r) == 4 else r[4]) for r in rows]
+
+
+def _csv(text: str, header: str, sep: str = ",", extra: bool = False) -> bytes:
+    """TREC text as a CSV (or TSV) with a header: query, doc, value (`extra`: a run's six columns, as TREC)."""
+    lines = text.splitlines() if extra else [sep.join(row) for row in _rows(text)]
+    return enc(header + "\n" + "".join((line.replace(" ", sep) if extra else line) + "\n" for line in lines))
+
+
+def _ranklib(text: str, docs: bool = True) -> bytes:
+    """A qrels as a RankLib judgment file (two features; `docs`: each doc id in the line's comment)."""
+    return enc("".join(f"{g} qid:{q} 1:{i}.5 2:0.25" + (f" # {d}" if docs else "") + "\n"
+                       for i, (q, d, g) in enumerate(_rows(text))))
+
+
+def _ranklib_scores(qrels: str, run: str) -> bytes:
+    """A run as RankLib's score file of the judgment file `_ranklib(qrels)`, as Evaluator.score writes it: each
+    judgment line's query, position within its query, score (Java's Double.toString), in the judgment file's order."""
+    scores = {(q, d): float(s) for q, d, s in _rows(run)}
+    lines, seen = [], {}
+    for q, d, _ in _rows(qrels):
+        seen[q] = seen.get(q, -1) + 1
+        if (q, d) in scores:
+            lines.append(f"{q}\t{seen[q]}\t{scores[(q, d)]}\n")
+    return enc("".join(lines))
+
+
+def _rank_eval(text: str, pretty: bool = False) -> bytes:
+    """A qrels as an Elasticsearch _rank_eval request body, shaped as its reference shows it (index `i`)."""
+    requests: dict[str, list[dict[str, Any]]] = {}
+    for q, d, g in _rows(text):
+        requests.setdefault(q, []).append({"_index": "i", "_id": d, "rating": int(g)})
+    body = {"requests": [{"id": q, "request": {"query": {"match": {"text": q}}}, "ratings": r}
+                         for q, r in requests.items()], "metric": {"dcg": {"k": 10, "normalize": True}}}
+    return enc(json.dumps(body, indent=2 if pretty else None) + "\n")
+
+
+def _responses(text: str) -> dict[str, dict[str, Any]]:
+    """A run as Elasticsearch _search responses by query, shaped as the Search API's reference shows one."""
+    out: dict[str, dict[str, Any]] = {}
+    for q, d, s in _rows(text):
+        response = out.setdefault(q, {"took": 5, "timed_out": False, "_shards": {"total": 1, "successful": 1,
+                                      "skipped": 0, "failed": 0}, "hits": {"total": {"value": 0, "relation": "eq"},
+                                                                             "max_score": None, "hits": []}})
+        response["hits"]["hits"].append({"_index": "i", "_id": d, "_score": float(s), "_source": {"title": d}})
+    return out
+
+
+def _search_lines(text: str) -> bytes:
+    """A run as _search responses, one per line, each with its query_id."""
+    return enc("".join(json.dumps({**r, "query_id": q}) + "\n" for q, r in _responses(text).items()))
+
+
+def _msearch(text: str, failed: bool = False) -> bytes:
+    """A run as an _msearch response without query ids (`failed`: the second search failed)."""
+    responses = [{**r, "status": 200} for r in _responses(text).values()]
+    if failed:
+        responses[1] = {"error": {"type": "index_not_found_exception", "reason": "no such index [x]"}, "status": 404}
+    return enc(json.dumps({"took": 9, "responses": responses}) + "\n")
 
 
 Qrel = collections.namedtuple("Qrel", "query_id doc_id relevance iteration")
@@ -309,9 +375,9 @@ CASES: list[Case] = [
     Case("csv-file", "a comma-separated file", "`q1,0,A,3`", "error: the file looks comma-separated (CSV), with "
          "the TREC columns of a run and a qrels; the fix gives a tr command", qrels=enc("q1,0,A,3\nq1,0,B,2\n"),
          expect=Err("qrels", 1, "looks comma-separated (CSV); TREC files are whitespace-separated")),
-    Case("csv-header", "a CSV with a header and fewer columns than TREC's", "`query,doc,score`",
-         "error naming the line: looks comma-separated (CSV) (never read as CSV); the fix says pandas.read_csv "
-         "and a DataFrame read it", run=enc("query,doc,score\nq1,B,4\n"),
+    Case("csv-no-header", "comma-separated lines of a run's three columns, no header, in a TREC-named file",
+         "`q1,B,4`", "error naming the line: looks comma-separated (CSV); the fix: TREC columns, or a first line "
+         "naming the columns (then read as CSV)", run=enc("q1,B,4\nq1,C,3\n"),
          expect=Err("run", 1, "looks comma-separated (CSV)")),
     Case("semicolon-file", "a semicolon-separated file", "`q1;0;A;3`", "error: looks semicolon-separated",
          qrels=enc("q1;0;A;3\n"), expect=Err("qrels", 1, "looks semicolon-separated")),
@@ -401,6 +467,123 @@ CASES: list[Case] = [
          "read, then refused by the flavor: EvaluationError naming the value, query and doc (no numpy warning); "
          "`precision=f64` accepts it", run=enc(RUN.replace(" 4 X", " 1e308 X")), flavors=["ndcg@3 precision=f32"],
          expect=Err("run", None, "1e+308 (query 'q1', doc 'B')", rf.EvaluationError)),
+    # ---- CSV/TSV, RankLib, Elasticsearch: each format's reader in inputs/formats.py's table ---------------------------
+    Case("csv-quepid", "Quepid's ratings export: `query,docid,rating`, query texts as query ids, a query with no "
+         "rating written `text,,`", "`query,docid,rating` / `q1,A,3` / `q3,,`",
+         "accepted: the header names the columns (a `rating` column is a grade); the query alone lists a query with "
+         "no judgment (counted, a warning, never scored); same numbers",
+         qrels=File(_csv(QRELS, "query,docid,rating") + b"q3,,\n", "judgments.csv"),
+         run=File(_csv(RUN, "query,doc,score"), "results.csv"), expect=counts("qrels", queries_without_judgments=1)),
+    Case("tsv", "a TSV file with a header, any columns beside the three it reads", "`qid<TAB>Q0<TAB>docid<TAB>...`",
+         "accepted: the columns are read by their names, the others ignored; same numbers",
+         run=File(_csv(RUN, "qid\tQ0\tdocno\trank\tscore\ttag", "\t", extra=True), "run.tsv")),
+    Case("csv-short-row", "a CSV row with fewer fields than the header", "`q1,B` under `query,docid,rating`",
+         "error naming the line and the widths", qrels=File(_csv(QRELS, "query,docid,rating") + b"q2,F\n", "j.csv"),
+         expect=Err("qrels", 8, "2 fields, the header has 3")),
+    Case("csv-empty-grade", "a CSV row whose grade is empty (a Quepid snapshot export's unrated document)",
+         "`q1,F,`", "error naming the line; the fix says an unrated document is unjudged: delete the line",
+         qrels=File(_csv(QRELS, "query,docid,rating") + b"q2,F,\n", "j.csv"),
+         expect=Err("qrels", 8, "an empty grade")),
+    Case("csv-rank-only", "a CSV run with a rank column and no score", "`query,doc,rank`",
+         "error naming the header line; the fix says to add a score of minus the rank",
+         run=File(enc("query,doc,rank\nq1,B,1\n"), "run.csv"),
+         expect=Err("run", 1, "no score column among ['query', 'doc', 'rank'] in the header")),
+    Case("csv-no-header-named", "a `.csv` file without a header line", "`q1,0,A,3` in `qrels.csv`",
+         "error naming line 1: its fields are no column names; the fix: the first line is the header",
+         qrels=File(enc("q1,0,A,3\nq1,0,B,2\n"), "qrels.csv"), expect=Err("qrels", 1, "no query column among")),
+    Case("csv-quote", "a CSV field with a stray quote", '`q1,"B"x,4`', "error naming the line: not valid CSV; the fix "
+         "says how a quote is written", run=File(enc('query,doc,score\nq1,"B"x,4\n'), "run.csv"),
+         expect=Err("run", 2, "not valid CSV")),
+    Case("csv-swapped", "a CSV qrels given as the run", "`query,docid,rating` as the run",
+         "error: no score column; the fix says it has a grade column: are the qrels and run swapped?",
+         run=File(_csv(QRELS, "query,docid,rating"), "judgments.csv"), expect=Err("run", 1, "no score column")),
+    Case("format-ambiguous", "a file whose name and first line name two formats", "`3 qid:1 # A` in `run.csv`",
+         "error naming both readings and the line (rankflavor never picks one); the fix: rename or rewrite it",
+         qrels=File(_ranklib(QRELS), "judgments.csv"), expect=Err("qrels", None, "ambiguous: its name (.csv)")),
+    Case("ranklib", "a RankLib / LETOR / SVMlight judgment file, doc ids in its comments, and its RankLib score "
+         "file (`-score`: `qid<TAB>index<TAB>score`)", "`3 qid:q1 1:0.5 # A`, `q1<TAB>0<TAB>2.0`",
+         "accepted: a doc is its comment's first word (LETOR's `docid = X`); each score line's (qid, index) is "
+         "the judgment file's doc at that position; same numbers", qrels=File(_ranklib(QRELS + "q2 0 F 0\n"),
+                                                                              "train.txt"),
+         run=File(_ranklib_scores(QRELS + "q2 0 F 0\n", RUN_ALL), "scores.txt"), expect=value_is("q1", Q1_NDCG3)),
+    Case("ranklib-positions", "a RankLib judgment file without comments, with its score file", "`3 qid:q1 1:0.5`",
+         "accepted: each doc is named by its position within its query (0, 1, ...); the provenance's notes and a "
+         "warning say so", qrels=File(_ranklib(QRELS + "q2 0 F 0\n", docs=False), "train.txt"),
+         run=File(_ranklib_scores(QRELS + "q2 0 F 0\n", RUN_ALL), "scores.txt"),
+         expect=value_is("q1", Q1_NDCG3, warning="each is named by its position within its query's lines")),
+    Case("ranklib-mixed", "a RankLib file where some lines name their doc and others do not", "`2 qid:q1 1:0.5` "
+         "after `3 qid:q1 1:0.5 # A`", "error naming the line: every line names its doc or none does",
+         qrels=File(_ranklib(QRELS).replace(b" # B", b""), "train.txt"), expect=Err("qrels", 2, "names no document")),
+    Case("ranklib-qid-again", "a RankLib file whose query's lines are not together", "`qid:q1` lines after `qid:q2`",
+         "error naming the line: RankLib reads each run of one qid's lines as its own list; the fix sorts the file",
+         qrels=File(_ranklib(QRELS + "q1 0 F 1\n"), "train.txt"), expect=Err("qrels", 7, "query qid:q1 again")),
+    Case("ranklib-feature", "a RankLib line with a feature that is not ID:VALUE", "`3 qid:q1 x:1 # A`",
+         "error naming the line and the feature (RankLib's DataPoint.parse refuses it too)",
+         qrels=File(_ranklib(QRELS).replace(b"2:0.25 # C", b"color:red # C"), "train.txt"),
+         expect=Err("qrels", 3, "feature 'color:red' is not ID:VALUE")),
+    Case("ranklib-as-run", "a RankLib judgment file given as the run", "`3 qid:q1 1:0.5 # A` as the run",
+         "error: it reads as a judgment file, a qrels; the fix names RankLib's -score output",
+         run=File(_ranklib(QRELS), "train.txt"), expect=Err("run", None, "which is a qrels, not a run")),
+    Case("ranklib-scores-alone", "a RankLib score file with a TREC qrels", "`q1<TAB>0<TAB>0.5` and `qrels.txt`",
+         "error: a score file names no document, it pairs with the judgment file it scored",
+         run=File(_ranklib_scores(QRELS + "q2 0 F 0\n", RUN_ALL), "scores.txt"),
+         expect=Err("run", None, "the qrels is not a RankLib file (it is trec)")),
+    Case("ranklib-scores-other", "a RankLib score file of another judgment file", "`q2<TAB>7<TAB>0.1`, q2 has 3 lines",
+         "error naming the line: that query has no line at that position there",
+         qrels=File(_ranklib(QRELS + "q2 0 F 0\n"), "train.txt"),
+         run=File(_ranklib_scores(QRELS + "q2 0 F 0\n", RUN_ALL) + b"q2\t7\t0.1\n", "scores.txt"),
+         expect=Err("run", 8, "query 'q2' has 3 lines there (positions 0 to 2)")),
+    Case("ranklib-scores-nan", "a RankLib score file with a NaN score (Java's `NaN`)", "`q1<TAB>0<TAB>NaN`",
+         "error naming the line", qrels=File(_ranklib(QRELS + "q2 0 F 0\n"), "train.txt"),
+         run=File(_ranklib_scores(QRELS + "q2 0 F 0\n", RUN_ALL).replace(b"\t2.0\n", b"\tNaN\n"), "scores.txt"),
+         expect=Err("run", 1, "score 'NaN' is not a finite number")),
+    Case("elastic", "an Elasticsearch/OpenSearch `_rank_eval` request body and `_search` responses, one per line with "
+         "a `query_id`", '`{"requests": [{"id": "q1", "ratings": [{"_index": "i", "_id": "A", "rating": 3}, ...]}]}`',
+         "accepted: request ids are query ids, `_id` the docs, `rating` the grades; each response's hits in their "
+         "order, `_score` the scores; same numbers", qrels=File(_rank_eval(QRELS), "rank_eval.json"),
+         run=File(_search_lines(RUN), "X.jsonl")),
+    Case("elastic-msearch", "an `_msearch` response whose responses carry no `query_id`", '`{"responses": [...]}`',
+         "accepted: responses[i] is named by the `_rank_eval` request i (the qrels); a warning says so",
+         qrels=File(_rank_eval(QRELS), "rank_eval.json"), run=File(_msearch(RUN), "X.json"),
+         expect=value_is("q1", Q1_NDCG3), warns="each is named by the _rank_eval request of its position"),
+    Case("elastic-no-id", "a `_rank_eval` rating without `_id`", '`{"_index": "i", "rating": 1}`',
+         "error naming the line and the JSON path (`requests[0].ratings[0]`)",
+         qrels=File(_rank_eval(QRELS, pretty=True).replace(b'"_id": "A",\n', b""), "rank_eval.json"),
+         expect=Err("qrels", 13, "requests[0].ratings[0]: no document id")),
+    Case("elastic-kibana", "a `_rank_eval` body copied from Kibana with its request line", "`GET /my-index/_rank_eval`",
+         "error naming line 1: the file holds the JSON body alone",
+         qrels=File(b"GET /my-index/_rank_eval\n" + _rank_eval(QRELS), "rank_eval.json"),
+         expect=Err("qrels", 1, "Kibana's request line")),
+    Case("elastic-no-score", "a hit whose `_score` is null (a search sorted by a field)", '`"_score": null`',
+         "error naming the line and the hit; the fix: search with scores (`track_scores`)",
+         run=File(_search_lines(RUN).replace(b'"_score": 3.0', b'"_score": null'), "X.jsonl"),
+         expect=Err("run", 1, "hits.hits[1]: '_score' is null, not a finite number")),
+    Case("elastic-failed-search", "an `_msearch` response with a failed search (`error`, `status`)",
+         '`{"error": {...}, "status": 404}`', "error naming the response and the reason (never a dropped query)",
+         qrels=File(_rank_eval(QRELS), "rank_eval.json"), run=File(_msearch(RUN, failed=True), "X.json"),
+         expect=Err("run", 1, "responses[1]: a failed search")),
+    Case("elastic-no-query-id", "`_search` responses one per line without `query_id`", "a line of `curl` output",
+         "error naming the line; the fix is the jq command that adds the query id",
+         run=File(_search_lines(RUN).replace(b', "query_id": "q2"', b""), "X.jsonl"),
+         expect=Err("run", 2, "no query id")),
+    Case("elastic-msearch-count", "an `_msearch` response (no `query_id`) with more responses than `_rank_eval` "
+         "requests", "3 responses, 2 requests", "error: they pair by position", qrels=File(_rank_eval(QRELS),
+                                                                                         "rank_eval.json"),
+         run=File(_msearch(RUN + "q3 Q0 A 1 1 X\n"), "X.json"), expect=Err("run", 1, "3 _msearch responses, 2")),
+    Case("elastic-two-indices", "one `_id` rated in two indices for a query", '`"_index": "a"` and `"_index": "b"`',
+         "error naming the line: rankflavor matches documents by `_id` alone",
+         qrels=File(_rank_eval(QRELS).replace(b'{"_index": "i", "_id": "E"', b'{"_index": "j", "_id": "A"'),
+                    "rank_eval.json"), expect=Err("qrels", 1, "document 'A' is rated in two indices")),
+    Case("elastic-swapped", "`_search` responses given as the qrels", "`X.jsonl` as the qrels",
+         "error: a search response is a run; are the qrels and run swapped?",
+         qrels=File(_search_lines(RUN), "X.jsonl"), expect=Err("qrels", 1, "not a _rank_eval request")),
+    Case("elastic-truncated", "a truncated JSON file", "`{\"requests\": [{\"id\": \"q1\", ...`",
+         "error naming the line and column of the syntax error", qrels=File(_rank_eval(QRELS)[:-40], "rank_eval.json"),
+         expect=Err("qrels", 1, "not valid JSON")),
+    Case("elastic-duplicate-hit", "a response listing one document twice", "`hits.hits[0]` and `[2]` both `B`",
+         "the duplicate error, naming the hits' lines and showing the hit (its `_source` left out)",
+         run=File(_search_lines(RUN.replace(" A 3 2 X", " B 3 2 X")), "X.jsonl"),
+         expect=Err("run", 1, "duplicate document in the run (conflicting) for query 'q1' doc 'B'")),
     # ---- Python inputs ---------------------------------------------------------------------------------------------
     Case("py-nan", "a NaN score in a dict", "`{'q1': {'A': float('nan')}}`", "error: not a finite number",
          run={"q1": {"A": float("nan")}}, expect=Err("run", None, "is not a finite number")),
@@ -617,7 +800,10 @@ def render_catalogue() -> str:
         "Rules: a line ends at `\\n`, `\\r\\n` or `\\r`; columns are separated by runs of spaces and tabs (only",
         "those); a line whose first non-blank character is `#` is a comment; ids are strings compared byte for",
         "byte; a value is a plain ASCII decimal number and finite. Duplicates follow `on_duplicate`",
-        "(`--on-duplicate error|first|max`, `error` by default, recorded in the provenance).",
+        "(`--on-duplicate error|first|max`, `error` by default, recorded in the provenance). Those are TREC's; a",
+        "file's format is told by its first bytes, its first line, then its name",
+        "([how](inputs.md#formats-and-how-they-are-told)), and the CSV/TSV, RankLib and Elasticsearch rows below",
+        "show each format's own.",
         "",
         f"{len(CASES)} cases:",
         "",

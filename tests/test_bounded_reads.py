@@ -118,6 +118,29 @@ def test_nuls_after_a_valid_line_in_a_regular_file(qrels: Path, tmp_path: Path) 
     assert peak < PEAK_LIMIT_KB, f"peak RSS {peak} KiB"
 
 
+FIRST_LINES = {  # a valid first line of each text format of inputs/formats.py, which the sniffer reads as such
+    "judgments.csv": b"query,docid,rating\n",
+    "train.txt": b"3 qid:1 1:0.5 # d1\n",
+    "body.json": b'{"requests": [\n',
+    "run.jsonl": b'{"hits": {"hits": []}, "query_id": "q1"}\n',
+}
+
+
+@pytest.mark.parametrize("name", list(FIRST_LINES))
+def test_nuls_after_each_formats_first_line(name: str, qrels: Path, tmp_path: Path) -> None:
+    """Whatever the first bytes tell, each reader reads as the TREC reader does: a block at a time, stopping at the
+    first NUL (inputs/text_file.py)."""
+    path = tmp_path / name
+    with path.open("wb") as out:
+        out.write(FIRST_LINES[name])
+        out.truncate(len(FIRST_LINES[name]) + NULS)
+    inputs = [str(qrels), str(path)] if name == "run.jsonl" else [str(path), str(qrels)]  # (the qrels is read first)
+    argv = ["-m", "rankflavor", "eval", *inputs]
+    code, err, peak = _run(argv, tmp_path)
+    assert code != 0 and f"{path}:2: {NOT_TEXT}" in err, err
+    assert peak < PEAK_LIMIT_KB, f"peak RSS {peak} KiB"
+
+
 def test_urandom_stops_with_the_message(qrels: Path, tmp_path: Path) -> None:
     if not Path("/dev/urandom").exists():
         pytest.skip("no /dev/urandom")

@@ -287,14 +287,28 @@ def test_utf16_without_a_bom_is_named_never_binary(encoding: str, name: str, tmp
 
 
 # ---- CSV ---------------------------------------------------------------------------------------------------------
-def test_a_csv_run_says_csv_with_file_and_line(tmp_path: Path, files: dict[str, Path]) -> None:
+def test_a_csv_run_is_read_by_its_header_and_a_line_before_it_is_named(tmp_path: Path, files: dict[str, Path]) -> None:
     path = tmp_path / "run.csv"
+    path.write_text("query,doc,score\n" + "".join(f"{q},{d},{s}\n" for q, _, d, _, s, _ in
+                                                  (line.split() for line in RUN.splitlines())))
+    assert values(rf.evaluate(files["qrels"], path, FLAVORS)) == values(rf.evaluate(files["qrels"], files["run"],
+                                                                                    FLAVORS))
     path.write_text("# exported\nquery,doc,score\nq1,A,1.5\n")
     code, _, err = cli(["check", str(files["qrels"]), str(path)])
     assert code == 3
-    assert err.startswith(f"rankflavor: {path}:2: this file looks comma-separated (CSV); TREC files are "
+    assert err.startswith(f"rankflavor: {path}:1: no query column among ['# exported'] in the header")
+    assert "the first line of a CSV file is its header" in err
+
+
+def test_a_csv_without_a_header_in_a_trec_named_file_says_csv_with_file_and_line(tmp_path: Path,
+                                                                                   files: dict[str, Path]) -> None:
+    path = tmp_path / "run.txt"
+    path.write_text("q1,A,1.5\n")
+    code, _, err = cli(["check", str(files["qrels"]), str(path)])
+    assert code == 3
+    assert err.startswith(f"rankflavor: {path}:1: this file looks comma-separated (CSV); TREC files are "
                           "whitespace-separated: QID Q0 DOC RANK SCORE TAG for a run, QID ITER DOC GRADE for qrels")
-    assert "pandas.read_csv" in err
+    assert "a first line naming its columns" in err
 
 
 def test_ids_with_commas_are_still_ids(tmp_path: Path) -> None:

@@ -515,3 +515,62 @@ def test_spark_connect_local_server_gives_the_same_means():
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     done = subprocess.run([sys.executable, "-c", CONNECT_PROBE], capture_output=True, text=True, timeout=600, env=env)
     assert "CONNECT OK" in done.stdout, done.stderr[-3000:]
+
+
+def _format_files(tmp_path: Path) -> dict[str, tuple[Path, Path]]:
+    """The same judgments and scores as a Quepid CSV and a CSV run, a RankLib judgment file and its score file, a
+    _rank_eval body and an _msearch response (inputs/formats.py's formats)."""
+    import json
+
+    judged = [("red shoes", "A", 3), ("red shoes", "B", 0), ("red shoes", "C", 1), ("hat", "A", 2), ("hat", "D", 1)]
+    scored = [("red shoes", "B", 2.5), ("red shoes", "A", 1.5), ("red shoes", "C", 0.5), ("hat", "D", 1.0),
+              ("hat", "A", 0.25)]
+    files = {}
+    (tmp_path / "j.csv").write_text("query,docid,rating\n" + "".join(f"{q},{d},{g}\n" for q, d, g in judged))
+    (tmp_path / "r.csv").write_text("query,doc,score\n" + "".join(f"{q},{d},{s}\n" for q, d, s in scored))
+    files["csv"] = (tmp_path / "j.csv", tmp_path / "r.csv")
+    qid = {"red shoes": "1", "hat": "2"}
+    (tmp_path / "train.txt").write_text("".join(f"{g} qid:{qid[q]} 1:0.5 # {d}\n" for q, d, g in judged))
+    position = {(q, d): [y for x, y, _ in judged if x == q].index(d) for q, d, _ in judged}  # (within its query)
+    (tmp_path / "scores.txt").write_text("".join(f"{qid[q]}\t{position[(q, d)]}\t{s}\n" for q, d, s in scored))
+    files["ranklib"] = (tmp_path / "train.txt", tmp_path / "scores.txt")
+    requests = [{"id": q, "ratings": [{"_index": "i", "_id": d, "rating": g} for x, d, g in judged if x == q]}
+                for q in qid]
+    (tmp_path / "body.json").write_text(json.dumps({"requests": requests}, indent=2))
+    responses = [{"hits": {"hits": [{"_index": "i", "_id": d, "_score": s} for x, d, s in scored if x == q]},
+                  "status": 200} for q in qid]
+    (tmp_path / "msearch.json").write_text(json.dumps({"took": 1, "responses": responses}))
+    files["elastic"] = (tmp_path / "body.json", tmp_path / "msearch.json")
+    return files
+
+
+@pytest.mark.parametrize("kind", ["csv", "ranklib", "elastic"])
+def test_cli_engine_spark_reads_every_format_as_the_local_engine_does(spark, tmp_path, capsys, kind):
+    """A CSV, RankLib or Elasticsearch input is read on the driver by the local readers (inputs/formats.py) and handed
+    over: the same JSON (means, per-query values, provenance, input warnings) as the local engine's."""
+    import json
+
+    from rankflavor.cli.main import main
+
+    qrels, run = _format_files(tmp_path)[kind]
+    base = ["eval", str(qrels), str(run), "-m", "ndcg@3", "-m", "quepid", "--format", "json", "--per-query"]
+    assert main(base) == 0
+    local = capsys.readouterr()
+    assert main([*base, "--engine", "spark"]) == 0
+    remote = capsys.readouterr()
+    assert remote.err == local.err
+    mine, theirs = json.loads(remote.out), json.loads(local.out)
+    assert (mine["provenance"].pop("engine"), mine["provenance"].pop("master")) == ("spark", "local[2]")
+    assert mine == theirs
+    assert theirs["results"][0]["mean"] is not None
+
+
+def test_cli_engine_spark_refuses_a_score_file_without_its_judgment_file(spark, tmp_path, capsys):
+    """A RankLib score file names no document: with a Parquet qrels (read by Spark, not on the driver) it is refused
+    with the local reader's message, exit 3, before any job."""
+    from rankflavor.cli.main import main
+
+    run = _format_files(tmp_path)["ranklib"][1]
+    pd.DataFrame({"query": ["1"], "doc": ["A"], "grade": [3]}).to_parquet(tmp_path / "q.parquet")
+    assert main(["eval", str(tmp_path / "q.parquet"), str(run), "-m", "ndcg@3", "--engine", "spark"]) == 3
+    assert "a RankLib score file names no document" in capsys.readouterr().err

@@ -589,6 +589,24 @@ def _bad_input_cases() -> None:
     cli("untidy-eval", "eval", "small.qrels", "untidy.run", "-m", "ndcg@10", "--format", "json", "--per-query")
 
 
+def _file_format_cases() -> None:
+    """The same judgments and scores in each format of inputs/formats.py (make_inputs.py formats())."""
+    cli("formats-same-run-three-ways", "eval", "small.qrels", "small_a.run", "small_a.csv", "small_a.jsonl",
+        "-m", "ndcg@10", "-m", "quepid")
+    cli("formats-csv-qrels-trec-run", "eval", "small.csv", "small_a.run", "-m", "ndcg@10", "-m", "quepid")
+    cli("formats-quepid-csv", "eval", "small.csv", "small_a.csv", "-m", "quepid", "-m", "quepid.cut", "--per-query")
+    cli("formats-csv-json", "eval", "small.csv", "small_a.csv", "-m", "ndcg@5", "--format", "json", "--per-query")
+    cli("formats-ranklib", "eval", "small_a.ranklib", "small_a.scores", "-m", "ndcg@10 gain=exp2 ties=input",
+        "--per-query")
+    cli("formats-elastic-jsonl", "eval", "small.rank_eval.json", "small_a.jsonl", "-m", "elastic", "-m",
+        "elastic.ndcg", "--format", "json", "--per-query")
+    cli("formats-elastic-msearch", "eval", "small.rank_eval.json", "small_a.msearch.json", "-m", "elastic.ndcg",
+        "--per-query")
+    cli("formats-check", "check", "small.csv", "small_a.csv", "small_a.jsonl", "small_a.run")
+    cli("formats-bad-role", "eval", "small.qrels", "small_a.ranklib")
+    cli("formats-bad-scores-alone", "check", "small.qrels", "small_a.scores", "small.rank_eval.json")
+
+
 # ---- 9. the large generated workload ------------------------------------------------------------------------
 
 def _synthetic_cases() -> None:
@@ -613,6 +631,7 @@ _format_cases()
 _explain_cases()
 _subcommand_cases()
 _bad_input_cases()
+_file_format_cases()
 _synthetic_cases()
 
 

@@ -16,6 +16,7 @@ then need no re-recording). Datasets (each a qrels and runs):
 - `deep`: 30 queries x 400 docs, grades 0..4, scores to 2 decimals (many ties), no negative grade and no
   zero-ideal query (so negative=error and empty=error evaluate).
 - `binary`: 20 queries x up to 25 docs, grades 0/1, every returned doc judged (so unjudged=error evaluates).
+- `small` again in the other formats rankflavor reads (CSV, RankLib, Elasticsearch JSON): `formats()`.
 - bad and unusual files: gzip copies, a 5-column run line, a non-numeric score, duplicates, an empty qrels,
   a header line, an untidy but valid run (CRLF, BOM, comments, blank lines, tabs); a grid file for compare;
   the package's seed 000 example (seed000.qrels, X.run, Y.run).
@@ -265,6 +266,55 @@ def bad() -> None:
                                    b"sklearn@10\n")
 
 
+# ---- the same data in the other formats of inputs/formats.py --------------------------------------------------
+
+def _rows(name: str) -> list[tuple[str, str, str]]:
+    """(query, doc, value) of each line of a committed TREC file."""
+    lines = (OUT / name).read_bytes().decode("utf-8").splitlines()
+    return [(f[0], f[2], f[3] if len(f) == 4 else f[4]) for f in (line.split() for line in lines)]
+
+
+def formats() -> None:
+    """small.qrels and small_a.run as a Quepid CSV export (a query with no rating: `q_none,,`) and a CSV run, as a
+    RankLib judgment file of the run's documents (unjudged ones graded 0) and its -score file, and as an
+    Elasticsearch _rank_eval body, _search responses one per line, and an _msearch response paired by position."""
+    import json
+
+    qrels, run = _rows("small.qrels"), _rows("small_a.run")
+    csv = "query,docid,rating\n" + "".join(f"{q},{d},{g}\n" for q, d, g in qrels) + "q_none,,\n"
+    (OUT / "small.csv").write_bytes(csv.encode("utf-8"))
+    (OUT / "small_a.csv").write_bytes(("query,doc,score\n" + "".join(f"{q},{d},{s}\n" for q, d, s in run))
+                                      .encode("utf-8"))
+    grade = {(q, d): g for q, d, g in qrels}
+    lines, scores, seen = [], [], {}
+    for q, d, s in run:
+        seen[q] = seen.get(q, -1) + 1
+        lines.append(f"{grade.get((q, d), '0')} qid:{q} 1:{s} # {d}\n")
+        scores.append(f"{q}\t{seen[q]}\t{float(s)!r}\n")
+    (OUT / "small_a.ranklib").write_bytes("".join(lines).encode("utf-8"))
+    (OUT / "small_a.scores").write_bytes("".join(scores).encode("utf-8"))
+    requests: dict[str, list] = {}
+    for q, d, g in qrels:
+        requests.setdefault(q, []).append({"_index": "small", "_id": d, "rating": float(g) if "." in g else int(g)})
+    body = {"requests": [{"id": q, "request": {"query": {"match": {"text": q}}}, "ratings": r}
+                         for q, r in requests.items()], "metric": {"dcg": {"k": 10, "normalize": True}}}
+    (OUT / "small.rank_eval.json").write_bytes((json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    hits: dict[str, list] = {}
+    for q, d, s in run:
+        hits.setdefault(q, []).append({"_index": "small", "_id": d, "_score": float(s), "_source": {"title": d}})
+
+    def response(q: str) -> dict:
+        found = hits.get(q, [])
+        return {"took": 1, "timed_out": False, "_shards": {"total": 1, "successful": 1, "skipped": 0, "failed": 0},
+                "hits": {"total": {"value": len(found), "relation": "eq"},
+                         "max_score": max((h["_score"] for h in found), default=None), "hits": found}}
+
+    jsonl = "".join(json.dumps({**response(q), "query_id": q}, ensure_ascii=False) + "\n" for q in hits)
+    (OUT / "small_a.jsonl").write_bytes(jsonl.encode("utf-8"))
+    msearch = {"took": 3, "responses": [{**response(q), "status": 200} for q in requests]}
+    (OUT / "small_a.msearch.json").write_bytes((json.dumps(msearch, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
 def example() -> None:
     from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
 
@@ -279,6 +329,7 @@ def main() -> None:
     deep()
     binary()
     bad()
+    formats()
     example()
     total = sum(p.stat().st_size for p in OUT.iterdir())
     print(f"{len(list(OUT.iterdir()))} files, {total} bytes in {OUT}")

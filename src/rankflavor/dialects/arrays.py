@@ -52,16 +52,15 @@ class Stacked:
     queries: tuple[str, ...]
 
 
-def _judgments(qrels: Any) -> dict[str, dict[str, float]]:
-    table = load_qrels(qrels)
+def _judgments(table: Any) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for q, d, g in zip(table.query.to_pylist(), table.doc.to_pylist(), table.grade.tolist(), strict=True):
         out.setdefault(q, {})[d] = float(g)
     return out
 
 
-def _ranked(run: Any) -> dict[str, list[tuple[str, float]]]:
-    table = load_run(run)
+def _ranked(run: Any, qrels: Any) -> dict[str, list[tuple[str, float]]]:
+    table = load_run(run, qrels=qrels)  # (the qrels: a run naming its documents by position pairs with it)
     out: dict[str, list[tuple[str, float]]] = {}
     for q, d, s in zip(table.query.to_pylist(), table.doc.to_pylist(), table.score.tolist(), strict=True):
         out.setdefault(q, []).append((d, float(s)))
@@ -70,9 +69,10 @@ def _ranked(run: Any) -> dict[str, list[tuple[str, float]]]:
 
 def query_rows(qrels: Any, run: Any) -> list[QueryRow]:
     """The rows an array peer is given for this qrels and run (any input rankflavor reads: path, dict, frame)."""
-    judgments = _judgments(qrels)
+    table = load_qrels(qrels)
+    judgments = _judgments(table)
     rows = []
-    for query, docs in _ranked(run).items():
+    for query, docs in _ranked(run, table).items():
         if query not in judgments or not docs:
             continue
         grades = judgments[query]
@@ -105,9 +105,10 @@ def spark_inputs(qrels: Any, run: Any) -> list[tuple[str, list[str], list[str], 
     The rank order is score descending, ties in run-file order (`ties=input`); judged ids of equal grade keep
     qrels order (their order does not change the ideal).
     """
-    judgments = _judgments(qrels)
+    table = load_qrels(qrels)
+    judgments = _judgments(table)
     out = []
-    for query, docs in _ranked(run).items():
+    for query, docs in _ranked(run, table).items():
         if query not in judgments or not docs:
             continue
         order = sorted(range(len(docs)), key=lambda i: -docs[i][1])

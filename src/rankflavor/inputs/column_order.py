@@ -28,9 +28,9 @@ import pyarrow as pa
 
 from rankflavor.errors import InputError
 from rankflavor.inputs.arrow_numpy import array_to_numpy
+from rankflavor.inputs.formats import line_of, line_text
 from rankflavor.inputs.kernels import dictionary_encode, index_in, unique
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
-from rankflavor.inputs.trec import line_of, line_text
 from rankflavor.plural import counted
 
 _ITERATION = re.compile(r"[0-9]{1,2}|[Qq]0")
@@ -127,6 +127,10 @@ def check_query_doc_swap(qrels: QrelsTable, run: RunTable) -> None:
         looks = "this run looks written as 'docid Q0 qid rank score tag'"
         fix = (f"TREC runs are 'qid Q0 docid rank score tag': swap the first and third columns, e.g. "
                f"{awk(SWAP_QUERY_DOC, run.source)}")
+    elif kind == "csv":
+        line, text = _first_line(run)
+        looks = "its query column looks to hold the doc ids and its doc column the query ids"
+        fix = "the header names the columns: swap the names of the query and doc columns in its first line"
     elif kind == "dict":
         line, text, looks = None, None, "this run looks written as {docid: {qid: score}}"
         fix = ("a run dict is {qid: {docid: score}}: turn it round, e.g. fixed = {}; then for doc, scores in "
@@ -160,6 +164,10 @@ def rank_like_scores(table: RunTable) -> bool:
 
 
 def rank_like_warning(name: str, source: Source) -> str:
+    if source.kind != "trec":  # (a table names its score column: it may hold ranks)
+        return (f"{name}: in every query the scores are 1, 2, 3, ... down the input, as ranks are: does the score "
+                "column hold ranks? The highest score ranks first (as in trec_eval), so each query's last row is "
+                "ranked first here; if it holds ranks, give minus the rank as the score")
     return (f"{name}: in every query the scores are 1, 2, 3, ... down the file, as ranks are: are the rank and "
             "score columns swapped? The highest score ranks first (as in trec_eval), so each query's last line "
             f"is ranked first here; if they are swapped, swap the 4th and 5th columns, e.g. "

@@ -16,7 +16,7 @@ from rankflavor.errors import InputError
 
 QUERY_COLUMNS = ("query", "qid", "query_id", "topic")
 DOC_COLUMNS = ("doc", "docid", "doc_id", "docno")
-GRADE_COLUMNS = ("grade", "relevance", "rel", "label", "judgment")
+GRADE_COLUMNS = ("grade", "relevance", "rel", "label", "judgment", "rating")
 SCORE_COLUMNS = ("score", "sim", "prediction")
 
 # role -> (the id column PyTerrier reads, the column beside it, what that column holds)

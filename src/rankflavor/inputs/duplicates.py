@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from rankflavor.errors import InputError
+from rankflavor.inputs.formats import line_of, line_text, row_text
 from rankflavor.inputs.tables import QrelsTable, RunTable
-from rankflavor.inputs.trec import line_of, line_text
 
 POLICIES = ("error", "first", "max")
 
@@ -32,7 +32,7 @@ def _raise(table: QrelsTable | RunTable, first: int, second: int) -> None:
     query, doc = table.query[second].as_py(), table.doc[second].as_py()
     line, earlier = line_of(table, second), line_of(table, first)
     if line is not None:
-        where, here, text = f"line {earlier}", "here", line_text(table.source.path or table.source.name, line)
+        where, here, text = f"line {earlier}", "here", row_text(table, second, line)
     elif table.source.kind == "spark":  # (a slice's row positions are not the DataFrame's: none is named)
         where, here, text, line = "one row", "on another", None, None
     else:
@@ -44,7 +44,7 @@ def _raise(table: QrelsTable | RunTable, first: int, second: int) -> None:
     fix += ", or choose a policy: --on-duplicate first|max (Python: on_duplicate='first' or 'max')"
     if a == b:
         fix += "; the values agree, so both policies give the same numbers"
-    if is_qrels and text is not None and _second_columns_differ(table, text, earlier):
+    if is_qrels and table.source.kind == "trec" and text is not None and _second_columns_differ(table, text, earlier):
         fix += (". The two lines differ in their second column: if it is a subtopic, this is a subtopic (diversity) "
                 "qrels (qid subtopic docid grade), which goes with the diversity measures (alpha_ndcg, err_ia, nrbp, "
                 "p_ia, s_recall, ap_ia: docs/diversity.md)")

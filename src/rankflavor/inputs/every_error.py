@@ -39,7 +39,7 @@ def every_input_error(qrels: str | Path, runs: Sequence[str | Path], on_duplicat
         qrels_table = None
     for run in runs:
         try:
-            table = load_run(run)
+            table = load_run(run, qrels=qrels_table)
             check_run_layout(table)
             if qrels_table is not None:
                 check_query_doc_swap(qrels_table, table)

@@ -92,8 +92,8 @@ def _convert(data: Any, name: str, what: str, value_columns: tuple[str, ...]):
         aside = set_aside([str(c) for c in data.columns])
         return (*_from_frame(data, name, what, value_columns), "dataframe", aside)
     raise InputError(f"cannot read a {type(data).__name__} as {what}s", source=name,
-                     fix="give a TREC, Parquet or Arrow file path, a dict {qid: {docid: value}}, a pandas or polars "
-                         "DataFrame, a pyarrow Table, or namedtuples (query_id, doc_id, "
+                     fix="give a file path (TREC, CSV, Parquet, ...: docs/inputs.md), a dict {qid: {docid: value}}, "
+                         "a pandas or polars DataFrame, a pyarrow Table, or namedtuples (query_id, doc_id, "
                          f"{'relevance' if what == 'grade' else 'score'}) as ir_datasets yields")
 
 

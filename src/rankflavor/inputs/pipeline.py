@@ -70,16 +70,18 @@ def apply_names(runs: Any, names: Sequence[str] | Mapping[str, str] | str | None
     return dict(zip(given_names([typed_path(run) for run in items], names), items, strict=True))
 
 
-def load_runs(runs: Any, defer_scan: bool = False, read: list[RunTable] | None = None) -> list[RunTable]:
-    """The runs as tables; `read` (when given) receives each table as soon as it is read."""
+def load_runs(runs: Any, defer_scan: bool = False, read: list[RunTable] | None = None,
+              qrels: QrelsTable | None = None) -> list[RunTable]:
+    """The runs as tables; `read` (when given) receives each table as soon as it is read; `qrels`: the qrels a run
+    naming its documents by position pairs with (load.load_run)."""
     read = [] if read is None else read
     if _is_single_run(runs):
-        read.append(load_run(runs, defer_scan=defer_scan))
+        read.append(load_run(runs, defer_scan=defer_scan, qrels=qrels))
         return read[-1:]
     if isinstance(runs, Mapping):
         start = len(read)
         for name, run in runs.items():
-            read.append(load_run(run, str(name), defer_scan))
+            read.append(load_run(run, str(name), defer_scan, qrels))
             read[-1].source.name = str(name)  # the caller's name wins over the file name
         return read[start:]
     if isinstance(runs, (list, tuple)):
@@ -87,11 +89,12 @@ def load_runs(runs: Any, defer_scan: bool = False, read: list[RunTable] | None =
             raise InputError("no run given", fix="pass at least one run")
         start = len(read)
         for i, run in enumerate(runs):
-            read.append(load_run(run, f"run{i + 1}" if len(runs) > 1 else "run", defer_scan))
+            read.append(load_run(run, f"run{i + 1}" if len(runs) > 1 else "run", defer_scan, qrels))
         return read[start:]
     raise InputError(f"cannot read a {type(runs).__name__} as a run",
-                     fix="give a TREC, Parquet or Arrow run path ('-': standard input), a dict {qid: {docid: score}}, "
-                         "a DataFrame, namedtuples (query_id, doc_id, score), or a list of them")
+                     fix="give a run file's path (TREC, CSV, Parquet, ...: docs/inputs.md; '-': standard input), a "
+                         "dict {qid: {docid: score}}, a DataFrame, namedtuples (query_id, doc_id, score), or a list of "
+                         "them")
 
 
 def require_judgments(qrels: QrelsTable) -> None:
@@ -129,7 +132,8 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
         qrels_counts["queries_without_judgments"] = unjudged_listed
     warnings: list[str] = []
     loud: list[str] = []  # (warnings that go first: every score of a run is 0)
-    warnings += qrels_count_warnings(qrels_counts)
+    warnings += qrels_count_warnings(qrels_counts, ds.qrels.table.source.unjudged_form or "an empty dict")
+    warnings += [f"qrels: {note}" for note in ds.qrels.table.source.notes]
     judged_ids = ds.query_ids[ds.judged].tolist()
     judged_docs = JudgedKeys(ds)
     per_run = []
@@ -143,6 +147,7 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
                   "qrels_queries_not_in_run": int((ds.judged & ~run.present).sum())}
         per_run.append(counts)
         name = run.name
+        warnings += [f"{name}: {note}" for note in run.table.source.notes]
         warnings += run_count_warnings(name, counts)
         loose = loose_queries(ds.query_ids[unjudged].tolist(), judged_ids)
         if loose:
@@ -177,12 +182,13 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
     return qrels_counts, per_run, loud + warnings
 
 
-def qrels_count_warnings(counts: dict[str, Any]) -> list[str]:
-    """The qrels warnings that its counts alone tell (input_checks; the Spark engine's Parquet inputs)."""
+def qrels_count_warnings(counts: dict[str, Any], form: str = "an empty dict") -> list[str]:
+    """The qrels warnings that its counts alone tell (input_checks; the Spark engine's Parquet inputs); `form`: how
+    the qrels' format lists a query with no judgment (Source.unjudged_form)."""
     warnings = []
     if unjudged_listed := counts.get("queries_without_judgments", 0):
         one = unjudged_listed == 1
-        warnings.append(f"qrels: {counted(unjudged_listed, 'query has', 'queries have')} no judgment (an empty dict): "
+        warnings.append(f"qrels: {counted(unjudged_listed, 'query has', 'queries have')} no judgment ({form}): "
                         f"{'it is not a judged query' if one else 'they are not judged queries'}, so never scored (a "
                         f"run query {'of that id' if one else 'among them'} is counted in unjudged_queries); a judged "
                         "query whose grades are all 0 is scored (zero_ideal)")
@@ -233,6 +239,8 @@ def provenance_of(qrels: QrelsTable, runs: list[RunTable], names: list[str], dat
             out["encoding"] = s.encoding
         if s.columns_set_aside:  # (shown only for a table with a PyTerrier pair of columns: inputs/columns.py)
             out["columns_set_aside"] = dict(s.columns_set_aside)
+        if s.notes:  # (shown only when the reader decided something the output must say: inputs/formats.py)
+            out["notes"] = list(s.notes)
         return out
 
     inputs = [describe(qrels, "qrels", qrels.source.name),
@@ -283,7 +291,7 @@ def _prepare(qrels: Any, runs: Any, on_duplicate: str, defer_scan: bool, read: l
     read.append(qrels_table)
     require_judgments(qrels_table)
     check_qrels_layout(qrels_table)  # (before the duplicate check: its advice would hide the layout)
-    run_tables = load_runs(runs, defer_scan, read)
+    run_tables = load_runs(runs, defer_scan, read, qrels_table)
     for table in run_tables:
         check_run_layout(table)
         check_query_doc_swap(qrels_table, table)

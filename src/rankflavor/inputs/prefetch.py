@@ -63,17 +63,20 @@ class Prefetched:
 
 
 def _plain_regular_file(path: str) -> bool:
-    """A regular file to parse as TREC text: not `-` (the standard input), not .gz, not Parquet or Arrow, no NUL
-    byte in its first 64 KiB."""
+    """A regular file to parse as TREC text: not `-` (the standard input), not .gz, in TREC's format (inputs/formats.py:
+    not Parquet, Arrow, CSV, JSON, RankLib, ...), no NUL byte in its first 64 KiB."""
+    from rankflavor.errors import InputError
+    from rankflavor.inputs.formats import DEFAULT, HEAD, sniff
+
     try:
         if path == "-" or not stat.S_ISREG(os.stat(path).st_mode) or path.endswith(".gz"):
             return False
         with open(path, "rb") as handle:
-            head = handle.read(1 << 16)
-    except OSError:
-        return False
-    columnar = head.startswith((b"PAR1", b"ARROW1", b"FEA1")) or head.startswith(b"\xff\xff\xff\xff")
-    return not columnar and b"\x00" not in head  # (NULs: not text, the reader stops at them without a parse)
+            head = handle.read(HEAD)
+        trec = sniff(Path(path), head, "run") is DEFAULT
+    except (OSError, InputError):
+        return False  # (the reader says why)
+    return trec and b"\x00" not in head  # (NULs: not text, the reader stops at them without a parse)
 
 
 def prefetch_runs(paths: list[str]) -> list[Prefetched | str]:

@@ -7,10 +7,13 @@ tie policy reads it); `line` holds the 1-based source line of each row when the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
+
+from rankflavor.inputs.stdin import STDIN_NAME
 
 
 @dataclass
@@ -28,6 +31,8 @@ class Source:
     duplicates: dict[str, int] = field(default_factory=dict)  # rows removed by the on_duplicate policy, by kind
     columns_set_aside: dict[str, str] = field(default_factory=dict)  # a PyTerrier pair's other column (columns.py)
     pending: Any = field(default=None, repr=False, compare=False)  # a deferred scan of the bytes (io.trec.settle)
+    notes: list[str] = field(default_factory=list)  # what the reader decided that the output must say (a warning each)
+    unjudged_form: str | None = None  # how the format lists a query with no judgment ("a request with no ratings")
 
 
 @dataclass
@@ -38,6 +43,7 @@ class QrelsTable:
     grade: np.ndarray  # float64
     line: np.ndarray | None = None  # int64, 1-based source lines
     queries: pa.Array | None = None  # every query present, including ones with no judgment (Python inputs)
+    extra: dict[str, object] = field(default_factory=dict)  # what a paired run reads (RankLib: each row's position)
 
     @property
     def rows(self) -> int:
@@ -61,3 +67,9 @@ class RunTable:
     @property
     def name(self) -> str:
         return self.source.name
+
+
+def file_source(path: Path, kind: str) -> Source:
+    """The Source of a file read by path (`<stdin>`: the standard input, which has no path)."""
+    stdin = str(path) == STDIN_NAME
+    return Source(name=STDIN_NAME if stdin else path.name, path=None if stdin else str(path), kind=kind)

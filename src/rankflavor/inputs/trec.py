@@ -1,5 +1,5 @@
-"""Readers for TREC qrels (`qid iter docid grade`) and runs (`qid Q0 docid rank score tag`), plain or .gz; a file
-that starts as a Parquet or Arrow file does is read as one (inputs/columnar.py); `-` is the standard input.
+"""Readers for TREC qrels (`qid iter docid grade`) and runs (`qid Q0 docid rank score tag`), plain or .gz; `-` is the
+standard input. The default format of inputs/formats.py: a file no other format's signature or extension claims.
 
 Tidy files go through the fast pyarrow reader (`trec_fast`); anything else, and every file whose fast read
 fails, through the line reader (`trec_lines`), so that an error names the file, the line, the text and the fix.
@@ -16,28 +16,18 @@ import pyarrow as pa
 from rankflavor import progress
 from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS, arrow_pool
 from rankflavor.inputs.arrow_numpy import array_to_numpy
-from rankflavor.inputs.arrow_table import columns_of
-from rankflavor.inputs.columnar import columnar_kind, file_head, read_columnar
-from rankflavor.inputs.columns import GRADE_COLUMNS, SCORE_COLUMNS, set_aside
 from rankflavor.inputs.stdin import STDIN_NAME, is_stdin
-from rankflavor.inputs.tables import QrelsTable, RunTable, Source
+from rankflavor.inputs.tables import QrelsTable, RunTable, Source, file_source
 from rankflavor.inputs.trec_fast import read_fast
 
 
 def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer_scan: bool,
-          parsed: pa.Table | None = None, value_columns: tuple[str, ...] = ()):
-    stdin = str(path) == STDIN_NAME
-    source = Source(name=STDIN_NAME if stdin else path.name, path=None if stdin else str(path), kind="trec")
-    regular = not stdin and _regular_file(path)
-    raw = None if regular else _lines().read_raw(path)  # (a pipe or the standard input is read once, here)
-    kind = columnar_kind(file_head(path) if raw is None else raw)
-    if kind is not None:  # a Parquet or Arrow file, whatever its name
-        table, source.sha256 = read_columnar(_lines().read_raw(path) if raw is None else raw, kind, str(path))
-        source.kind = "parquet" if kind == "parquet" else "arrow"
-        query, doc, values = columns_of(table, str(path), what, value_columns)
-        source.columns_set_aside = set_aside(table.column_names)
-        return source, query, doc, values, None
-    fast = read_fast(path, columns, value_col, defer_scan, parsed) if regular else None
+          parsed: pa.Table | None = None, raw: bytes | None = None):
+    source = file_source(path, "trec")
+    regular = str(path) != STDIN_NAME and _regular_file(path)
+    if raw is None and not regular:
+        raw = _lines().read_raw(path)  # (a pipe or the standard input is read once, here)
+    fast = read_fast(path, columns, value_col, defer_scan, parsed) if regular and raw is None else None
     if fast is not None and fast.table.num_rows > 0:
         pool = arrow_pool()
         query = fast.table.column(columns[0]).combine_chunks(pool)  # dictionary-encoded: data.py interns the codes
@@ -73,32 +63,36 @@ def _lines():
     return trec_lines
 
 
-def line_text(path: str | Path, line: int) -> str | None:
-    """The text of one line of a TREC file, for an error message (None when it cannot be read)."""
-    return _lines().line_text(Path(path), line)
-
-
 def _path(path: str | Path) -> Path:
     """The path to read; `-` is the standard input (inputs/stdin.py)."""
     return Path(STDIN_NAME) if is_stdin(path) else Path(path)
 
 
-def read_trec_qrels(path: str | Path, defer_scan: bool = False) -> QrelsTable:
-    """Read a TREC qrels file: `qid iter docid grade` per line (or a Parquet or Arrow file: inputs/columnar.py;
-    `-` the standard input). defer_scan: see `settle`."""
-    source, query, doc, grade, lines = _read(_path(path), QRELS_COLUMNS, 3, "grade", defer_scan,
-                                             value_columns=GRADE_COLUMNS)
+def read_trec_qrels(path: str | Path, defer_scan: bool = False, raw: bytes | None = None) -> QrelsTable:
+    """Read a TREC qrels file: `qid iter docid grade` per line (`-` the standard input; `raw` its bytes when read
+    already). defer_scan: see `settle`."""
+    source, query, doc, grade, lines = _read(_path(path), QRELS_COLUMNS, 3, "grade", defer_scan, raw=raw)
     return QrelsTable(source=source, query=query, doc=doc, grade=grade, line=lines)
 
 
-def read_trec_run(path: str | Path, defer_scan: bool = False, parsed: pa.Table | None = None) -> RunTable:
-    """Read a TREC run file: `qid Q0 docid rank score tag` per line (or a Parquet or Arrow file; `-` the standard
-    input; the rank column is ignored, as trec_eval does;
+def read_trec_run(path: str | Path, defer_scan: bool = False, parsed: pa.Table | None = None,
+                  raw: bytes | None = None) -> RunTable:
+    """Read a TREC run file: `qid Q0 docid rank score tag` per line (`-` the standard input; `raw` its bytes when
+    read already; the rank column is ignored, as trec_eval does;
     columns after the sixth are skipped and the lines that have them counted, as trec_eval skips them).
     defer_scan: see `settle`; parsed: see trec_fast.read_fast."""
-    source, query, doc, score, lines = _read(_path(path), RUN_COLUMNS, 4, "score", defer_scan, parsed,
-                                             SCORE_COLUMNS)
+    source, query, doc, score, lines = _read(_path(path), RUN_COLUMNS, 4, "score", defer_scan, parsed, raw)
     return RunTable(source=source, query=query, doc=doc, score=score, line=lines)
+
+
+def read_qrels(path: Path, raw: bytes | None, defer_scan: bool) -> QrelsTable:
+    """The reader of inputs/formats.py's table."""
+    return read_trec_qrels(path, defer_scan, raw)
+
+
+def read_run(path: Path, raw: bytes | None, defer_scan: bool, qrels: QrelsTable | None) -> RunTable:
+    """The reader of inputs/formats.py's table (a TREC run names its documents: `qrels` is not read)."""
+    return read_trec_run(path, defer_scan, raw=raw)
 
 
 def run_tag(path: str | Path) -> str | None:
@@ -130,13 +124,10 @@ def settle(source: Source) -> bool:
     return plain and digest is not None
 
 
-def line_of(table: QrelsTable | RunTable, row: int) -> int | None:
-    """The source line of a row, reading the file line by line when the fast reader kept no line numbers."""
-    if table.source.kind != "trec":
-        return None
-    if table.line is None:
-        path = Path(table.source.path or table.source.name)  # (<stdin>: its kept bytes)
-        is_run = isinstance(table, RunTable)
-        cols, col = (RUN_COLUMNS, 4) if is_run else (QRELS_COLUMNS, 3)
-        table.line = _lines().read_lines(path, cols, col, "score" if is_run else "grade").line
-    return int(table.line[row])
+def row_lines(table: QrelsTable | RunTable) -> np.ndarray:
+    """The source line of every row of a table the fast reader read (it keeps none), reading the file line by line
+    (formats.line_of asks for them when an error names a line)."""
+    path = Path(table.source.path or table.source.name)  # (<stdin>: its kept bytes)
+    is_run = isinstance(table, RunTable)
+    cols, col = (RUN_COLUMNS, 4) if is_run else (QRELS_COLUMNS, 3)
+    return _lines().read_lines(path, cols, col, "score" if is_run else "grade").line

@@ -130,8 +130,8 @@ def _delimited(fields: list[str], columns: tuple[str, ...], line: str, path: Pat
     if len(parts) == len(columns):
         return reason, f"delete a header line if there is one, then convert it, e.g. tr '{separator}' ' ' < {name} " \
                        "> fixed.txt"
-    return reason, ("write it as TREC columns, or read it with pandas.read_csv and pass the DataFrame (columns query, "
-                    "doc, and grade or score) to rankflavor.evaluate")
+    return reason, ("write it as TREC columns, or give it a first line naming its columns (query, doc, and grade or "
+                    "score: e.g. query,docid,rating), which rankflavor reads as a CSV file (docs/inputs.md)")
 
 
 def _column_fix(fields: list[str], columns: tuple[str, ...], line: str, path: Path) -> str:

@@ -1,10 +1,11 @@
 """`rankflavor eval --engine spark`: the inputs as Spark DataFrames, and the results as a report the CLI's
 renderers print as they print a local Report (table, json, csv, trec).
 
-TREC files are read and validated on the driver by rankflavor's own readers (the bad-input catalogue's checks,
-each row's position kept as the order column), then handed to Spark; Parquet files are read by Spark itself
-(columns named as the DataFrame readers accept: query/qid/..., doc/docid/..., grade/relevance/... or
-score/sim/...), so that a table larger than the driver stays on the executors. Only the aggregates are
+Parquet files are read by Spark itself (columns named as the DataFrame readers accept: query/qid/..., doc/docid/...,
+grade/relevance/... or score/sim/...), so that a table larger than the driver stays on the executors. Every other
+file (TREC, Arrow, CSV, RankLib, Elasticsearch JSON: inputs/formats.py's table) is read and validated on the driver
+by the same readers as the local engine's (the bad-input catalogue's checks, a RankLib score file or an _msearch
+response paired with its qrels), each row's position kept as the order column, then handed to Spark. Only the aggregates are
 collected, and the per-query rows when they are printed (--per-query).
 """
 
@@ -28,10 +29,12 @@ from rankflavor.report.result import FlavorNames, means_frame, query_frame, resu
 from rankflavor.spark.session import spark_frame
 
 
-def input_frame(spark: Any, path: str, what: str, name: str, table: Any = None) -> tuple[Any, Any]:
+def input_frame(spark: Any, path: str, what: str, name: str, table: Any = None, qrels: Any = None,
+                ) -> tuple[Any, Any]:
     """(a DataFrame with columns query, doc, grade|score[, line], the table read on the driver or None: a
-    Parquet file is read by Spark, a TREC file by rankflavor's readers, its rows' positions as `line`; `table`:
-    the input read already, a subtopic qrels: the DataFrame its doc-level view)."""
+    Parquet file is read by Spark, any other file by rankflavor's readers (inputs/load.py), its rows' positions as
+    `line`; `table`: the input read already, a subtopic qrels: the DataFrame its doc-level view; `qrels`: the qrels
+    read on the driver, which a run naming its documents by position pairs with)."""
     from pyspark.sql import functions as F
 
     values = GRADE_COLUMNS if what == "grade" else SCORE_COLUMNS
@@ -44,7 +47,7 @@ def input_frame(spark: Any, path: str, what: str, name: str, table: Any = None) 
     from rankflavor.inputs.load import load_qrels, load_run
 
     if table is None:
-        table = load_qrels(path) if what == "grade" else load_run(path)
+        table = load_qrels(path) if what == "grade" else load_run(path, qrels=qrels)
     data = pa.table({"query": table.query, "doc": table.doc, what: getattr(table, what),
                      "line": np.arange(table.rows, dtype=np.int64)})
     return spark_frame(spark, data), table
@@ -159,7 +162,7 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     spark = local_session(master)
     qrels_frame, qrels_table = input_frame(spark, qrels, "grade", "qrels", read)
     named = names if names is not None else default_names([(Path(p).name, p) for p in runs])
-    run_frame, tables = _run_frames(spark, runs, named)
+    run_frame, tables = _run_frames(spark, runs, named, qrels_table)
     on_driver = qrels_table is not None and all(t is not None for t in tables)
     if on_driver:  # (the local engine's checks and errors, before any Spark job)
         provenance = driver_provenance(qrels_table, tables, on_duplicate, bound)
@@ -189,14 +192,14 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
                        out.plan.bounds_grade)
 
 
-def _run_frames(spark: Any, runs: list[str], names: list[str]) -> tuple[Any, list[Any]]:
+def _run_frames(spark: Any, runs: list[str], names: list[str], qrels: Any) -> tuple[Any, list[Any]]:
     """(one DataFrame of every run's rows, with a `run` column of its name; the tables read on the driver, None
-    for a Parquet file Spark reads)."""
+    for a Parquet file Spark reads); `qrels`: the qrels table read on the driver (None: Spark reads it)."""
     from pyspark.sql import functions as F
 
     frames, tables = [], []
     for path, name in zip(runs, names, strict=True):
-        frame, table = input_frame(spark, path, "score", name)
+        frame, table = input_frame(spark, path, "score", name, qrels=qrels)
         if table is not None:
             table.source.name = name  # (the provenance's name, as load_runs gives a named run's)
         tables.append(table)
@@ -232,4 +235,4 @@ def _described(role: str, name: str, path: str, table: Any) -> dict[str, Any]:
     """An input as the provenance names it (sha256 only for a file read on the driver)."""
     sha256 = None if table is None else table.source.sha256
     return {"role": role, "name": name, "path": path, "sha256": sha256,
-            "kind": "trec" if table is not None else columnar_kind(file_head(Path(path))) or "parquet"}
+            "kind": table.source.kind if table is not None else "parquet"}
