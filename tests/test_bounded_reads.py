@@ -123,6 +123,7 @@ FIRST_LINES = {  # a valid first line of each text format of inputs/formats.py, 
     "train.txt": b"3 qid:1 1:0.5 # d1\n",
     "body.json": b'{"requests": [\n',
     "run.jsonl": b'{"hits": {"hits": []}, "query_id": "q1"}\n',
+    "scores.txt": b"q1\t0\t0.5\n",
 }
 
 
@@ -134,7 +135,8 @@ def test_nuls_after_each_formats_first_line(name: str, qrels: Path, tmp_path: Pa
     with path.open("wb") as out:
         out.write(FIRST_LINES[name])
         out.truncate(len(FIRST_LINES[name]) + NULS)
-    inputs = [str(qrels), str(path)] if name == "run.jsonl" else [str(path), str(qrels)]  # (the qrels is read first)
+    run = name in ("run.jsonl", "scores.txt")
+    inputs = [str(qrels), str(path)] if run else [str(path), str(qrels)]  # (the qrels is read first)
     argv = ["-m", "rankflavor", "eval", *inputs]
     code, err, peak = _run(argv, tmp_path)
     assert code != 0 and f"{path}:2: {NOT_TEXT}" in err, err

@@ -165,6 +165,16 @@ def test_a_csv_duplicate_names_both_lines_and_the_text(tmp_path: Path) -> None:
     assert info.value.line == 4 and info.value.text == "q1,A,2" and "grade 3 on line 2" in info.value.reason
 
 
+def test_a_csv_run_with_swapped_columns_is_named_at_its_header(tmp_path: Path) -> None:
+    """The query/doc swap check applies to every reader's tables; a CSV's fix is its header."""
+    (tmp_path / "j.csv").write_text(quepid_export(QRELS))
+    (tmp_path / "r.csv").write_text("\nquery,doc,score\n" + "".join(f"{d},{q},{s}\n" for q, d, s in rows(RUN)))
+    with pytest.raises(InputError, match="query and doc columns look swapped") as info:
+        rf.evaluate(tmp_path / "j.csv", tmp_path / "r.csv", "ndcg@3")
+    assert (info.value.line, info.value.text) == (2, "query,doc,score")
+    assert "swap the names of the query and doc columns in its first line" in info.value.fix
+
+
 def test_a_csv_run_is_not_prefetched_as_trec(tmp_path: Path) -> None:
     (tmp_path / "r.csv").write_text("query,doc,score\nq1,A,1\n")
     (tmp_path / "r.txt").write_text("q1 Q0 A 1 1 x\n")

@@ -127,8 +127,9 @@ def check_query_doc_swap(qrels: QrelsTable, run: RunTable) -> None:
         looks = "this run looks written as 'docid Q0 qid rank score tag'"
         fix = (f"TREC runs are 'qid Q0 docid rank score tag': swap the first and third columns, e.g. "
                f"{awk(SWAP_QUERY_DOC, run.source)}")
-    elif kind == "csv":
-        line, text = _first_line(run)
+    elif kind == "csv":  # (the header names the columns: its line is the one to fix)
+        line = int(run.extra.get("header_line", 1))  # type: ignore[call-overload]
+        text = line_text(run.source.path or "", line)
         looks = "its query column looks to hold the doc ids and its doc column the query ids"
         fix = "the header names the columns: swap the names of the query and doc columns in its first line"
     elif kind == "dict":

@@ -46,6 +46,7 @@ class _Rows:
     line: list[int] = field(default_factory=list)
     listed: dict[str, None] = field(default_factory=dict)  # every query, in file order
     blanks: int = 0
+    header: int = 1  # the header's line
 
 
 class _Reader:
@@ -120,7 +121,7 @@ class _Reader:
                 if not any(f.strip(" \t") for f in record):
                     rows.blanks += 1
                 elif not width:
-                    width, columns = len(record), self.header(record, line)
+                    width, columns, rows.header = len(record), self.header(record, line), line
                 else:
                     self.row(record, line, columns, width, rows)
         except csv.Error as error:
@@ -155,16 +156,16 @@ def _tables(path: Path, raw: bytes | None, what: str) -> tuple:
     source.unjudged_form = LONE_QUERY
     return (source, pa.array(rows.query, pa.string()), pa.array(rows.doc, pa.string()),
             np.asarray(rows.value, dtype=np.float64), np.asarray(rows.line, dtype=np.int64),
-            pa.array(list(rows.listed), pa.string()))
+            pa.array(list(rows.listed), pa.string()), {"header_line": rows.header})
 
 
 def read_qrels(path: Path, raw: bytes | None, defer_scan: bool) -> QrelsTable:
     """A CSV/TSV qrels (inputs/formats.py's table)."""
-    source, query, doc, grade, line, listed = _tables(path, raw, "grade")
-    return QrelsTable(source=source, query=query, doc=doc, grade=grade, line=line, queries=listed)
+    source, query, doc, grade, line, listed, extra = _tables(path, raw, "grade")
+    return QrelsTable(source=source, query=query, doc=doc, grade=grade, line=line, queries=listed, extra=extra)
 
 
 def read_run(path: Path, raw: bytes | None, defer_scan: bool, qrels: QrelsTable | None) -> RunTable:
     """A CSV/TSV run (inputs/formats.py's table; it names its documents: `qrels` is not read)."""
-    source, query, doc, score, line, listed = _tables(path, raw, "score")
-    return RunTable(source=source, query=query, doc=doc, score=score, line=line, queries=listed)
+    source, query, doc, score, line, listed, extra = _tables(path, raw, "score")
+    return RunTable(source=source, query=query, doc=doc, score=score, line=line, queries=listed, extra=extra)
