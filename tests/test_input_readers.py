@@ -98,6 +98,17 @@ def test_two_readings_or_the_wrong_role_are_errors_naming_them(name: str, head: 
     assert info.value.fix
 
 
+def test_a_file_read_as_trec_by_default_says_what_else_was_tried_at_its_first_line(tmp_path: Path) -> None:
+    (tmp_path / "odd.txt").write_text("q1|A|3\n")
+    with pytest.raises(InputError) as info:
+        load_qrels(tmp_path / "odd.txt")
+    assert info.value.line == 1 and info.value.fix.startswith("(read as TREC: its first line is no CSV/TSV header")
+    (tmp_path / "odd.txt").write_text("q1 0 A 3\nq1 0 B x\n")  # (a TREC file: its second line's error alone)
+    with pytest.raises(InputError) as info:
+        load_qrels(tmp_path / "odd.txt")
+    assert info.value.line == 2 and "read as TREC" not in info.value.fix
+
+
 def test_the_table_names_one_module_per_format_each_with_its_readers() -> None:
     import importlib
 

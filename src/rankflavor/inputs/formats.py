@@ -17,7 +17,8 @@ How a file's format is told (docs/inputs.md "Formats and how they are told"), fi
    (`QUERY<TAB>INDEX<TAB>SCORE`, the score as Java prints a double), a CSV or TSV header naming a query and a doc
    column (inputs/columns.py's names);
 3. its name's extension (`.csv`, `.tsv`, `.json`, `.jsonl`, `.ndjson`) when no signature matched;
-4. else TREC text, the default (its own errors say what a TREC line is, and spot CSV, headers, swapped files).
+4. else TREC text, the default (its own errors say what a TREC line is, and spot CSV, headers, swapped files; an
+   error at its first line says what else was tried: `tried`).
 
 A signature and an extension that name two different formats (`ratings.csv` whose first line reads as a RankLib
 line) is an error naming both: rankflavor never picks one of two readings. Entries of one `family` share their

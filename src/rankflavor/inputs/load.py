@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rankflavor.inputs.formats import HEAD, Format, sniff
+from rankflavor.errors import InputError
+from rankflavor.inputs.formats import HEAD, Format, sniff, tried
 from rankflavor.inputs.frames import qrels_from_python, run_from_python
 from rankflavor.inputs.prefetch import Prefetched
 from rankflavor.inputs.stdin import STDIN_NAME, is_stdin
@@ -28,16 +29,35 @@ def opened(data: str | Path) -> tuple[Path, bytes | None]:
     return path, read_raw(path)  # (a missing path, a folder, a permission denied: the error, here)
 
 
-def file_format(path: Path, raw: bytes | None, role: str) -> Format:
-    """The format of a file (inputs/formats.py's precedence) from its first bytes and its name."""
+def _head(path: Path, raw: bytes | None) -> bytes:
+    """The first bytes of a file, which tell its format."""
     if raw is not None:
-        return sniff(path, raw[:HEAD], role)
+        return raw[:HEAD]
     try:
         with path.open("rb") as handle:
-            head = handle.read(HEAD)
+            return handle.read(HEAD)
     except OSError:
-        head = b""  # (its reader says why it cannot be read)
-    return sniff(path, head, role)
+        return b""  # (its reader says why it cannot be read)
+
+
+def file_format(path: Path, raw: bytes | None, role: str) -> Format:
+    """The format of a file (inputs/formats.py's precedence) from its first bytes and its name."""
+    return sniff(path, _head(path, raw), role)
+
+
+def _read(data: str | Path, role: str, *args: Any) -> Any:
+    """A file read by its format's reader; an error at the first line of a file read as TREC by default says what
+    else was tried (formats.tried)."""
+    path, raw = opened(data)
+    head = _head(path, raw)
+    entry = sniff(path, head, role)
+    try:
+        return entry.reader(role)(path, raw, *args)
+    except InputError as error:
+        amended = tried(entry, error, head)
+        if amended is error:
+            raise
+        raise amended from None
 
 
 def load_qrels(data: Any, name: str | None = None, defer_scan: bool = False) -> QrelsTable:
@@ -46,8 +66,7 @@ def load_qrels(data: Any, name: str | None = None, defer_scan: bool = False) -> 
     if isinstance(data, QrelsTable):
         return data
     if isinstance(data, (str, Path)):
-        path, raw = opened(data)
-        return file_format(path, raw, "qrels").reader("qrels")(path, raw, defer_scan)
+        return _read(data, "qrels", defer_scan)
     return qrels_from_python(data, name or "qrels")
 
 
@@ -59,8 +78,7 @@ def load_run(data: Any, name: str | None = None, defer_scan: bool = False, qrels
     if isinstance(data, RunTable):
         return data
     if isinstance(data, (str, Path)):
-        path, raw = opened(data)
-        return file_format(path, raw, "run").reader("run")(path, raw, defer_scan, qrels)
+        return _read(data, "run", defer_scan, qrels)
     if isinstance(data, Prefetched):
         return data.table(defer_scan)
     return run_from_python(data, name or "run")
