@@ -21,6 +21,8 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rankflavor as rf
 from rankflavor.cli.main import main
@@ -375,3 +377,28 @@ def test_a_single_pretty_printed_response_and_stdin(tmp_path: Path, monkeypatch:
     code, out, err = run_cli(["eval", str(tmp_path / "rank_eval.json"), "-", "-m", "elastic", "--format", "json"])
     assert code == 0, err
     assert json.loads(out)["results"][0]["mean"] == 1.0  # (amsterdam is absent from the run: missing=skip)
+
+
+# ---- any bytes: read, or the documented error ------------------------------------------------------------------------
+PREFIXES = {"csv": b"query,docid,rating\n", "tsv": b"query\tdoc\tscore\n", "ranklib": b"3 qid:1 1:0.5 # a\n",
+            "scores": b"1\t0\t0.5\n", "json": b'{"requests": [{"id": "q", "ratings": [', "jsonl": b'{"hits": {"hits": ['}
+FRAGMENTS = [b"q1", b",", b"\t", b" ", b"\n", b"\r\n", b'"', b"{", b"}", b"[", b"]", b":", b"#", b"qid:", b"_id",
+             b'"_id": "a"', b'"_score": 1', b'"rating": 2', b"NaN", b"1e400", b"-3", b"0.5", b"\xef\xbb\xbf", b"\xff",
+             b"\x00", b"\xc3\xa9", b'"query_id": "q"', b"null", b"true", b"responses", b"requests"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(prefix=st.sampled_from(sorted(PREFIXES)), body=st.lists(st.sampled_from(FRAGMENTS), max_size=40),
+       role=st.sampled_from(["qrels", "run"]))
+def test_any_file_of_each_format_reads_or_raises_the_input_error(tmp_path: Path, prefix: str, body: list[bytes],
+                                                                  role: str) -> None:
+    path = tmp_path / f"input.{ {'csv': 'csv', 'tsv': 'tsv', 'json': 'json', 'jsonl': 'jsonl'}.get(prefix, 'txt') }"
+    path.write_bytes(PREFIXES[prefix] + b"".join(body))
+    (tmp_path / "train.txt").write_text("3 qid:1 1:0.5 # a\n1 qid:1 1:0.1 # b\n")
+    try:
+        if role == "qrels":
+            rf.evaluate(path, {"1": {"a": 1.0}}, "ndcg@3")
+        else:
+            rf.evaluate(tmp_path / "train.txt", path, "ndcg@3")
+    except InputError as error:
+        assert error.fix and error.source

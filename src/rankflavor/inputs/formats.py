@@ -158,6 +158,18 @@ def sniff(path: Path, head: bytes, role: str) -> Format:
                      text=line, fix=f"are the qrels and run swapped? {_role_fix(entries[0].name, role)}")
 
 
+DEFAULT_NOTE = "read as TREC: its first line is no CSV/TSV header, RankLib line or JSON (docs/inputs.md)"
+
+
+def tried(entry: Format, error: InputError, head: bytes) -> InputError:
+    """A reader's error on a file read as TREC by default, at its first line, with what else was tried (the file
+    may be of no format rankflavor reads); any other error as it is."""
+    if entry is not DEFAULT or error.text is None or error.text.strip(" \t") != first_line(*_text_head(head)):
+        return error
+    return InputError(error.reason, source=error.source, line=error.line, text=error.text,
+                      fix=f"({DEFAULT_NOTE}) {error.fix}" if error.fix else DEFAULT_NOTE)
+
+
 def _label(group: str) -> str:
     return " or ".join(dict.fromkeys(e.label for e in FORMATS if e.group == group))
 
