@@ -402,3 +402,18 @@ def test_any_file_of_each_format_reads_or_raises_the_input_error(tmp_path: Path,
             rf.evaluate(tmp_path / "train.txt", path, "ndcg@3")
     except InputError as error:
         assert error.fix and error.source
+
+
+@pytest.mark.parametrize("text", ["0", "[]", '"x"', "null", '{"responses": [0]}', '{"responses": 0}', '{"hits": 0}',
+                                  '{"hits": {"hits": [0]}, "query_id": "q"}', '{"requests": [0]}',
+                                  '{"requests": [{"id": "q", "ratings": [0]}]}', '{"a": 1}\n0\n'])
+@pytest.mark.parametrize("role", ["qrels", "run"])
+def test_json_of_other_shapes_is_the_input_error(text: str, role: str, tmp_path: Path) -> None:
+    (tmp_path / "x.json").write_text(text)
+    (tmp_path / "re.json").write_text('{"requests": [{"id": "q", "ratings": [{"_index": "i", "_id": "a", "rating": 1}]}]}')
+    with pytest.raises(InputError) as info:
+        if role == "qrels":
+            load_qrels(tmp_path / "x.json")
+        else:
+            load_run(tmp_path / "x.json", qrels=load_qrels(tmp_path / "re.json"))
+    assert info.value.source == str(tmp_path / "x.json") and info.value.fix

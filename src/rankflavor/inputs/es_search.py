@@ -161,8 +161,8 @@ def _named(file: TextFile, responses: list[_Response], kind: str, qrels: QrelsTa
 
 def _read(file: TextFile, qrels: QrelsTable | None) -> RunTable:
     responses, kind = _responses(file)
-    for response in responses:  # (a failed search first: it is why a response has no hits)
-        if isinstance(response.value, dict) and "error" in response.value:
+    for response in responses:  # (not an object, or a failed search, first: why a response has no hits or name)
+        if not isinstance(response.value, dict) or "error" in response.value:
             _hits(file, response)
     names, paired = _named(file, responses, kind, qrels)
     rows = _Rows()

@@ -136,9 +136,9 @@ def as_number(value: Any) -> float | None:
     return number if number == number and abs(number) != float("inf") else None
 
 
-def shown(mapping: dict, key: str) -> str:
+def shown(mapping: Any, key: str) -> str:
     """A field's value as JSON writes it, for a message (`missing` when the object has no such field)."""
-    if key not in mapping:
+    if not isinstance(mapping, dict) or key not in mapping:
         return "missing"
     try:
         text = json.dumps(mapping[key], ensure_ascii=False)
