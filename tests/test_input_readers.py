@@ -153,6 +153,12 @@ def test_query_texts_with_spaces_commas_and_quepids_leading_space(tmp_path: Path
     assert any("surrounding whitespace" in w and "' -shoes'" in w for w in report.provenance["input_warnings"])
 
 
+def test_a_tsv_after_blank_lines_is_read_as_tsv(tmp_path: Path, trec: list[Any]) -> None:
+    (tmp_path / "j.tsv").write_text("\n\nquery\tdocid\trating\n" + "".join(f"{q}\t{d}\t{g}\n" for q, d, g in rows(QRELS)))
+    report = rf.evaluate(tmp_path / "j.tsv", tmp_path / "X.run", FLAVORS)
+    assert values(report) == trec and report.provenance["inputs"][0]["blank_lines"] == 2
+
+
 def test_a_dataframe_rating_column_is_a_grade(trec: list[Any]) -> None:
     frame = pd.DataFrame([{"query": q, "doc": d, "rating": int(g)} for q, d, g in rows(QRELS)])
     run = {q: {} for q, _, _ in rows(RUN)}

@@ -55,7 +55,8 @@ class _Reader:
     def __init__(self, file: TextFile, what: str) -> None:
         self.file, self.what = file, what
         self.lines = split_lines(file.text)
-        self.separator = "\t" if self.lines and "\t" in self.lines[0] else ","
+        first = next((line for line in self.lines if line.strip(" \t")), "")  # (the header: blank lines skipped)
+        self.separator = "\t" if "\t" in first else ","
         self.kind = "TSV" if self.separator == "\t" else "CSV"
 
     def fail(self, line: int, reason: str, fix: str) -> NoReturn:
