@@ -165,6 +165,8 @@ def test_refusals_and_errors_are_clear(spark):
         evaluate(qrels, run, "ndcg@3 ties=input")
     with pytest.raises(SpecError, match=r"Columns\(order="):
         evaluate(qrels, run, "ndcg@3", on_duplicate="first")
+    with pytest.raises(SpecError, match=r"qrels' order.*Columns\(order="):  # (ir_measures' compat ideal ties)
+        evaluate(qrels, run, "ir_measures.Compat")
     with pytest.raises(InputError, match="no score column 'sim'"):
         evaluate(qrels, run, "ndcg@3", columns=Columns(score="sim"))
     with pytest.raises(InputError, match="more than 3 rows"):

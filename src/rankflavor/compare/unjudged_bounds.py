@@ -105,7 +105,8 @@ def filled_dataset(dataset: Dataset, run: InternedRun, depth: int | None, grade:
     order = np.argsort(all_key, kind="stable")
     filled = InternedQrels(qrels.table, np.concatenate([qrels.q, new_q])[order],
                            np.concatenate([qrels.d, new_d])[order],
-                           np.concatenate([qrels.grade, new_grade])[order], all_key[order])
+                           np.concatenate([qrels.grade, new_grade])[order], all_key[order],
+                           np.concatenate([qrels.positions(), len(qrels.key) + np.arange(len(new_key))])[order])
     return replace(dataset, qrels=filled, runs=[run])
 
 

@@ -68,6 +68,11 @@ class Metric:
         """Whether, under this flavor, the metric reads no row of a doc absent from the qrels."""
         return self.qrels_rows_only
 
+    def reads_qrels_order(self, flavor: Flavor) -> bool:
+        """Whether, under this flavor, the value depends on the order of the qrels' rows as given (the interned
+        qrels' `position`): an engine that reshuffles the qrels must keep that order or refuse the flavor."""
+        return False
+
     def why_not(self, axis: str) -> tuple[str, str]:
         """(why `axis` does not apply to this metric, a metric it applies to or ""), for the error message."""
         if axis in self.not_read:

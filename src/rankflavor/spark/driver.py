@@ -21,6 +21,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from rankflavor import registry
 from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError, UsageError
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.duplicates import POLICIES
@@ -265,6 +266,10 @@ def _refuse(flavors: list[Flavor], order_col: str | None, on_duplicate: str, qre
         if flavor.ties.kind in ORDERED_TIES and order_col is None:
             raise SpecError(f"{flavor}: ties={flavor.ties} reads the input order, which a shuffle does not keep; give "
                             "columns=Columns(order=...) (the rank, or the line number written when the file was read)")
+        if registry.get(flavor.metric).reads_qrels_order(flavor) and (order_col is None or
+                                                                     order_col not in qrels.columns):
+            raise SpecError(f"{flavor}: it reads the qrels' order, which a shuffle does not keep; give "
+                            "columns=Columns(order=...) naming a column of the qrels frame (its line numbers)")
     if on_duplicate == "first" and (order_col is None or order_col not in run.columns or order_col not in qrels.columns):
         raise SpecError("on_duplicate='first' keeps the first row in input order, which a shuffle does not keep; give "
                         "columns=Columns(order=...) naming a column of both frames, or use on_duplicate='max' or "
