@@ -87,7 +87,8 @@ class ExpectedReciprocalRank(BinaryMetric):
     def _refuse_high_grades(lists: RankedLists, flavor: Flavor, max_grade: float) -> None:
         ds = lists.scope.dataset
         judged = lists.scope.shared(judged_mask, flavor.negative)
-        high = judged & (ds.qrels.grade > max_grade) & lists.scope.run.present[ds.qrels.q]
+        scored = lists.scope.run.present[ds.qrels.q] | (flavor.missing == "empty")  # (missing=empty: over no docs)
+        high = judged & (ds.qrels.grade > max_grade) & scored
         if high.any():
             i = int(np.flatnonzero(high)[0])
             raise EvaluationError(
