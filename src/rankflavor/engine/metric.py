@@ -59,6 +59,12 @@ class Metric:
     # under missing=zero, a qrels query absent from the run keeps the metric's own value over an empty list (num_q:
     # 1), as missing=empty (trec_eval -c's bogus ranking) gives every metric
     scores_missing: ClassVar[bool] = False
+    # unjudged_queries=score applies: the metric has a value over a list none of whose docs is judged, in a query
+    # with no judgment at all (udcg: each passage a utility of 0)
+    scores_unjudged_queries: ClassVar[bool] = False
+    # axis values a spec naming the metric starts from instead of the axes' defaults (udcg_authors: the authors'
+    # scoring of every passage list, missing=empty unjudged_queries=score); a Flavor built directly keeps the axes'
+    axis_defaults: ClassVar[dict[str, str]] = {}
     # an unjudged doc read as grade 0 can bend the value (report/warnings.py's unjudged_in_top); False for a metric
     # that reads `unjudged` but not the grades of the docs it counts (num_ret counts docs, num_rel the qrels)
     grades_unjudged: ClassVar[bool] = True
@@ -67,6 +73,11 @@ class Metric:
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
         """Whether, under this flavor, the metric reads no row of a doc absent from the qrels."""
         return self.qrels_rows_only
+
+    def counts_repeats(self, flavor: Flavor) -> bool:
+        """Whether, under this flavor, a doc a run lists twice for a query is read as two docs (each listing
+        ranked and counted) rather than refused as a duplicate (the inputs' on_duplicate policy)."""
+        return False
 
     def reads_qrels_order(self, flavor: Flavor) -> bool:
         """Whether, under this flavor, the value depends on the order of the qrels' rows as given (the interned

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.doc_dictionary import doc_dictionary, runs_encoded
-from rankflavor.inputs.duplicates import resolve_duplicates
+from rankflavor.inputs.duplicates import COUNT, resolve_duplicates
 from rankflavor.inputs.kernels import group_then_string_order, index_in, sort_ranks, sorted_unique, take
 from rankflavor.inputs.query_major import RunLayout, build_layout, has_duplicates
 from rankflavor.inputs.subtopics import InternedSubtopics, intern_subtopics
@@ -310,7 +310,7 @@ def _intern_run(run: RunTable, name: str, queries: pa.Array, docs: pa.Array, on_
                                             table=query.table)
     score = run.score
     pending = None
-    if layout.paddable and defer_checks:
+    if layout.paddable and defer_checks and on_duplicate != COUNT:  # (count: a repeat is kept, never re-read)
         pending = DuplicateCheck(layout, doc.local)
         run.source.duplicates = {"identical": 0, "conflicting": 0}  # (if the check finds one: done again)
     elif layout.paddable and not has_duplicates(layout, doc.local):
