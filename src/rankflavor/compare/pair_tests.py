@@ -132,3 +132,14 @@ def _bh_intervals(tested: Tested, i: int, block: list[dict[str, Any]], settings:
     for j, r in enumerate(block):
         t = paired_tests(tested.diffs[(i, j)][:, None], settings, level)[0]
         r["ci_low"], r["ci_high"] = t.ci_low, t.ci_high
+
+
+def finding_text(row: Any) -> str:
+    """A pairs row's finding in a table cell: `A better` (significantly), `not significant`, `test favours A`
+    (significant, against the mean), `none`."""
+    found = getattr(row, "finding", None)
+    if found == SIGNIFICANT:
+        return f"{row.significant_winner} better"
+    if found == DISAGREE:
+        return f"test favours {row.favours}"
+    return found or row.winner
