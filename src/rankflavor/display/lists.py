@@ -13,8 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from rankflavor import registry
 from rankflavor.flavor import Flavor
-from rankflavor.report.records import Record, build_record
+from rankflavor.report.numbers import plain
+from rankflavor.report.records import reason_of
 
 LIST_BUDGET = 100_000  # list rows the page embeds in all
 DEPTH_NO_CUTOFF = 20  # ranks shown for a flavor without a cutoff
@@ -44,22 +46,32 @@ def _number(x: Any) -> Any:
     return x
 
 
-def compact(record: Record, flavor: Flavor) -> dict[str, Any]:
-    """One record as the side-by-side view reads it."""
+def compact(ds: Any, flavor: Flavor, results: Any, rows: Any, code: int) -> dict[str, Any]:
+    """One query's record as the side-by-side view reads it, from the engine's row-level output (`RecordRows`,
+    the same rows `rankflavor explain` prints): the ranks down to `shown_depth`, the metric's lists as deep."""
+    metric = registry.get(flavor.metric)
     depth = shown_depth(flavor)
-    ranked = [row for row in record.ranked if row["rank"] <= depth]
-    columns = [k for k in (record.ranked[0] if record.ranked else {}) if k not in SKIPPED]
-    rows = [[row["rank"], row["doc"], grade_text(row["grade"]) if row["judged"] else None, bool(row["judged"]),
-             *(_number(row[c]) for c in columns)] for row in ranked]
+    pos = int(np.flatnonzero(results.query == code)[0])
+    status = metric.status_name(int(results.status[pos]))
+    value = plain(results.value[pos])
+    columns = [c for c in rows.columns if c not in SKIPPED]
+    mine = np.flatnonzero(rows.q == code)
+    shown = mine[np.argsort(rows.rank[mine], kind="stable")]
+    shown = shown[rows.rank[shown] <= depth]
+    table = [[int(rows.rank[i]), str(ds.doc_ids[rows.d[i]]), grade_text(rows.grade[i]) if rows.judged[i] else None,
+              bool(rows.judged[i]), *(_number(rows.columns[c][i]) for c in columns)] for i in shown]
     lists = {}
-    for name, items in record.lists.items():
-        extra = [k for k in (items[0] if items else {}) if k not in SKIPPED]
-        lists[name] = {"columns": extra, "rows": [[r["rank"], r["doc"], grade_text(r.get("grade")),
-                                                   *(_number(r[c]) for c in extra)]
-                                                  for r in items if r["rank"] <= depth]}
-    return {"value": _number(record.value), "status": record.status, "reason": record.reason,
-            "parts": {k: _number(v) for k, v in record.parts.items()}, "columns": columns, "rows": rows,
-            "more": max(0, len(record.ranked) - len(ranked)), "lists": lists}
+    for name, cols in rows.lists.items():
+        extra = [c for c in cols if c not in ("q", "d", "rank", "grade")]
+        at = np.flatnonzero((cols["q"] == code) & (cols["rank"] <= depth))
+        at = at[np.argsort(cols["rank"][at], kind="stable")]
+        lists[name] = {"columns": extra, "rows": [
+            [int(cols["rank"][i]), "(top grade)" if cols["d"][i] < 0 else str(ds.doc_ids[cols["d"][i]]),
+             grade_text(cols["grade"][i]) if "grade" in cols else None, *(_number(cols[c][i]) for c in extra)]
+            for i in at]}
+    return {"value": _number(value), "status": status, "reason": reason_of(flavor, status, value),
+            "parts": {k: _number(v[pos]) for k, v in results.parts.items()}, "columns": columns, "rows": table,
+            "more": max(0, len(mine) - len(shown)), "lists": lists}
 
 
 def chosen_queries(n_set: int, per_query: int, picked: list[int], inside: list[int]) -> tuple[list[int], bool]:
@@ -68,6 +80,24 @@ def chosen_queries(n_set: int, per_query: int, picked: list[int], inside: list[i
         return inside, True
     room = max(1, LIST_BUDGET // max(per_query, 1))
     return sorted(picked)[:room], False
+
+
+CHUNK = 32  # queries evaluated with their records at once (each record's rows are read from its chunk's)
+
+
+def _records(scores: Any, run: str, flavor: Flavor, judged: np.ndarray, queries: list[int]) -> dict[str, Any]:
+    """Position j -> the compact record of the run's query j under the flavor, the queries a chunk at a time."""
+    out: dict[str, Any] = {}
+    for start in range(0, len(queries), CHUNK):
+        chunk = queries[start:start + CHUNK]
+        codes = judged[np.array(chunk, dtype=np.int64)]
+        evaluation = scores.engine.evaluate(scores.dataset.run(run), [flavor], queries=codes, detail=True)[0]
+        assert evaluation.records is not None
+        position = {int(c): j for c, j in zip(codes, chunk, strict=True)}
+        for code in evaluation.results.query:
+            out[str(position[int(code)])] = compact(scores.dataset, flavor, evaluation.results, evaluation.records,
+                                                    int(code))
+    return out
 
 
 def side_lists(model: Any) -> dict[str, Any]:
@@ -80,15 +110,7 @@ def side_lists(model: Any) -> dict[str, Any]:
     queries, complete = chosen_queries(len(inside), per_query, list(model.picks.why), inside)
     out: dict[str, Any] = {}
     for fi, flavor in enumerate(model.flavors):
-        records: dict[str, dict[str, Any]] = {}
-        for run in model.runs:
-            codes = judged[np.array(queries, dtype=np.int64)] if queries else np.zeros(0, dtype=np.int64)
-            evaluation = scores.engine.evaluate(scores.dataset.run(run), [flavor], queries=codes, detail=True)[0]
-            assert evaluation.records is not None
-            position = {int(c): j for c, j in zip(codes, queries, strict=True)}
-            records[run] = {str(position[int(code)]): compact(build_record(
-                scores.dataset, run, flavor, evaluation.results, evaluation.records, int(code)), flavor)
-                for code in evaluation.results.query}
+        records = {run: _records(scores, run, flavor, judged, queries) for run in model.runs}
         out[str(fi)] = {"depth": depth_of(flavor), "cutoff": flavor.cutoff, "records": records}
     note = ("" if complete else f"the lists of {len(queries)} of the {len(inside)} queries of the set are embedded "
             f"(the page's budget is {LIST_BUDGET:,} list rows): the largest differences, the flavors' largest "
