@@ -78,7 +78,8 @@ def _per_query(values: dict[str, Score], k_values: Sequence[int]) -> dict[str, d
             score = values[f"{name}@{k}"]
             raw = score.result.queries.raw_value
             for query, value in zip(score.queries.tolist(), raw.tolist(), strict=True):
-                out.setdefault(str(query), {})[f"{key}_{k}"] = value
+                if value == value:  # (a judged query the results lack: pytrec_eval has no line for it)
+                    out.setdefault(str(query), {})[f"{key}_{k}"] = value
     return out
 
 
