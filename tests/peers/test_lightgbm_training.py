@@ -31,19 +31,24 @@ def train(feval):
 def test_default_is_lightgbms_ndcg_at_every_round():
     _, _, history = train(rfl.Feval())
     for k in range(1, 6):
-        theirs, ours = history[f"ndcg@{k}"], history[f"lightgbm@{k}"]
+        theirs, ours = history[f"ndcg@{k}"], history[f"rf.lightgbm@{k}"]
         assert len(ours) == ROUNDS
         assert all(close(a, b, 1e-12) for a, b in zip(ours, theirs, strict=True)), (k, ours, theirs)
     assert len({round(v, 12) for v in history["ndcg@5"]}) > 1  # (the model changes between rounds)
 
 
+def test_a_bare_metric_name_stays_apart_from_lightgbms():
+    _, _, history = train(rfl.Feval("ndcg@5"))
+    assert len(history["ndcg@5"]) == len(history["rf.ndcg@5"]) == ROUNDS
+
+
 def test_another_flavor_is_rankflavor_evaluate_of_the_predictions():
     spec = "ndcg@5 ties=average gain=linear"
     booster, va, history = train(rfl.Feval(spec))
-    for i, value in enumerate(history[spec]):
+    for i, value in enumerate(history["rf." + spec]):
         qrels, run = qrels_and_run(va, booster.predict(va.X, num_iteration=i + 1))
         assert close(value, rf.evaluate(qrels, run, spec).mean(), 1e-12), i
-    assert not all(close(a, b) for a, b in zip(history[spec], history["ndcg@5"], strict=True))
+    assert not all(close(a, b) for a, b in zip(history["rf." + spec], history["ndcg@5"], strict=True))
 
 
 def test_eval_metric_of_lgbmranker():
@@ -52,5 +57,5 @@ def test_eval_metric_of_lgbmranker():
     model.fit(tr.X, tr.y, group=tr.sizes, eval_X=va.X, eval_y=va.y, eval_group=[va.sizes], eval_at=[3],
               eval_metric=rfl.EvalMetric("lightgbm@3"))
     history = model.evals_result_["valid_0"]
-    assert all(close(a, b, 1e-12) for a, b in zip(history["lightgbm@3"], history["ndcg@3"], strict=True))
-    assert len(history["lightgbm@3"]) == ROUNDS
+    assert all(close(a, b, 1e-12) for a, b in zip(history["rf.lightgbm@3"], history["ndcg@3"], strict=True))
+    assert len(history["rf.lightgbm@3"]) == ROUNDS

@@ -46,7 +46,7 @@ def test_default_is_xgboosts_ndcg_at_every_round():
     assert len(rounds) == ROUNDS
     for r, (at32, at5) in enumerate(rounds):
         assert close(at32, history["ndcg"][r], 1e-12) and close(at5, history["ndcg@5"][r], 1e-12), r
-        assert abs(history["xgboost"][r] - at32) <= 5e-7  # (what XGBoost recorded: %f)
+        assert abs(history["rf.xgboost"][r] - at32) <= 5e-7  # (what XGBoost recorded: %f)
     assert len({round(v, 12) for v in history["ndcg@5"]}) > 1
 
 
@@ -58,4 +58,4 @@ def test_another_flavor_is_rankflavor_evaluate_of_the_predictions():
         qrels, run = qrels_and_run(va, predictions.astype(np.float64))
         assert close(value, rf.evaluate(qrels, run, spec).mean(), 1e-12), r
     assert not all(close(a[0], b) for a, b in zip(rounds, history["ndcg@5"], strict=True))
-    assert len(history["ndcg@5;gain=linear;ties=average"]) == ROUNDS  # (the name, spaces as ';')
+    assert len(history["rf.ndcg@5;gain=linear;ties=average"]) == ROUNDS  # (the name, spaces as ';')

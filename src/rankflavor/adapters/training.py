@@ -15,18 +15,20 @@ from rankflavor.arrays.front import score_grouped
 from rankflavor.arrays.score import Score
 from rankflavor.flavor import Flavor
 
-__all__ = ["FlavorArg", "Flavored"]
+__all__ = ["PREFIX", "FlavorArg", "Flavored"]
 
+PREFIX = "rf."  # before each name a training loop reports: never one of the library's own (ndcg@5 is LightGBM's)
 FlavorArg = str | Flavor | Sequence[str | Flavor] | None
 
 
 class Flavored:
-    """Flavors with their names, scoring 1-D labels and predictions stacked query by query."""
+    """Flavors with their names (`rf.` and the spec as written: `rf.lightgbm@5`, `rf.ndcg@10 gain=exp2`), scoring
+    1-D labels and predictions stacked query by query."""
 
     def __init__(self, flavor: FlavorArg, default: str, k: int | None = None) -> None:
         pairs = named(flavor, default, k=k)
         self.flavors = [f for f, _ in pairs]
-        self.names = [name for _, name in pairs]
+        self.names = [PREFIX + name for _, name in pairs]
         self.last: list[Score] = []
 
     def score(self, labels: Any, predictions: Any, *, group: Any = None, qid: Any = None) -> list[Score]:
