@@ -23,7 +23,8 @@ def train(flavor: str):
     tr, va = ranking(0, 40), ranking(1, 25)
     train_pool, valid_pool = cb.Pool(tr.X, tr.y, group_id=tr.qid), cb.Pool(va.X, va.y, group_id=va.qid)
     model = cb.CatBoost({"loss_function": "YetiRank", "iterations": ROUNDS, "random_seed": 0, "thread_count": 1,
-                         "verbose": False, "use_best_model": False, "eval_metric": rfc.CatBoostMetric(train_pool, valid_pool, flavor=flavor),
+                         "verbose": False, "use_best_model": False, "allow_writing_files": False,
+                         "eval_metric": rfc.CatBoostMetric(train_pool, valid_pool, flavor=flavor),
                          "custom_metric": ["NDCG:top=5;type=Base"]})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (catboost: "Can't optimze method evaluate": numba declines a Python metric)

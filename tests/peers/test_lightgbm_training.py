@@ -4,7 +4,6 @@ at eval_at 1..5), and, under another flavor, rankflavor.evaluate of the predicti
 
 from __future__ import annotations
 
-import numpy as np
 from peerdata import close, require
 from training_data import qrels_and_run, ranking
 

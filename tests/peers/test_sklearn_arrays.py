@@ -128,7 +128,7 @@ def test_scorer_on_2d_targets_is_make_scorer_of_ndcg_score():
 
 
 def test_scorer_without_routing_says_how_to_pass_queries():
-    X, y, qid, _ = grouped_data(2)
+    X, y, _, _ = grouped_data(2)
     scorer = rfs.ndcg_scorer(k=3)
-    with pytest.raises(rf.InputError, match="group= .* or qid="):
+    with pytest.raises(rf.InputError, match=r"group= .* or qid="):
         scorer(Ridge().fit(X, y), X, y)

@@ -6,10 +6,11 @@
   `_EvalFunctionWrapper` as `func(y_true, y_pred, weight, group)` (four parameters: the group sizes).
 Each returns LightGBM's `[(name, value, is_higher_better), ...]`, one per flavor, named `rf.` and the spec as
 written (`lightgbm` -> `rf.lightgbm@1` ... `rf.lightgbm@5`; the prefix keeps `rf.ndcg@5` apart from LightGBM's own
-`ndcg@5`, which record_evaluation would otherwise mix into one list). The default is LightGBM's own NDCG: the `lightgbm` preset at
-LightGBM's default `eval_at` 1..5 (src/metric/rank_metric.hpp; dcg_calculator.cpp: label_gain 2^l - 1, a stable
-sort by score, a query without a relevant label scores 1). LightGBM weighs queries by the Dataset's weights in its
-own metric; these are plain means. lightgbm is never imported here: the objects are duck-typed.
+`ndcg@5`, which record_evaluation would otherwise mix into one list). The default is LightGBM's own NDCG: the
+`lightgbm` preset at LightGBM's default `eval_at` 1..5 (src/metric/rank_metric.hpp; dcg_calculator.cpp: label_gain
+2^l - 1, a stable sort by score, a query without a relevant label scores 1). LightGBM weighs queries by the
+Dataset's weights in its own metric; these are plain means. lightgbm is never imported here: the objects are
+duck-typed.
 """
 
 from __future__ import annotations

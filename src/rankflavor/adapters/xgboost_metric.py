@@ -4,10 +4,10 @@
 `custom_metric(predt, dmatrix)` for each evaluated DMatrix (xgboost/core.py Booster.eval_set); the DMatrix must
 carry its queries (`qid=` or `group=`; `dmatrix.get_group()` gives the sizes). It returns `(name, value)`, or a list
 of them for several flavors, named `rf.` and the spec as written, `;` for its spaces (`rf.ndcg@10;gain=linear`:
-XGBoost splits its evaluation line on whitespace and keeps one value per name, so `ndcg@10` would hide its own). The default is XGBoost's own `ndcg`: the `xgboost` preset
-(src/metric/rank_metric.cc EvalNDCG: 2^l - 1 gains, a stable sort of float32 predictions, @32 when no @n is given,
-a query without a relevant label scores 1). Pass `maximize=True` to xgb.train for early stopping on it. xgboost is
-never imported here: the DMatrix is duck-typed.
+XGBoost splits its evaluation line on whitespace and keeps one value per name, so `ndcg@10` would hide its own). The
+default is XGBoost's own `ndcg`: the `xgboost` preset (src/metric/rank_metric.cc EvalNDCG: 2^l - 1 gains, a stable
+sort of float32 predictions, @32 when no @n is given, a query without a relevant label scores 1). Pass
+`maximize=True` to xgb.train for early stopping on it. xgboost is never imported here: the DMatrix is duck-typed.
 """
 
 from __future__ import annotations
