@@ -1,7 +1,8 @@
 """rankflavor.torchmetrics' RetrievalFlavor against torchmetrics 1.9.0's RetrievalNormalizedDCG, fed the same
 batches (a query's documents spread over several update() calls, ties, graded and all-zero queries): equal under
 the `torchmetrics` preset (float32: to 1e-6), for each top_k and empty_target_action; merged states (what a
-distributed sync gathers: `dist_reduce_fx="cat"`) give the number of one metric fed everything; reset() empties;
+distributed sync gathers: `dist_reduce_fx="cat"`) give the number of one metric fed everything, and so does a real
+two-process gloo group (slow); reset() empties;
 another flavor equals rankflavor.evaluate of the concatenated batches."""
 
 from __future__ import annotations
@@ -67,3 +68,40 @@ def test_another_flavor_is_rankflavor_evaluate_of_the_batches():
             run.setdefault(str(q), {})[f"b{b}d{i:02d}"] = np.float32(p).item()
     assert close(float(metric.compute()), rf.evaluate(qrels, run, spec).mean(), 1e-6)
     assert not close(float(metric.compute()), float(default.compute()))
+
+
+def _rank(rank: int, world: int, port: int, out: str) -> None:
+    """One process of a two-process gloo group: half of the batches, then compute() (which syncs the states)."""
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world)
+    try:
+        metric = rft.RetrievalFlavor(top_k=3)
+        for i, batch in enumerate(batches(11)):
+            if i % world == rank:
+                metric.update(*batch)
+        value = float(metric.compute())
+        if rank == 0:
+            with open(out, "w") as f:
+                f.write(repr(value))
+    finally:
+        dist.destroy_process_group()
+
+
+@pytest.mark.slow  # (two spawned processes each import torch: about 25 s here)
+def test_states_sync_across_two_processes(tmp_path):
+    """torch.distributed (gloo, loopback): each process updates half of the batches; compute() gathers the
+    `dist_reduce_fx="cat"` states and gives the value of RetrievalNormalizedDCG fed every batch."""
+    import socket
+
+    import torch.multiprocessing as mp
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "value.txt"
+    mp.spawn(_rank, args=(2, port, str(out)), nprocs=2, join=True)
+    theirs = RetrievalNormalizedDCG(top_k=3)
+    for batch in batches(11):
+        theirs.update(*batch)
+    assert close(float(out.read_text()), float(theirs.compute()), 1e-6)

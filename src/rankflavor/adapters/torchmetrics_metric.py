@@ -84,7 +84,7 @@ class RetrievalFlavor(Metric):
 
     def compute(self) -> torch.Tensor:
         """Every query's value under the flavor, averaged (0.0 when no document was given, as torchmetrics)."""
-        if not self.indexes:
+        if isinstance(self.indexes, list) and not self.indexes:  # (after a sync each state is one tensor)
             return torch.tensor(0.0)
         indexes = dim_zero_cat(self.indexes).cpu().numpy()
         preds = dim_zero_cat(self.preds).cpu().numpy().astype(np.float64)
