@@ -438,15 +438,17 @@ def test_unjudged_bounds_equal_the_local_ones_across_slices(spark, tmp_path, cap
     report = rf.evaluate(qrels, runs, specs, weights={"t": weights["t"]})
     qrels_frame, run_frame = spark.createDataFrame(qrels), spark.createDataFrame(run)
     for grade in ("top", "2"):
-        local = {(label, r): (low, high) for label, r, _, low, high in report_bounds(report, grade)}
+        local = {(b.label, b.run): (b.low, b.high, b.exact, b.by_range) for b in report_bounds(report, grade)}
         out = evaluate(qrels_frame, run_frame, specs, columns=Columns(run="system"), weights={"t": weights["t"]},
                        slice_rows=60, unjudged_bounds=grade)
         mine = {(a["label"], a["run"]): a["bounds"] for a in out.aggregate_rows}
         out.unpersist()
         assert mine.keys() == local.keys()
-        assert any(high > low + 0.01 for low, high in local.values()), grade  # (the holes move the means)
-        for key, (low, high) in local.items():
-            assert mine[key] == (pytest.approx(low, rel=1e-12), pytest.approx(high, rel=1e-12)), (grade, key)
+        assert any(high > low + 0.01 for low, high, _, _ in local.values()), grade  # (the holes move the means)
+        assert any(exact for _, _, exact, _ in local.values())
+        for key, (low, high, exact, by_range) in local.items():
+            assert mine[key] == (pytest.approx(low, rel=1e-12), pytest.approx(high, rel=1e-12), exact, by_range), (
+                grade, key)
     paths = {"qrels": tmp_path / "b.qrels", "run": tmp_path / "b.run"}
     paths["qrels"].write_text("".join(f"{q} 0 {d} {int(g)}\n" for q, d, g in qrels.itertuples(index=False)))
     paths["run"].write_text("".join(f"{q} Q0 {d} 1 {s} x\n" for r, q, d, s in run.itertuples(index=False) if r == "r0"))

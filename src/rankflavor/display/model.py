@@ -210,11 +210,14 @@ def _comparison_numbers(cmp: Comparison | None) -> dict[str, Any] | None:
         return None
     data = cmp.to_dict()
     keep = ("flavor", "run_a", "run_b", "n", "diff", "ci_low", "ci_high", "p", "p_holm", "significant", "winner",
-            "effect_size", "wins", "ties", "losses", "p_adjusted", "unjudged_low", "unjudged_high", "unjudged_verdict")
+            "effect_size", "wins", "ties", "losses", "p_adjusted", "unjudged_low", "unjudged_high", "unjudged_verdict",
+            "unjudged_exact", "unjudged_by_range")
+    means = ("flavor", "run", "mean", "n", "ci_low", "ci_high", "mean_low", "mean_high", "unjudged_exact",
+             "unjudged_by_range")
     return {"query_set": data["query_set"], "settings": data["settings"].get("canonical"),
-            "means": [{k: row.get(k) for k in ("flavor", "run", "mean", "n", "ci_low", "ci_high", "mean_low", "mean_high")
-                       if k in row or k not in BOUNDS} for row in data["means"]],
+            "means": [{k: row.get(k) for k in means if k in row or k not in BOUNDS} for row in data["means"]],
             "pairs": [{k: row.get(k) for k in keep if k in row or k not in BOUNDS} for row in data["pairs"]]}
 
 
-BOUNDS = ("mean_low", "mean_high", "unjudged_low", "unjudged_high", "unjudged_verdict")  # (with --unjudged-bounds)
+BOUNDS = ("mean_low", "mean_high", "unjudged_low", "unjudged_high", "unjudged_verdict", "unjudged_exact",
+          "unjudged_by_range")  # (with --unjudged-bounds)

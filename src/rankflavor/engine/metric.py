@@ -63,10 +63,17 @@ class Metric:
     # that reads `unjudged` but not the grades of the docs it counts (num_ret counts docs, num_rel the qrels)
     grades_unjudged: ClassVar[bool] = True
     reference: ClassVar[Callable[..., Any] | None] = None  # the slow per-query formula (rankflavor.reference)
+    # the values a query can take whatever its judgments (AP, P, RR: (0, 1)), or None when the family declares none:
+    # the unjudged bounds of a query with too many ways to judge its holes (compare/fills.py); `value_range(flavor)`
+    value_bounds: ClassVar[tuple[float, float] | None] = None
 
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
         """Whether, under this flavor, the metric reads no row of a doc absent from the qrels."""
         return self.qrels_rows_only
+
+    def value_range(self, flavor: Flavor) -> tuple[float, float] | None:
+        """The values a query can take under this flavor, whatever its judgments (None: unbounded or undeclared)."""
+        return self.value_bounds
 
     def why_not(self, axis: str) -> tuple[str, str]:
         """(why `axis` does not apply to this metric, a metric it applies to or ""), for the error message."""

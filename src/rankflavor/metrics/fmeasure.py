@@ -55,6 +55,8 @@ def beta_token(squared: float) -> str:
 class FMeasure(BinaryMetric):
     """F = (1 + beta²) P R / (beta² P + R)"""
 
+    value_bounds = (0.0, 1.0)
+
     qrels_rows_only = True
 
     name = "f"
@@ -78,6 +80,8 @@ class FMeasure(BinaryMetric):
 
 class SetMap(BinaryMetric):
     """set_map = P · R of the whole list"""
+
+    value_bounds = (0.0, 1.0)
 
     qrels_rows_only = True
 

@@ -244,6 +244,14 @@ class NDCG(DCG):
             if flavor.ideal_depth == "all":
                 raise SpecError("ideal=max with ideal_depth=all is unbounded; use ideal_depth=k or returned")
 
+    def value_range(self, flavor: Flavor) -> tuple[float, float] | None:
+        """[0, 1] when no gain is negative: DCG over the run's docs is at most the ideal's (the ideal holds them, or
+        the top grade everywhere); a negative gain (negative=keep, a table's) makes NDCG unbounded."""
+        table = flavor.gain.table or {}
+        if flavor.negative == "keep" or any(gain < 0 for grade, gain in table.items() if grade >= 0):
+            return None
+        return (0.0, 1.0)
+
     def depth_read(self, flavor: Flavor) -> float:
         need = flavor.depth
         return max(need, float(flavor.ideal.k)) if flavor.ideal.kind == "recall" else need

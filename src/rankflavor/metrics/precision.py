@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 class Precision(BinaryMetric):
     """P = relevant retrieved / k (no cutoff: / retrieved)"""
 
+    value_bounds = (0.0, 1.0)
+
     qrels_rows_only = True
 
     name = "p"
@@ -58,6 +60,8 @@ class Precision(BinaryMetric):
 class Success(BinaryMetric):
     """success = 1 when a relevant doc is in the top k"""
 
+    value_bounds = (0.0, 1.0)
+
     qrels_rows_only = True
 
     name = "success"
@@ -74,6 +78,8 @@ class Success(BinaryMetric):
 
 class RPrecision(BinaryMetric):
     """Rprec = relevant in the top R / R"""
+
+    value_bounds = (0.0, 1.0)
 
     qrels_rows_only = True
 

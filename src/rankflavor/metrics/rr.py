@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 class ReciprocalRank(BinaryMetric):
     """RR = 1 / the rank of the first relevant doc"""
 
+    value_bounds = (0.0, 1.0)
+
     qrels_rows_only = True
 
     name = "mrr"
