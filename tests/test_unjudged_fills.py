@@ -28,8 +28,25 @@ def _raw(qrels: dict, run: dict, flavor: Flavor) -> dict[str, float]:
     return {str(result.query_ids[c]): v for c, v in zip(result.queries.query, result.queries.raw_value, strict=True)}
 
 
+def _carried(qrels: dict, cut: dict, m: float) -> dict:
+    """The judgments a fill's query carries (by hand): those of the docs of the cut run, and the m highest grades
+    of the others (a query left with none keeps one at its top grade); a query no run answers holds every grade of
+    the qrels (ideal=max reads the top one)."""
+    if m == float("inf"):
+        return qrels
+    out = {}
+    for q, docs in qrels.items():
+        others = sorted((d for d in docs if d not in cut.get(q, {})), key=lambda d: -docs[d])
+        out[q] = {d: g for d, g in docs.items() if d in cut.get(q, {}) or d in others[:int(m)]}
+        if docs and not out[q]:
+            out[q] = {"~kept": max(docs.values())}
+    out["~all grades"] = {f"~{i}": g for i, g in enumerate(sorted({g for docs in qrels.values() for g in docs.values()}))}
+    return out
+
+
 def _check_cut(qrels: dict, run: dict, flavor: Flavor) -> None:
-    """The flavor's per-query values on the run cut to the rows it reads equal those on the whole run."""
+    """The flavor's per-query values on the run cut to the rows it reads, with the judgments a fill's query carries
+    (Metric.judgments_read), equal those on the whole run and qrels."""
     try:
         whole = _raw(qrels, run, flavor)
         scores = Scores.load(qrels, {"r": run})
@@ -43,6 +60,9 @@ def _check_cut(qrels: dict, run: dict, flavor: Flavor) -> None:
         if keep:
             cut[str(ds.query_ids[q])][str(ds.doc_ids[d])] = float(score)
     assert _raw(qrels, cut, flavor) == pytest.approx(whole, nan_ok=True, rel=1e-12, abs=1e-12), flavor
+    carried = _carried(qrels, cut, registry.get(flavor.metric).judgments_read(flavor))
+    mine = {q: v for q, v in _raw(carried, cut, flavor).items() if q in whole}
+    assert mine == pytest.approx(whole, nan_ok=True, rel=1e-12, abs=1e-12), (flavor, "judgments carried")
 
 
 @settings(max_examples=200)
@@ -51,7 +71,8 @@ def _check_cut(qrels: dict, run: dict, flavor: Flavor) -> None:
 def test_a_run_cut_to_the_rows_read_has_the_flavors_values(case, flavor, seed):
     """The rule of the holes: under a random fill of the unjudged docs, every flavor of every family (each axis
     drawn) has the same per-query values on the run cut to the rows holes.py says it reads (the first
-    engine.rows_read(flavor) by score after the drops, ties at the cutoff in) as on the whole run."""
+    engine.rows_read(flavor) by score after the drops, ties at the cutoff in) as on the whole run, and with the
+    judgments a fill's query carries (Metric.judgments_read) as with every judgment."""
     qrels, run = case
     rng = np.random.default_rng(seed)
     filled = {q: dict(docs) for q, docs in qrels.items()}
@@ -73,10 +94,14 @@ def test_a_run_cut_to_the_rows_read_has_the_flavors_values(case, flavor, seed):
     ("ap@2 unjudged=skip run_depth=3", {"q0": {"u1": 3.0, "d0": 2.0, "u2": 1.0, "d1": 0.5}}),  # (cut, then condensed)
     ("ndcg@2 ties=quicksort(1)", {"q0": {f"d{i}": 1.0 for i in range(20)}}),  # (its tie order reads the list)
     ("row_ap@2", {"q0": {"u1": 3.0, "d0": 2.0, "d3": 1.0, "d1": 0.5}}),  # (R from the list)
+    ("ndcg@2", {"q0": {"d2": 3.0, "u1": 2.0, "d0": 1.0}}),  # (the ideal's top 2: grade-2 docs no row holds)
+    ("ndcg@2 ideal=max", {"q0": {"u1": 3.0, "d0": 2.0, "d3": 1.0}}),  # (the top grade of the whole qrels)
+    ("ndcg@2 negative=keep", {"q0": {"u1": 3.0, "d0": 2.0, "dn": 1.0}}),
+    ("dcg@2 gain=exp2", {"q0": {"u1": 3.0, "d0": 2.0, "d3": 1.0}}),
 ])
 def test_the_cut_counts_rows_after_the_drops_and_in_the_flavors_precision(spec, run):
     """The hard cases of the rule, each a fill away from a wrong cut: the drops before ranking, float32 ties,
-    the flavors that read below the cutoff."""
+    the flavors that read below the cutoff, the judgments NDCG's ideal reads."""
     qrels = {"q0": {"q0": 1, "dn": -1, "d0": 0, "d1": 2, "d2": 1, "d3": 1, **{f"d{i}": i % 3 for i in range(4, 20)}}}
     for fill in itertools.product([0, 2], repeat=2):
         filled = {"q0": {**qrels["q0"], "u1": fill[0], "u2": fill[1]}}

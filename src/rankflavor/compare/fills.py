@@ -4,31 +4,30 @@ each slice of whole queries: one function (`query_ends`), so that the slices mer
 
 A fill judges every hole of a query (holes.py) at one of its levels: 0 or a grade of G. A query's fills number
 L^H (L levels, H holes: of the run, or the union of both runs' for a pair, both evaluated under the same fill).
-When they are at most MAX_FILLS, each fill becomes a query of one synthetic Dataset: the query's judgments
-completed with the fill, and the rows of the run(s) cut to those the flavors read (holes.py within_depth: the
-values are those of the whole run). The flavors of one HoleKey are evaluated through the engine's front door,
-one call per run, a chunk of fills at a time (about ROW_BUDGET rows of judgments and runs); each query's ends
-are the least and the greatest value over its fills (fills where a query has no value are passed over). A
-synthetic query keeps its query's id (ties=random(seed) and self_docs=drop read it), the dataset's doc
-dictionary and weights; under ideal=max (the top grade of the whole qrels) one more query carries a judgment
-of every grade of the qrels. A query with more fills is not enumerated: its ends are its measure's range
-(Metric.value_range) where the family declares one for the flavor, else -inf and +inf.
+When they are at most MAX_FILLS, each fill becomes a query of one synthetic Dataset (fill_data.py): the query's
+judgments completed with the fill, and the rows of the run(s) cut to those the flavors read (holes.py
+within_depth: the values are those of the whole run). The flavors of one HoleKey are evaluated through the
+engine's front door, one call per run, a chunk of fills at a time (about ROW_BUDGET rows of judgments and runs);
+each query's ends are the least and the greatest value over its fills (fills where a query has no value are
+passed over). A query with more fills is not enumerated: its ends are its measure's range (Metric.value_range)
+where the family declares one for the flavor, else -inf and +inf.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from rankflavor import registry
-from rankflavor.compare.holes import MAX_FILLS, HoleKey, Levels, fill_levels, hole_keys, within, within_depth
+from rankflavor.compare.fill_data import Fills, fills_of, synthetic_dataset
+from rankflavor.compare.holes import MAX_FILLS, HoleKey, within
 from rankflavor.engine import Engine
 from rankflavor.errors import UsageError
 from rankflavor.flavor import Flavor
-from rankflavor.inputs.intern import Dataset, InternedQrels, InternedRun
+from rankflavor.inputs.intern import Dataset, InternedRun
 from rankflavor.inputs.subtopics import reads_subtopics
 
 ROW_BUDGET = 1 << 20  # rows of judgments and runs per synthetic dataset (a chunk holds at most about twice that)
@@ -70,55 +69,18 @@ def query_ends(dataset: Dataset, runs: Sequence[InternedRun], flavors: Sequence[
     return out
 
 
-@dataclass
-class _Fills:
-    """The fills of one hole key over a dataset: the holes (sorted by query, doc), each query's levels, and each
-    run's rows read, sorted by query (input order kept)."""
-
-    hole_q: np.ndarray
-    hole_d: np.ndarray
-    holes: np.ndarray  # per query code: H
-    levels: Levels
-    count: np.ndarray  # per query code: L^H (float: inf when huge)
-    rows: list[np.ndarray]  # per run: its rows read, by query
-    row_start: list[np.ndarray]  # per run, per query code: where its rows start in `rows`
-    row_count: list[np.ndarray]
-
-
-def _fills(dataset: Dataset, runs: list[InternedRun], key: HoleKey, grade: str | float) -> _Fills:
-    n_docs, nq = max(dataset.n_docs, 1), dataset.n_queries
-    keys, rows, starts, counts = [], [], [], []
-    for run in runs:
-        inside, read = within_depth(dataset, run, key)
-        keys.append(hole_keys(dataset, run, key, inside, read))
-        kept = np.flatnonzero(inside)
-        kept = kept[np.argsort(run.q[kept], kind="stable")]
-        count = np.bincount(run.q[kept], minlength=nq)
-        rows.append(kept)
-        starts.append(np.cumsum(count) - count)
-        counts.append(count)
-    union = np.unique(np.concatenate(keys))
-    hole_q, hole_d = union // n_docs, union % n_docs
-    holes = np.bincount(hole_q, minlength=nq)
-    levels = fill_levels(dataset, grade, key.binary, holes)
-    with np.errstate(over="ignore"):
-        count = np.where(holes > 0, np.power(np.maximum(levels.count, 1).astype(np.float64), holes), 1.0)
-    return _Fills(hole_q, hole_d, holes, levels, count, rows, starts, counts)
-
-
 def _group_ends(dataset: Dataset, runs: list[InternedRun], flavors: list[Flavor], key: HoleKey, grade: str | float,
                 transform: Transform | None, todo: np.ndarray) -> list[Ends]:
     """The Ends of the flavors of one hole key, per query code."""
-    fills = _fills(dataset, runs, key, grade)
+    fills = fills_of(dataset, runs, key, grade, max(registry.get(f.metric).judgments_read(f) for f in flavors))
     listed = todo & (fills.count <= MAX_FILLS)
     by_range = todo & ~listed
     _refuse_grades_above_the_top(dataset, flavors, fills, listed)
     nq = dataset.n_queries
     low, high = np.full((len(flavors), nq), np.nan), np.full((len(flavors), nq), np.nan)
-    judged_rows = np.bincount(dataset.qrels.q, minlength=nq)
-    cost = judged_rows + fills.holes + sum(fills.row_count)
+    cost = fills.judged_rows + fills.holes + sum(fills.row_count)
     for uq, first, n in _chunks(np.flatnonzero(listed), np.where(listed, fills.count, 0).astype(np.int64), cost):
-        synthetic, made = _synthetic(dataset, runs, fills, uq, first, n, _whole_qrels(flavors))
+        synthetic, made = synthetic_dataset(dataset, runs, fills, uq, first, n, _whole_qrels(flavors))
         engine = Engine(synthetic)
         values = [[e.results.raw_value[: len(made)] for e in engine.evaluate(run, flavors)] for run in synthetic.runs]
         starts = np.cumsum(n) - n
@@ -156,7 +118,7 @@ def _whole_qrels(flavors: list[Flavor]) -> bool:
     return any(f.ideal.kind == "max" for f in flavors)
 
 
-def _refuse_grades_above_the_top(dataset: Dataset, flavors: list[Flavor], fills: _Fills, listed: np.ndarray) -> None:
+def _refuse_grades_above_the_top(dataset: Dataset, flavors: list[Flavor], fills: Fills, listed: np.ndarray) -> None:
     """Under ideal=max, a fill above the qrels' top grade would raise every query's ideal: the queries' fills would
     not be independent."""
     if not _whole_qrels(flavors) or not listed.any() or not len(dataset.qrels.grade):
@@ -187,54 +149,3 @@ def _chunks(queries: np.ndarray, count: np.ndarray, cost: np.ndarray) -> Iterato
     cuts = np.flatnonzero(np.r_[True, chunk[1:] != chunk[:-1], True])
     for start, stop in itertools.pairwise(cuts.tolist()):
         yield uq[start:stop], first[start:stop], n[start:stop]
-
-
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """start, start + 1, ..., start + n - 1 for each (start, n), concatenated."""
-    return np.repeat(np.asarray(starts, dtype=np.int64), lengths) + within(lengths)
-
-
-def _synthetic(dataset: Dataset, runs: list[InternedRun], fills: _Fills, uq: np.ndarray, first: np.ndarray,
-               n: np.ndarray, whole_qrels: bool) -> tuple[Dataset, np.ndarray]:
-    """The dataset of one chunk: a query per (query, fill), its judgments completed with the fill, and the runs'
-    rows read of its query; returns it with each synthetic query's query code."""
-    made = np.repeat(uq, n)  # synthetic code s -> its query code
-    fill = np.repeat(first, n) + within(n)
-    qrels, n_docs = dataset.qrels, max(dataset.n_docs, 1)
-    judged_rows = np.bincount(qrels.q, minlength=dataset.n_queries)
-    base = _ranges((np.cumsum(judged_rows) - judged_rows)[made], judged_rows[made])
-    base_s = np.repeat(np.arange(len(made)), judged_rows[made])
-    hole_start = np.cumsum(fills.holes) - fills.holes
-    holes = _ranges(hole_start[made], fills.holes[made])
-    hole_s = np.repeat(np.arange(len(made)), fills.holes[made])
-    lv, of = fills.levels, made[hole_s]
-    level = (fill[hole_s] // lv.count[of] ** within(fills.holes[made])) % lv.count[of]
-    s = [base_s, hole_s]
-    d = [qrels.d[base], fills.hole_d[holes]]
-    grade = [qrels.grade[base].astype(np.float64), lv.values[lv.start[of] + level]]
-    n_queries = len(made)
-    if whole_qrels and len(qrels.grade):  # (one more query: a judgment of each grade of the qrels)
-        grades, at = np.unique(qrels.grade, return_index=True)
-        s.append(np.full(len(grades), n_queries))
-        d.append(qrels.d[at])
-        grade.append(grades.astype(np.float64))
-        n_queries += 1
-    s_all, d_all, g_all = np.concatenate(s), np.concatenate(d), np.concatenate(grade)
-    key = s_all * n_docs + d_all
-    order = np.argsort(key, kind="stable")
-    source = np.r_[made, made[-1:]][:n_queries]  # (the carrier takes the last query's id: the ids stay sorted)
-    synthetic_qrels = InternedQrels(qrels.table, s_all[order], d_all[order], g_all[order], key[order])
-    present_pad = np.zeros(n_queries - len(made), dtype=bool)
-    synthetic_runs = []
-    for run, rows, start, count in zip(runs, fills.rows, fills.row_start, fills.row_count, strict=True):
-        at = rows[_ranges(start[made], count[made])]
-        q = np.repeat(np.arange(len(made)), count[made])
-        synthetic_runs.append(InternedRun.of_codes(run.table, run.name, q, run.d[at], run.score[at],
-                                                   np.r_[run.present[made], present_pad]))
-    weights = {name: w[source] for name, w in dataset.weights.items()}
-    synthetic = replace(dataset, query_ids=dataset.query_ids[source], qrels=synthetic_qrels, runs=synthetic_runs,
-                        judged=np.ones(n_queries, dtype=bool), weights=weights, subtopics=None)
-    for name in ("doc_ids", "_doc_ranks"):  # (the doc dictionary's, made once)
-        if name in dataset.__dict__:
-            synthetic.__dict__[name] = dataset.__dict__[name]
-    return synthetic, made

@@ -10,6 +10,7 @@ the value from the record alone (`verify()`), and names its slow reference (rank
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -70,6 +71,12 @@ class Metric:
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
         """Whether, under this flavor, the metric reads no row of a doc absent from the qrels."""
         return self.qrels_rows_only
+
+    def judgments_read(self, flavor: Flavor) -> float:
+        """How many of a query's judgments of docs outside its ranked rows (those `depth_read` reads) the value
+        reads, the highest grades first: inf (all of them: R, the ideal list, N), 0 (none), k (NDCG@k's global
+        ideal). compare/fill_data.py carries no more through the fills of the unjudged bounds."""
+        return math.inf
 
     def value_range(self, flavor: Flavor) -> tuple[float, float] | None:
         """The values a query can take under this flavor, whatever its judgments (None: unbounded or undeclared)."""

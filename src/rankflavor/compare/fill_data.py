@@ -1,0 +1,155 @@
+"""The synthetic dataset of the fills (compare/fills.py evaluates it): one query per (query, fill), built with
+numpy over every fill of a chunk at once.
+
+A synthetic query carries its query's judgments completed with the fill (each hole judged at the fill's level),
+sorted by doc as the engine needs them: where each judgment and each hole sits among its query's completed
+judgments is the same for every fill, so it is found once (`Fills.judged_at`, `hole_at`) and every fill's rows
+are set there. The judgments carried are every judgment of the query, or, when every flavor evaluated reads at
+most m of a query's judgments beyond its ranked rows (`Metric.judgments_read`: NDCG@k's global ideal, k), those of
+the docs the runs' rows read and the m highest grades of the others. The runs' rows are those the flavors read
+(holes.py within_depth), in input order. A synthetic query keeps its query's id (ties=random(seed) and
+self_docs=drop read it), the doc dictionary and the weights are the dataset's; under ideal=max (the top grade
+of the whole qrels) one more query, which no run answers, carries a judgment of every grade of the qrels.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from rankflavor.compare.holes import HoleKey, Levels, fill_levels, hole_keys, within, within_depth
+from rankflavor.inputs.intern import Dataset, InternedQrels, InternedRun
+
+
+@dataclass
+class Fills:
+    """The fills of one hole key over a dataset: the holes (sorted by query, doc), each query's levels, the
+    judgments carried and where each judgment and each hole sits among its query's completed judgments, and
+    each run's rows read, sorted by query (input order kept)."""
+
+    hole_d: np.ndarray
+    holes: np.ndarray  # per query code: H
+    hole_start: np.ndarray  # per query code: its first hole
+    hole_at: np.ndarray  # per hole: its position among its query's judgments completed
+    judged: InternedQrels  # the judgments carried
+    judged_at: np.ndarray  # per judgment carried: its position among its query's judgments completed
+    levels: Levels
+    count: np.ndarray  # per query code: L^H (float: inf when huge)
+    rows: list[np.ndarray]  # per run: its rows read, by query
+    row_start: list[np.ndarray]  # per run, per query code: where its rows start in `rows`
+    row_count: list[np.ndarray]
+
+    @property
+    def judged_rows(self) -> np.ndarray:
+        """Per query code: its judgments carried."""
+        return np.bincount(self.judged.q, minlength=len(self.holes))
+
+
+def fills_of(dataset: Dataset, runs: list[InternedRun], key: HoleKey, grade: str | float,
+             judgments_read: float = math.inf) -> Fills:
+    """The fills of the runs' holes under `key`, g from `grade`; `judgments_read`: how many judgments beyond the
+    rows read the flavors read (Metric.judgments_read; inf: all)."""
+    n_docs, nq = max(dataset.n_docs, 1), dataset.n_queries
+    keys, rows, starts, counts = [], [], [], []
+    for run in runs:
+        inside, read = within_depth(dataset, run, key)
+        keys.append(hole_keys(dataset, run, key, inside, read))
+        kept = np.flatnonzero(inside)
+        kept = kept[np.argsort(run.q[kept], kind="stable")]
+        count = np.bincount(run.q[kept], minlength=nq)
+        rows.append(kept)
+        starts.append(np.cumsum(count) - count)
+        counts.append(count)
+    judged = carried(dataset, [run.q[r] * n_docs + run.d[r] for run, r in zip(runs, rows, strict=True)],
+                     judgments_read)
+    union = np.unique(np.concatenate(keys))
+    hole_q = union // n_docs
+    holes = np.bincount(hole_q, minlength=nq)
+    hole_start = np.cumsum(holes) - holes
+    judged_rows = np.bincount(judged.q, minlength=nq)
+    judged_start = np.cumsum(judged_rows) - judged_rows
+    hole_at = (np.arange(len(union)) - hole_start[hole_q]) + (np.searchsorted(judged.key, union) - judged_start[hole_q])
+    judged_at = (np.arange(len(judged.q)) - judged_start[judged.q]) + (np.searchsorted(union, judged.key)
+                                                                        - hole_start[judged.q])
+    levels = fill_levels(dataset, grade, key.binary, holes)
+    with np.errstate(over="ignore"):
+        count = np.where(holes > 0, np.power(np.maximum(levels.count, 1).astype(np.float64), holes), 1.0)
+    return Fills(union % n_docs, holes, hole_start, hole_at, judged, judged_at, levels, count, rows, starts, counts)
+
+
+def carried(dataset: Dataset, read: list[np.ndarray], judgments_read: float) -> InternedQrels:
+    """The judgments a synthetic query carries: all (judgments_read inf), else those of the docs read (`read`:
+    (query, doc) keys of the runs' rows read) and each query's `judgments_read` highest grades of the others."""
+    qrels = dataset.qrels
+    if math.isinf(judgments_read) or not len(qrels.key):
+        return qrels
+    keys = np.unique(np.concatenate(read)) if read else np.zeros(0, dtype=np.int64)
+    at = np.minimum(np.searchsorted(keys, qrels.key), max(len(keys) - 1, 0))
+    keep = (keys[at] == qrels.key) if len(keys) else np.zeros(len(qrels.key), dtype=bool)
+    others = np.flatnonzero(~keep)
+    others = others[np.lexsort((-qrels.grade[others], qrels.q[others]))]
+    first = np.r_[True, qrels.q[others][1:] != qrels.q[others][:-1]] if len(others) else np.zeros(0, dtype=bool)
+    start = np.maximum.accumulate(np.where(first, np.arange(len(others)), 0)) if len(others) else others
+    keep[others[np.arange(len(others)) - start < judgments_read]] = True
+    return InternedQrels(qrels.table, qrels.q[keep], qrels.d[keep], qrels.grade[keep], qrels.key[keep])
+
+
+def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """start, start + 1, ..., start + n - 1 for each (start, n), concatenated."""
+    return np.repeat(np.asarray(starts, dtype=np.int64), lengths) + within(lengths)
+
+
+def _judgments(dataset: Dataset, fills: Fills, made: np.ndarray, fill: np.ndarray, whole_qrels: bool,
+               ) -> InternedQrels:
+    """The judgments of the synthetic queries (code s: query made[s] under its fill fill[s]), sorted by (s, doc):
+    each query's judgments carried and its holes at the fill's levels, set where its completed judgments sort
+    them."""
+    judged, n_docs = fills.judged, max(dataset.n_docs, 1)
+    synthetic = np.arange(len(made))
+    judged_rows = fills.judged_rows[made]
+    width = judged_rows + fills.holes[made]
+    offset = np.cumsum(width) - width
+    d, grade = np.empty(int(width.sum()), dtype=np.int64), np.empty(int(width.sum()), dtype=np.float64)
+    base = ranges(np.searchsorted(judged.q, made), judged_rows)
+    at = np.repeat(offset, judged_rows) + fills.judged_at[base]
+    d[at], grade[at] = judged.d[base], judged.grade[base]
+    holes = ranges(fills.hole_start[made], fills.holes[made])
+    hole_s = np.repeat(synthetic, fills.holes[made])
+    lv, of = fills.levels, made[hole_s]
+    level = (fill[hole_s] // lv.count[of] ** within(fills.holes[made])) % lv.count[of]
+    at = offset[hole_s] + fills.hole_at[holes]
+    d[at], grade[at] = fills.hole_d[holes], lv.values[lv.start[of] + level]
+    s = np.repeat(synthetic, width)
+    qrels = dataset.qrels
+    if whole_qrels and len(qrels.grade):  # (one more query: a judgment of each grade of the qrels)
+        grades, first = np.unique(qrels.grade, return_index=True)
+        order = np.argsort(qrels.d[first], kind="stable")
+        s = np.r_[s, np.full(len(grades), len(made))]
+        d, grade = np.r_[d, qrels.d[first][order]], np.r_[grade, grades[order].astype(np.float64)]
+    return InternedQrels(qrels.table, s, d, grade, s * n_docs + d)
+
+
+def synthetic_dataset(dataset: Dataset, runs: list[InternedRun], fills: Fills, uq: np.ndarray, first: np.ndarray,
+                      n: np.ndarray, whole_qrels: bool) -> tuple[Dataset, np.ndarray]:
+    """The dataset of one chunk: a query per (query uq[i], fill first[i] + j, j < n[i]), its judgments completed
+    with the fill, and the runs' rows read of its query; returns it with each synthetic query's query code."""
+    made = np.repeat(uq, n)  # synthetic code s -> its query code
+    qrels = _judgments(dataset, fills, made, np.repeat(first, n) + within(n), whole_qrels)
+    n_queries = len(made) + int(whole_qrels and len(dataset.qrels.grade) > 0)
+    source = np.r_[made, made[-1:]][:n_queries]  # (the carrier takes the last query's id: the ids stay sorted)
+    present_pad = np.zeros(n_queries - len(made), dtype=bool)
+    synthetic_runs = []
+    for run, rows, start, count in zip(runs, fills.rows, fills.row_start, fills.row_count, strict=True):
+        at = rows[ranges(start[made], count[made])]
+        q = np.repeat(np.arange(len(made)), count[made])
+        synthetic_runs.append(InternedRun.of_codes(run.table, run.name, q, run.d[at], run.score[at],
+                                                   np.r_[run.present[made], present_pad]))
+    weights = {name: w[source] for name, w in dataset.weights.items()}
+    synthetic = replace(dataset, query_ids=dataset.query_ids[source], qrels=qrels, runs=synthetic_runs,
+                        judged=np.ones(n_queries, dtype=bool), weights=weights, subtopics=None)
+    for name in ("doc_ids", "_doc_ranks"):  # (the doc dictionary's, made once)
+        if name in dataset.__dict__:
+            synthetic.__dict__[name] = dataset.__dict__[name]
+    return synthetic, made
