@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from rankflavor.compare.holes import HoleKey, Levels, fill_levels, hole_keys, within, within_depth
+from rankflavor.compare.holes import HoleKey, Levels, distinct, fill_levels, hole_keys, within, within_depth
 from rankflavor.inputs.intern import Dataset, InternedQrels, InternedRun
 
 
@@ -47,24 +47,41 @@ class Fills:
         return np.bincount(self.judged.q, minlength=len(self.holes))
 
 
-def fills_of(dataset: Dataset, runs: list[InternedRun], key: HoleKey, grade: str | float,
-             judgments_read: float = math.inf) -> Fills:
-    """The fills of the runs' holes under `key`, g from `grade`; `judgments_read`: how many judgments beyond the
-    rows read the flavors read (Metric.judgments_read; inf: all)."""
-    n_docs, nq = max(dataset.n_docs, 1), dataset.n_queries
-    keys, rows, starts, counts = [], [], [], []
-    for run in runs:
+@dataclass
+class Cut:
+    """One run under one hole key: its holes' (query, doc) keys, its rows read sorted by query (input order kept),
+    and where each query's start and how many they are."""
+
+    holes: np.ndarray
+    rows: np.ndarray
+    start: np.ndarray
+    count: np.ndarray
+
+    @classmethod
+    def of(cls, dataset: Dataset, run: InternedRun, key: HoleKey) -> Cut:
         inside, read = within_depth(dataset, run, key)
-        keys.append(hole_keys(dataset, run, key, inside, read))
         kept = np.flatnonzero(inside)
         kept = kept[np.argsort(run.q[kept], kind="stable")]
-        count = np.bincount(run.q[kept], minlength=nq)
-        rows.append(kept)
-        starts.append(np.cumsum(count) - count)
-        counts.append(count)
+        count = np.bincount(run.q[kept], minlength=dataset.n_queries)
+        return cls(hole_keys(dataset, run, key, inside, read), kept, np.cumsum(count) - count, count)
+
+
+def fills_of(dataset: Dataset, runs: list[InternedRun], key: HoleKey, grade: str | float,
+             judgments_read: float = math.inf, cuts: dict | None = None) -> Fills:
+    """The fills of the runs' holes under `key`, g from `grade`; `judgments_read`: how many judgments beyond the
+    rows read the flavors read (Metric.judgments_read; inf: all); `cuts`: each (run, key)'s Cut, kept across calls
+    on one dataset (a run in several pairs is cut once)."""
+    n_docs, nq = max(dataset.n_docs, 1), dataset.n_queries
+    cuts = {} if cuts is None else cuts
+    for run in runs:
+        if (run, key) not in cuts:
+            cuts[(run, key)] = Cut.of(dataset, run, key)
+    mine = [cuts[(run, key)] for run in runs]
+    keys, rows = [c.holes for c in mine], [c.rows for c in mine]
+    starts, counts = [c.start for c in mine], [c.count for c in mine]
     judged = carried(dataset, [run.q[r] * n_docs + run.d[r] for run, r in zip(runs, rows, strict=True)],
                      judgments_read)
-    union = np.unique(np.concatenate(keys))
+    union = distinct(np.concatenate(keys))
     hole_q = union // n_docs
     holes = np.bincount(hole_q, minlength=nq)
     hole_start = np.cumsum(holes) - holes
@@ -85,7 +102,7 @@ def carried(dataset: Dataset, read: list[np.ndarray], judgments_read: float) -> 
     qrels = dataset.qrels
     if math.isinf(judgments_read) or not len(qrels.key):
         return qrels
-    keys = np.unique(np.concatenate(read)) if read else np.zeros(0, dtype=np.int64)
+    keys = distinct(np.concatenate(read)) if read else np.zeros(0, dtype=np.int64)
     at = np.minimum(np.searchsorted(keys, qrels.key), max(len(keys) - 1, 0))
     keep = (keys[at] == qrels.key) if len(keys) else np.zeros(len(qrels.key), dtype=bool)
     others = np.flatnonzero(~keep)

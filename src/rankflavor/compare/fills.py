@@ -16,8 +16,11 @@ where the family declares one for the flavor, else -inf and +inf.
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -31,6 +34,7 @@ from rankflavor.inputs.intern import Dataset, InternedRun
 from rankflavor.inputs.subtopics import reads_subtopics
 
 ROW_BUDGET = 1 << 20  # rows of judgments and runs per synthetic dataset (a chunk holds at most about twice that)
+WORKERS = min(2, len(os.sched_getaffinity(0)))  # chunks evaluated at once
 Transform = Callable[[Flavor, np.ndarray], np.ndarray]
 
 
@@ -46,14 +50,13 @@ class Ends:
 
 
 def query_ends(dataset: Dataset, runs: Sequence[InternedRun], flavors: Sequence[Flavor], grade: str | float,
-               transform: Transform | None = None, wanted: np.ndarray | None = None) -> list[Ends]:
+               transform: Transform | None = None, wanted: np.ndarray | None = None,
+               cuts: dict | None = None) -> list[Ends]:
     """Each flavor's `Ends` of one run's value (one run), or of a pair's difference transform(a) - transform(b)
     under the same fills of the union of their holes (two runs; transform: compare's summary values, else the
-    values). wanted: bool per judged query, the queries to bound (default: all)."""
-    diversity = [f.short for f in flavors if reads_subtopics([f.metric])]
-    if diversity:
-        raise UsageError(f"the unjudged bounds do not apply to {diversity[0]}: a fill would have to judge each "
-                         "subtopic of a hole; leave the diversity measures out of --unjudged-bounds")
+    values). wanted: bool per judged query, the queries to bound (default: all). cuts: a dict kept across the
+    calls on one dataset (each run's rows read and holes, fill_data.Cut, made once)."""
+    _refuse(flavors)
     judged = np.flatnonzero(dataset.judged)
     todo = dataset.judged.copy()
     if wanted is not None:
@@ -64,25 +67,42 @@ def query_ends(dataset: Dataset, runs: Sequence[InternedRun], flavors: Sequence[
     out: list[Ends] = [None] * len(flavors)  # type: ignore[list-item]
     for key, members in groups.items():
         chosen = [flavors[i] for i in members]
-        for i, ends in zip(members, _group_ends(dataset, list(runs), chosen, key, grade, transform, todo), strict=True):
+        found = _group_ends(dataset, list(runs), chosen, key, grade, transform, todo, cuts)
+        for i, ends in zip(members, found, strict=True):
             out[i] = Ends(ends.low[judged], ends.high[judged], ends.by_range[judged])
     return out
 
 
+def _refuse(flavors: Sequence[Flavor]) -> None:
+    """A diversity measure (a fill would judge each subtopic of a hole) and a measure whose value reads other
+    queries' judgments (ranx_bpref: the queries are not independent) have no bounds."""
+    for f in flavors:
+        if reads_subtopics([f.metric]):
+            raise UsageError(f"the unjudged bounds do not apply to {f.short}: a fill would have to judge each "
+                             "subtopic of a hole; leave the diversity measures out of --unjudged-bounds")
+        if getattr(registry.get(f.metric), "across_queries", False):
+            raise UsageError(f"the unjudged bounds do not apply to {f.short}: its value reads other queries' "
+                             "judgments, so the fills of the queries are not independent")
+
+
 def _group_ends(dataset: Dataset, runs: list[InternedRun], flavors: list[Flavor], key: HoleKey, grade: str | float,
-                transform: Transform | None, todo: np.ndarray) -> list[Ends]:
+                transform: Transform | None, todo: np.ndarray, cuts: dict | None) -> list[Ends]:
     """The Ends of the flavors of one hole key, per query code."""
-    fills = fills_of(dataset, runs, key, grade, max(registry.get(f.metric).judgments_read(f) for f in flavors))
+    fills = fills_of(dataset, runs, key, grade, max(registry.get(f.metric).judgments_read(f) for f in flavors), cuts)
     listed = todo & (fills.count <= MAX_FILLS)
     by_range = todo & ~listed
     _refuse_grades_above_the_top(dataset, flavors, fills, listed)
     nq = dataset.n_queries
     low, high = np.full((len(flavors), nq), np.nan), np.full((len(flavors), nq), np.nan)
     cost = fills.judged_rows + fills.holes + sum(fills.row_count)
-    for uq, first, n in _chunks(np.flatnonzero(listed), np.where(listed, fills.count, 0).astype(np.int64), cost):
-        synthetic, made = synthetic_dataset(dataset, runs, fills, uq, first, n, _whole_qrels(flavors))
+
+    def evaluate(chunk: tuple[np.ndarray, ...]) -> list[list[np.ndarray]]:
+        synthetic, made = synthetic_dataset(dataset, runs, fills, *chunk, _whole_qrels(flavors))
         engine = Engine(synthetic)
-        values = [[e.results.raw_value[: len(made)] for e in engine.evaluate(run, flavors)] for run in synthetic.runs]
+        return [[e.results.raw_value[: len(made)] for e in engine.evaluate(run, flavors)] for run in synthetic.runs]
+
+    chunks = _chunks(np.flatnonzero(listed), np.where(listed, fills.count, 0).astype(np.int64), cost)
+    for (uq, _, n), values in _in_threads(evaluate, chunks):
         starts = np.cumsum(n) - n
         for i, flavor in enumerate(flavors):
             v = values[0][i] if len(runs) == 1 else _difference(transform, flavor, values[0][i], values[1][i])
@@ -94,6 +114,20 @@ def _group_ends(dataset: Dataset, runs: list[InternedRun], flavors: list[Flavor]
         low[i][by_range], high[i][by_range] = lo, hi
         out.append(Ends(low[i], high[i], by_range))
     return out
+
+
+def _in_threads(evaluate: Callable, chunks: Iterator[tuple[np.ndarray, ...]]) -> Iterator[tuple[tuple, Any]]:
+    """(chunk, evaluate(chunk)) in order, WORKERS chunks evaluated at once (numpy's loops let go of the GIL), at
+    most WORKERS ahead of the one being read, so that so many chunks are alive at once."""
+    with ThreadPoolExecutor(WORKERS, thread_name_prefix="rankflavor-fills") as pool:
+        pending: list[tuple[tuple, Future]] = []
+        for chunk in chunks:
+            pending.append((chunk, pool.submit(evaluate, chunk)))
+            if len(pending) >= WORKERS:
+                done, future = pending.pop(0)
+                yield done, future.result()
+        for done, future in pending:
+            yield done, future.result()
 
 
 def _difference(transform: Transform | None, flavor: Flavor, a: np.ndarray, b: np.ndarray) -> np.ndarray:

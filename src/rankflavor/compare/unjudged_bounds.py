@@ -104,16 +104,17 @@ def unjudged_bounds(scores: Scores, qs: QuerySet, flavors: list[Flavor], grade: 
     scores.evaluate_all(flavors)
     keep = [~np.isnan(set_values(scores, qs, f)[scores.runs[0]]) for f in flavors]
     wanted = np.logical_or.reduce(keep) if keep else None
-    ds = scores.dataset
+    ds, cuts = scores.dataset, {}  # (each run's rows read and holes: cut once for its pairs)
     means: dict[tuple[str, str], Interval] = {}
     for run in scores.runs:
-        for f, k, ends in zip(flavors, keep, query_ends(ds, [ds.run(run)], flavors, grade, wanted=wanted), strict=True):
+        for f, k, ends in zip(flavors, keep, query_ends(ds, [ds.run(run)], flavors, grade, wanted=wanted, cuts=cuts),
+                              strict=True):
             low, high = (set_mean(scores, run, f, np.where(k, end, np.nan)) for end in (ends.low, ends.high))
             means[(run, str(f))] = Interval(_nan(low), _nan(high), *_counts(k, ends))
     differences: dict[tuple[str, str, str], Interval] = {}
     for a, b in (pairs if pairs is not None else itertools.combinations(scores.runs, 2)):
         for f, k, ends in zip(flavors, keep, query_ends(ds, [ds.run(a), ds.run(b)], flavors, grade, summary_values,
-                                                         wanted), strict=True):
+                                                         wanted, cuts), strict=True):
             low, high = (float(end[k].mean()) if k.any() else float("nan") for end in (ends.low, ends.high))
             differences[(a, b, str(f))] = Interval(low, high, *_counts(k, ends))
     return Bounds(means, differences, grade)

@@ -67,6 +67,9 @@ class Metric:
     # the values a query can take whatever its judgments (AP, P, RR: (0, 1)), or None when the family declares none:
     # the unjudged bounds of a query with too many ways to judge its holes (compare/fills.py); `value_range(flavor)`
     value_bounds: ClassVar[tuple[float, float] | None] = None
+    # how many of a query's judgments of docs outside its ranked rows the value reads (inf: all; 0: none, P@k, RR):
+    # `judgments_read(flavor)`
+    judgments_beyond_rows: ClassVar[float] = math.inf
 
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
         """Whether, under this flavor, the metric reads no row of a doc absent from the qrels."""
@@ -74,9 +77,9 @@ class Metric:
 
     def judgments_read(self, flavor: Flavor) -> float:
         """How many of a query's judgments of docs outside its ranked rows (those `depth_read` reads) the value
-        reads, the highest grades first: inf (all of them: R, the ideal list, N), 0 (none), k (NDCG@k's global
-        ideal). compare/fill_data.py carries no more through the fills of the unjudged bounds."""
-        return math.inf
+        reads, the highest grades first: inf (all of them: R, the ideal list, N), 0 (none: P, RR), k (NDCG@k's
+        global ideal). compare/fill_data.py carries no more through the fills of the unjudged bounds."""
+        return self.judgments_beyond_rows
 
     def value_range(self, flavor: Flavor) -> tuple[float, float] | None:
         """The values a query can take under this flavor, whatever its judgments (None: unbounded or undeclared)."""

@@ -33,7 +33,6 @@ class AveragePrecision(BinaryMetric):
     """AP = sum of P@i over the relevant docs ranked i / R"""
 
     value_bounds = (0.0, 1.0)
-
     qrels_rows_only = True
 
     name = "map"

@@ -56,7 +56,6 @@ class FMeasure(BinaryMetric):
     """F = (1 + beta²) P R / (beta² P + R)"""
 
     value_bounds = (0.0, 1.0)
-
     qrels_rows_only = True
 
     name = "f"
@@ -82,7 +81,6 @@ class SetMap(BinaryMetric):
     """set_map = P · R of the whole list"""
 
     value_bounds = (0.0, 1.0)
-
     qrels_rows_only = True
 
     name = "set_map"

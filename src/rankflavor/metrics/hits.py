@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 class Hits(BinaryMetric):
     """hits = relevant docs in the top k"""
 
+    judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
     qrels_rows_only = True
 
     name = "hits"

@@ -32,7 +32,7 @@ class Judged(BinaryMetric):
     """judged = judged docs in the top k / min(k, list length)"""
 
     value_bounds = (0.0, 1.0)
-
+    judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
     name = "judged"
     reads = COVERAGE_AXES
     not_read: ClassVar[dict[str, tuple[str, str]]] = {

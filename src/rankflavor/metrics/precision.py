@@ -38,7 +38,7 @@ class Precision(BinaryMetric):
     """P = relevant retrieved / k (no cutoff: / retrieved)"""
 
     value_bounds = (0.0, 1.0)
-
+    judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
     qrels_rows_only = True
 
     name = "p"
@@ -61,7 +61,7 @@ class Success(BinaryMetric):
     """success = 1 when a relevant doc is in the top k"""
 
     value_bounds = (0.0, 1.0)
-
+    judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
     qrels_rows_only = True
 
     name = "success"
@@ -80,7 +80,6 @@ class RPrecision(BinaryMetric):
     """Rprec = relevant in the top R / R"""
 
     value_bounds = (0.0, 1.0)
-
     qrels_rows_only = True
 
     name = "rprec"

@@ -34,7 +34,6 @@ class Recall(BinaryMetric):
     """R = relevant in the top k / R"""
 
     value_bounds = (0.0, 1.0)
-
     qrels_rows_only = True
 
     name = "recall"

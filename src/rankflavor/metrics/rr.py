@@ -25,7 +25,7 @@ class ReciprocalRank(BinaryMetric):
     """RR = 1 / the rank of the first relevant doc"""
 
     value_bounds = (0.0, 1.0)
-
+    judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
     qrels_rows_only = True
 
     name = "mrr"
