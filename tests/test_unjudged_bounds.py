@@ -92,13 +92,14 @@ def test_a_pair_no_fill_can_reverse_stays_robust():
 
 def test_a_query_with_more_than_4096_fills_is_bounded_by_its_measures_range(tmp_path, capsys):
     """13 holes: AP reads them all (2^13 fills), so the query is bounded by AP's range [0, 1], counted and said;
-    DCG declares no range: its ends are unbounded and no pair is robust under it. AP@2 reads two holes: exact."""
+    NDCG under negative=keep declares no range: its ends are unbounded and no pair is robust under it. AP@2 reads
+    two holes: exact; so is DCG, which grows with each grade of its rows (two fills per run: all 0, all 1)."""
     qrels = {"q1": {"r1": 1, "n1": 0}, "q2": {"r1": 1, "n1": 0}}
     deep = ["r1", *[f"u{i}" for i in range(13)]]
     runs = {"A": {"q1": deep, "q2": ["r1"]}, "B": {"q1": ["n1", "u0", "r1"], "q2": ["n1", "r1"]}}
     path, paths = write(tmp_path, qrels, runs)
-    assert main(["compare", path, *paths, "-m", "ap", "-m", "dcg", "-m", "ap@2", "--unjudged-bounds", "--format",
-                 "json", "--queries", "0"]) == 0
+    assert main(["compare", path, *paths, "-m", "ap", "-m", "ndcg negative=keep", "-m", "ap@2", "-m", "dcg",
+                 "--unjudged-bounds", "--format", "json", "--queries", "0"]) == 0
     doc = json.loads(capsys.readouterr().out)
     pairs = {p["label"]: p for p in doc["pairs"]}
     means = {(m["label"], m["run"]): m for m in doc["means"]}
@@ -107,16 +108,20 @@ def test_a_query_with_more_than_4096_fills_is_bounded_by_its_measures_range(tmp_
     assert (means[("ap", "B")]["unjudged_exact"], means[("ap", "B")]["unjudged_by_range"]) == (2, 0)
     assert means[("ap", "A")]["mean_low"] == pytest.approx(0.5) and means[("ap", "A")]["mean_high"] == 1.0
     assert pairs["ap"]["unjudged_high"] - pairs["ap"]["unjudged_low"] >= 1
-    assert (pairs["dcg"]["unjudged_low"], pairs["dcg"]["unjudged_high"]) == ("-inf", "inf")
-    assert pairs["dcg"]["unjudged_verdict"] == "not robust"
+    keep = pairs["ndcg negative=keep"]
+    assert (keep["unjudged_low"], keep["unjudged_high"], keep["unjudged_verdict"]) == ("-inf", "inf", "not robust")
     assert (pairs["ap@2"]["unjudged_exact"], pairs["ap@2"]["unjudged_by_range"]) == (2, 0)
+    assert (pairs["dcg"]["unjudged_exact"], pairs["dcg"]["unjudged_by_range"]) == (2, 0)
+    dcg_a = means[("dcg", "A")]  # (q1: r1 then 13 holes; q2: r1)
+    top = (1 + sum(1 / np.log2(i + 1) for i in range(2, 15)) + 1) / 2
+    assert (dcg_a["mean_low"], dcg_a["mean_high"]) == pytest.approx((1.0, top))
     notes = doc["settings"]["unjudged_bounds"]["by_range"]
     assert "ap A vs B: 1 query has more than 4096 fills: bounded by the measure's range [0, 1]" in notes
-    assert any(n.startswith("dcg A vs B: 1 query has more than 4096 fills: unbounded") for n in notes)
+    assert any(n.startswith("ndcg negative=keep A vs B: 1 query has more than 4096 fills: unbounded") for n in notes)
     assert main(["eval", path, *paths, "-m", "ap", "--unjudged-bounds"]) == 0
     out = capsys.readouterr().out
     assert "ap A: 1 query has more than 4096 fills: bounded by the measure's range [0, 1]" in out
-    assert main(["eval", path, *paths, "-m", "dcg", "--unjudged-bounds", "--format", "json"]) == 0
+    assert main(["eval", path, *paths, "-m", "ndcg negative=keep", "--unjudged-bounds", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["unjudged_bounds"]["means"]
     assert (rows[0]["low"], rows[0]["high"], rows[0]["by_range"]) == ("-inf", "inf", 1)
 

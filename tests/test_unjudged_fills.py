@@ -123,8 +123,8 @@ def small_track(draw):
     return qrels, runs
 
 
-CUT = ["ap@3", "ndcg@3", "ndcg@3 ties=average", "p@3", "rr@3"]  # (the holes: the top 3 rows, ties in)
-WHOLE = ["ap", "ndcg", "bpref", "ndcg@3 ideal=local", "ndcg@3 unjudged=skip"]  # (the holes: every row)
+CUT = ["ap@3", "ndcg@3", "ndcg@3 ties=average", "p@3", "rr@3", "dcg@3"]  # (the holes: the top 3 rows, ties in)
+WHOLE = ["ap", "ndcg", "bpref", "ndcg@3 ideal=local", "ndcg@3 unjudged=skip", "p@3 unjudged=skip"]  # (the holes: every row)
 
 
 def hand_holes(qrels: dict, run: dict, q: str, depth: int | None) -> set[str]:

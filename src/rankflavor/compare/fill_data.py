@@ -6,7 +6,11 @@ sorted by doc as the engine needs them: where each judgment and each hole sits a
 judgments is the same for every fill, so it is found once (`Fills.judged_at`, `hole_at`) and every fill's rows
 are set there. The judgments carried are every judgment of the query, or, when every flavor evaluated reads at
 most m of a query's judgments beyond its ranked rows (`Metric.judgments_read`: NDCG@k's global ideal, k), those of
-the docs the runs' rows read and the m highest grades of the others. The runs' rows are those the flavors read
+the docs the runs' rows read and the m highest grades of the others. A measure that grows with each grade of its
+rows and reads no judgment beyond them (P, RR, DCG: `Metric.grows_with_grade`) takes its least and greatest
+value at every hole at 0 and every hole at the top grade: of a run, two fills; of a pair's a - b, a hole of one
+run's rows alone at an end (a's at the top and b's at 0 on the high side, the reverse on the low side) and the
+holes of both enumerated. The runs' rows are those the flavors read
 (holes.py within_depth), in input order. A synthetic query keeps its query's id (ties=random(seed) and
 self_docs=drop read it), the doc dictionary and the weights are the dataset's; under ideal=max (the top grade
 of the whole qrels) one more query, which no run answers, carries a judgment of every grade of the qrels.
@@ -19,7 +23,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from rankflavor.compare.holes import HoleKey, Levels, distinct, fill_levels, hole_keys, within, within_depth
+from rankflavor.compare.holes import MAX_FILLS, HoleKey, Levels, distinct, fill_levels, hole_keys, within, within_depth
 from rankflavor.inputs.intern import Dataset, InternedQrels, InternedRun
 
 
@@ -33,6 +37,9 @@ class Fills:
     holes: np.ndarray  # per query code: H
     hole_start: np.ndarray  # per query code: its first hole
     hole_at: np.ndarray  # per hole: its position among its query's judgments completed
+    hole_digit: np.ndarray  # per hole: its digit in the fill's number among its query's free holes (-1: fixed)
+    hole_side: np.ndarray  # per hole: 0 free; +1 at the top on the fills' high side, 0 on the low; -1 the reverse
+    free: np.ndarray  # per query code: its free holes
     judged: InternedQrels  # the judgments carried
     judged_at: np.ndarray  # per judgment carried: its position among its query's judgments completed
     levels: Levels
@@ -79,12 +86,19 @@ def fills_of(dataset: Dataset, runs: list[InternedRun], key: HoleKey, grade: str
     mine = [cuts[(run, key)] for run in runs]
     keys, rows = [c.holes for c in mine], [c.rows for c in mine]
     starts, counts = [c.start for c in mine], [c.count for c in mine]
+    many = np.zeros(nq, dtype=bool) if key.monotone else _too_many(dataset, keys, key, grade)
+    if many.any():  # (their holes need not be merged)
+        keys = [k[~many[k // n_docs]] for k in keys]
     judged = carried(dataset, [run.q[r] * n_docs + run.d[r] for run, r in zip(runs, rows, strict=True)],
                      judgments_read)
     union = distinct(np.concatenate(keys))
     hole_q = union // n_docs
     holes = np.bincount(hole_q, minlength=nq)
     hole_start = np.cumsum(holes) - holes
+    side = _sides(union, keys) if key.monotone else np.zeros(len(union), dtype=np.int64)
+    excluded = np.cumsum(side == 0) - (side == 0)
+    digit = np.where(side == 0, excluded - excluded[hole_start[hole_q]] if len(union) else excluded, -1)
+    free = np.bincount(hole_q[side == 0], minlength=nq)
     judged_rows = np.bincount(judged.q, minlength=nq)
     judged_start = np.cumsum(judged_rows) - judged_rows
     hole_at = (np.arange(len(union)) - hole_start[hole_q]) + (np.searchsorted(judged.key, union) - judged_start[hole_q])
@@ -92,8 +106,34 @@ def fills_of(dataset: Dataset, runs: list[InternedRun], key: HoleKey, grade: str
                                                                         - hole_start[judged.q])
     levels = fill_levels(dataset, grade, key.binary, holes)
     with np.errstate(over="ignore"):
-        count = np.where(holes > 0, np.power(np.maximum(levels.count, 1).astype(np.float64), holes), 1.0)
-    return Fills(union % n_docs, holes, hole_start, hole_at, judged, judged_at, levels, count, rows, starts, counts)
+        count = np.power(np.maximum(levels.count, 1).astype(np.float64), free)
+    count *= np.where(holes > free, 2, 1)  # (fixed holes: their low side and their high side)
+    count[many] = np.inf
+    return Fills(union % n_docs, holes, hole_start, hole_at, digit, side, free, judged, judged_at, levels, count,
+                 rows, starts, counts)
+
+
+def _too_many(dataset: Dataset, keys: list[np.ndarray], key: HoleKey, grade: str | float) -> np.ndarray:
+    """Per query code: more than MAX_FILLS fills, one run's holes alone making them."""
+    n_docs, nq = max(dataset.n_docs, 1), dataset.n_queries
+    most = np.maximum.reduce([np.bincount(k // n_docs, minlength=nq) for k in keys])
+    levels = fill_levels(dataset, grade, key.binary, most)
+    with np.errstate(over="ignore"):
+        return np.power(np.maximum(levels.count, 1).astype(np.float64), most) > MAX_FILLS
+
+
+def _sides(union: np.ndarray, keys: list[np.ndarray]) -> np.ndarray:
+    """Per hole of a measure that grows with each grade of its rows and reads no judgment beyond them: +1 when
+    only the first run's rows hold it (its value, a - b, grows with it: the top on the high side), -1 when only the
+    second's, 0 (free: enumerated) when both's. One run: every hole +1, two fills (all 0, all top) per query."""
+    def held(mine: np.ndarray) -> np.ndarray:
+        at = np.minimum(np.searchsorted(mine, union), max(len(mine) - 1, 0))
+        return (mine[at] == union) if len(mine) else np.zeros(len(union), dtype=bool)
+
+    if len(keys) == 1:
+        return np.ones(len(union), dtype=np.int64)
+    in_a, in_b = held(keys[0]), held(keys[1])
+    return np.where(in_a & in_b, 0, np.where(in_a, 1, -1)).astype(np.int64)
 
 
 def carried(dataset: Dataset, read: list[np.ndarray], judgments_read: float) -> InternedQrels:
@@ -118,6 +158,18 @@ def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.repeat(np.asarray(starts, dtype=np.int64), lengths) + within(lengths)
 
 
+def _levels(fills: Fills, holes: np.ndarray, count: np.ndarray, free: np.ndarray, fill: np.ndarray) -> np.ndarray:
+    """Each hole's level (an index into its query's levels) under its fill: the fill's number f < 2 L^S read as a
+    side (f // L^S: 0 low, 1 high) and S digits base L, one per free hole; a fixed hole at 0 or at the top level by
+    its side."""
+    digit, side = fills.hole_digit[holes], fills.hole_side[holes]
+    base = count ** free
+    high = fill // base
+    top = count - 1
+    level = (fill % base // count ** np.maximum(digit, 0)) % count
+    return np.where(side > 0, top * high, np.where(side < 0, top * (1 - high), level))
+
+
 def _judgments(dataset: Dataset, fills: Fills, made: np.ndarray, fill: np.ndarray, whole_qrels: bool,
                ) -> InternedQrels:
     """The judgments of the synthetic queries (code s: query made[s] under its fill fill[s]), sorted by (s, doc):
@@ -135,8 +187,8 @@ def _judgments(dataset: Dataset, fills: Fills, made: np.ndarray, fill: np.ndarra
     holes = ranges(fills.hole_start[made], fills.holes[made])
     hole_s = np.repeat(synthetic, fills.holes[made])
     lv, of = fills.levels, made[hole_s]
-    level = (fill[hole_s] // lv.count[of] ** within(fills.holes[made])) % lv.count[of]
     at = offset[hole_s] + fills.hole_at[holes]
+    level = _levels(fills, holes, lv.count[of], fills.free[of], fill[hole_s])
     d[at], grade[at] = fills.hole_d[holes], lv.values[lv.start[of] + level]
     s = np.repeat(synthetic, width)
     qrels = dataset.qrels

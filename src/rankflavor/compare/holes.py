@@ -53,12 +53,14 @@ class HoleKey:
     drop_self: bool  # self_docs=drop: a doc whose id is the query's is not read
     drop_negative: bool  # negative=drop: a doc with a negative grade is not read
     binary: bool  # the measure reads relevance as binary: G = {g}
+    monotone: bool = False  # it grows with each grade of its rows and reads no judgment beyond them (fill_data.py)
 
     @classmethod
     def of(cls, flavor: Flavor) -> HoleKey:
-        reads = registry.get(flavor.metric).reads
+        metric = registry.get(flavor.metric)
+        monotone = metric.grows_with_grade(flavor) and metric.judgments_read(flavor) == 0
         return cls(rows_read(flavor), flavor.precision == "f32", flavor.self_docs == "drop",
-                   flavor.negative == "drop", "rel_level" in reads and "gain" not in reads)
+                   flavor.negative == "drop", "rel_level" in metric.reads and "gain" not in metric.reads, monotone)
 
 
 def unjudged_rows(dataset: Dataset, run: InternedRun) -> np.ndarray:

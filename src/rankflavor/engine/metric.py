@@ -70,6 +70,9 @@ class Metric:
     # how many of a query's judgments of docs outside its ranked rows the value reads (inf: all; 0: none, P@k, RR):
     # `judgments_read(flavor)`
     judgments_beyond_rows: ClassVar[float] = math.inf
+    # the value never falls when a judged doc of its ranked rows is judged at a higher grade, the rest as it is (P,
+    # RR, DCG with a gain that grows with the grade): `grows_with_grade(flavor)`
+    value_grows_with_grade: ClassVar[bool] = False
 
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
         """Whether, under this flavor, the metric reads no row of a doc absent from the qrels."""
@@ -80,6 +83,12 @@ class Metric:
         reads, the highest grades first: inf (all of them: R, the ideal list, N), 0 (none: P, RR), k (NDCG@k's
         global ideal). compare/fill_data.py carries no more through the fills of the unjudged bounds."""
         return self.judgments_beyond_rows
+
+    def grows_with_grade(self, flavor: Flavor) -> bool:
+        """Whether, under this flavor, the value never falls when a judged doc of its ranked rows is judged at a
+        higher grade, the other judgments as they are: a run's extreme fills of the unjudged bounds are then every
+        hole at 0 and every hole at the top grade (compare/fill_data.py)."""
+        return self.value_grows_with_grade
 
     def value_range(self, flavor: Flavor) -> tuple[float, float] | None:
         """The values a query can take under this flavor, whatever its judgments (None: unbounded or undeclared)."""

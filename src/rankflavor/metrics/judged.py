@@ -33,6 +33,7 @@ class Judged(BinaryMetric):
 
     value_bounds = (0.0, 1.0)
     judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
+    value_grows_with_grade = True  # (a doc judged relevant never lowers it)
     name = "judged"
     reads = COVERAGE_AXES
     not_read: ClassVar[dict[str, tuple[str, str]]] = {

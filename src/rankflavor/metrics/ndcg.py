@@ -206,6 +206,11 @@ class DCG(Metric):
         """DCG reads the gains of its ranked rows only."""
         return 0.0
 
+    def grows_with_grade(self, flavor: Flavor) -> bool:
+        """A positive discount times a gain that grows with the grade (linear, exp2, min_grade; not a table); a tie
+        order by gain (pessimistic, optimistic) or the average over the orders keeps it so."""
+        return flavor.gain.table is None
+
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
         """A doc absent from the qrels has gain 0: it adds nothing to DCG, unless ties=average spreads the discounts
         of its tie group (every row of the group counts), or the ideal is made from the list's own docs."""
@@ -247,6 +252,9 @@ class NDCG(DCG):
                 raise SpecError("ideal=max needs a cutoff @k (the ideal puts the top grade at every position)")
             if flavor.ideal_depth == "all":
                 raise SpecError("ideal=max with ideal_depth=all is unbounded; use ideal_depth=k or returned")
+
+    def grows_with_grade(self, flavor: Flavor) -> bool:
+        return False  # (a doc judged relevant can raise the ideal more than the DCG)
 
     def judgments_read(self, flavor: Flavor) -> float:
         """The global ideal cut at k reads the k highest gains of the qrels, the highest grades where the gain grows

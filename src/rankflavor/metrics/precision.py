@@ -39,6 +39,7 @@ class Precision(BinaryMetric):
 
     value_bounds = (0.0, 1.0)
     judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
+    value_grows_with_grade = True  # (a doc judged relevant never lowers it)
     qrels_rows_only = True
 
     name = "p"
@@ -62,6 +63,7 @@ class Success(BinaryMetric):
 
     value_bounds = (0.0, 1.0)
     judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
+    value_grows_with_grade = True  # (a doc judged relevant never lowers it)
     qrels_rows_only = True
 
     name = "success"
