@@ -16,7 +16,10 @@ of the unjudged documents could give it (issue 37).
   mean averages (compare: its query set, query_set.py set_values).
 - A query with at most MAX_FILLS (4096) fills is enumerated exactly (fills.py); one with more is bounded by its
   measure's range where the family declares one valid for the flavor (AP, P, RR, bpref, recall: [0, 1]; NDCG
-  with no negative gain), else unbounded (-inf, +inf: the difference cannot be robust). Each row counts both.
+  with no negative gain), else unbounded (-inf, +inf: the difference cannot be robust). Each row counts both. A
+  measure that grows with each grade of its rows and reads no other judgment (P, RR, DCG) needs only its extreme
+  fills: all holes at 0 and all at the top grade for a run; for a pair, the holes of one run alone at an end and
+  the holes of both enumerated (fill_data.py).
 
 A pair is `robust` to the holes when its difference's interval excludes 0 on the side of its winner, `not
 robust` when it holds 0, `tie` or `none` when the comparison has no winner. (The value under the judgments as
@@ -142,8 +145,9 @@ def describe(grade: str | float, pairs: bool = True) -> str:
             "ideal=recall(K), ties at the cutoff in) at grade 0 (judged nonrelevant) or a grade of G, g = "
             f"{at}: G = {{g}} for a measure of binary relevance, else the integers 1..g and the query's positive "
             "grades below g; the flavor is evaluated as declared on the qrels completed with the fill; per query the "
-            "least and greatest value over every fill of the run's holes, averaged as the flavor averages; a query "
-            f"with more than {MAX_FILLS} fills is bounded by its measure's range (unbounded without one)")
+            "least and greatest value over every fill of the run's holes (a measure that grows with each grade of its "
+            "rows and reads no other judgment, as P, RR, DCG: at its extreme fills), averaged as the flavor averages; "
+            f"a query with more than {MAX_FILLS} fills is bounded by its measure's range (unbounded without one)")
     if pairs:
         text += ("; a difference's interval: per query the least and greatest a - b over every fill of both runs' "
                  "holes, both runs under the same fill, averaged over the compared queries; robust to unjudged: the "
