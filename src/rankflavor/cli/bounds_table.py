@@ -9,13 +9,12 @@ from rankflavor.cli.render import fmt
 
 def add_option(p, command: str) -> None:
     """--unjudged-bounds [GRADE] of `compare` and `eval`."""
-    what = ("add each mean's and difference's lowest and highest value over every judgment of the unjudged docs "
-            "(the fills)" if command == "compare" else
-            "also print each mean's lowest and highest value over every judgment of the unjudged docs (the fills)")
+    what = ("add each mean's and difference's lowest and highest value" if command == "compare" else
+            "also print each mean's lowest and highest value")
     p.add_argument("--unjudged-bounds", nargs="?", const="top", metavar="GRADE",
-                   help=f"{what}: each unjudged retrieved doc the flavor reads judged 0 or relevant at a grade up to "
-                        "GRADE (default: each query's top grade)" + (", and whether each winner is robust to the holes"
-                                                                     if command == "compare" else "")
+                   help=f"{what} over every judgment of the holes (the retrieved docs the qrels do not judge, among "
+                        "those the flavor reads), each at 0 or a grade up to GRADE (default: each query's top grade)"
+                        + (", and whether each winner is robust to them" if command == "compare" else "")
                         + " (compare/unjudged_bounds.py)")
 
 
