@@ -189,7 +189,9 @@ def add_unjudged_bounds(cmp, grade: str | float = TOP) -> Bounds:
     cmp.pairs["unjudged_exact"] = [i.exact for i in intervals]
     cmp.pairs["unjudged_by_range"] = [i.by_range for i in intervals]
     notes = range_notes([(f"{r.label} {r.run_a} vs {r.run_b}", cmp.flavor(r.flavor), i.by_range)
-                         for i, r in zip(intervals, cmp.pairs.itertuples(), strict=True)])
+                         for i, r in zip(intervals, cmp.pairs.itertuples(), strict=True)]
+                        + [(f"{r.label} {r.run}", cmp.flavor(r.flavor), e.by_range)
+                           for e, r in zip(ends, cmp.means.itertuples(), strict=True)])
     cmp.settings["unjudged_bounds"] = {"grade": bounds.grade, "max_fills": MAX_FILLS,
                                        "description": describe(bounds.grade), "by_range": notes}
     return bounds
