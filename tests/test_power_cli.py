@@ -80,7 +80,8 @@ def test_compare_unjudged_bounds_json_and_table(tmp_path, capsys):
                            "--queries", "0")
     assert code == 0 and "robust to unjudged" in out and "g = 1:" in out
     code, out, _ = run_cli(capsys, "compare", qrels, *runs, "-m", "ndcg@10", "--unjudged-bounds", "--format", "csv")
-    assert code == 0 and "unjudged_low,unjudged_high,unjudged_verdict,settings" in out.splitlines()[0]
+    assert code == 0 and ("unjudged_low,unjudged_high,unjudged_verdict,unjudged_exact,unjudged_by_range,settings"
+                          in out.splitlines()[0])
 
 
 @pytest.mark.parametrize("style", ["text", "markdown", "latex"])
