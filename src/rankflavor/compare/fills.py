@@ -33,7 +33,7 @@ from rankflavor.flavor import Flavor
 from rankflavor.inputs.intern import Dataset, InternedRun
 from rankflavor.inputs.subtopics import reads_subtopics
 
-ROW_BUDGET = 1 << 20  # rows of judgments and runs per synthetic dataset (a chunk holds at most about twice that)
+ROW_BUDGET = 1 << 18  # rows of judgments and runs per synthetic dataset (a chunk holds at most about twice that)
 WORKERS = min(2, len(os.sched_getaffinity(0)))  # chunks evaluated at once
 Transform = Callable[[Flavor, np.ndarray], np.ndarray]
 
@@ -157,14 +157,13 @@ def _refuse_grades_above_the_top(dataset: Dataset, flavors: list[Flavor], fills:
     not be independent."""
     if not _whole_qrels(flavors) or not listed.any() or not len(dataset.qrels.grade):
         return
-    top = float(dataset.qrels.grade.max())
-    lv = fills.levels
-    above = [lv.values[lv.start[q]:lv.start[q] + lv.count[q]].max(initial=0.0) for q in np.flatnonzero(
-        listed & (fills.holes > 0))]
-    if above and max(above) > top:
+    top, lv = float(dataset.qrels.grade.max()), fills.levels
+    filled = np.flatnonzero(listed & (fills.holes > 0))
+    highest = float(lv.values[lv.start[filled] + lv.count[filled] - 1].max(initial=0.0))  # (levels ascend)
+    if highest > top:
         flavor = next(f for f in flavors if f.ideal.kind == "max")
         raise UsageError(f"{flavor.short}: ideal=max reads the top grade of the whole qrels ({top:g}), which a fill "
-                         f"at grade {max(above):g} would raise for every query; give --unjudged-bounds a grade of at "
+                         f"at grade {highest:g} would raise for every query; give --unjudged-bounds a grade of at "
                          f"most {top:g}")
 
 
