@@ -198,3 +198,25 @@ def test_the_bounds_are_every_assignments_least_and_greatest(case):
                     means = list(map(np.mean, itertools.product(*values)))
                     assert row.unjudged_low - 1e-12 <= min(means) and max(means) <= row.unjudged_high + 1e-12
                     assert row.unjudged_exact == len(queries) and row.unjudged_by_range == 0
+
+
+def test_a_querys_fills_cut_across_chunks_give_the_same_ends(tmp_path, monkeypatch):
+    """A row budget far below one query's fills: each query's fills cut into pieces over many chunks (evaluated two
+    at a time) give the ends of one chunk, for a run and for a pair, under ideal=max too (its extra query)."""
+    import rankflavor.compare.fills as fills
+    from power_data import write_collection
+    from rankflavor.compare.query_set import summary_values
+
+    qrels, runs = write_collection(tmp_path, 8, 2, seed=3)
+    ds = Scores.load(qrels, runs).dataset
+    specs = [Flavor.parse(s) for s in ("ndcg@5", "ap@5", "p@5", "bpref", "ndcg@5 ideal=max")]
+    pairs = [ds.runs[:1], ds.runs]
+    whole = [query_ends(ds, r, specs, "top", summary_values) for r in pairs]
+    monkeypatch.setattr(fills, "ROW_BUDGET", 7)
+    monkeypatch.setattr(fills, "WORKERS", 2)
+    for r, expected in zip(pairs, whole, strict=True):
+        for mine, theirs in zip(query_ends(ds, r, specs, "top", summary_values), expected, strict=True):
+            assert mine.low == pytest.approx(theirs.low, nan_ok=True) and mine.high == pytest.approx(theirs.high,
+                                                                                                     nan_ok=True)
+            assert (mine.by_range == theirs.by_range).all()
+    assert any((e.high > e.low + 1e-9).any() for ends in whole for e in ends)
