@@ -15,6 +15,7 @@ from rankflavor import registry
 from rankflavor.compare.fills import query_ends
 from rankflavor.compare.holes import HoleKey, within_depth
 from rankflavor.compare.scores import Scores
+from rankflavor.engine.metric import Metric
 from rankflavor.errors import RankflavorError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.subtopics import reads_subtopics
@@ -220,3 +221,33 @@ def test_a_querys_fills_cut_across_chunks_give_the_same_ends(tmp_path, monkeypat
                                                                                                      nan_ok=True)
             assert (mine.by_range == theirs.by_range).all()
     assert any((e.high > e.low + 1e-9).any() for ends in whole for e in ends)
+
+
+GROWING = [name for name in METRICS if registry.get(name).value_grows_with_grade  # (declared, or decided per flavor)
+           or type(registry.get(name)).grows_with_grade is not Metric.grows_with_grade]
+
+
+@settings(max_examples=150)
+@given(case=qrels_and_run(), flavor=st.sampled_from(GROWING).flatmap(lambda name: flavors(metric=name)),
+       seed=st.integers(0, 2**16))
+def test_a_measure_that_grows_with_grade_never_falls_when_a_hole_is_judged_higher(case, flavor, seed):
+    """Metric.grows_with_grade, which lets a run's bounds take only the extreme fills: under every axis drawn, a
+    hole judged at a higher grade (the other holes judged at random, the judgments as they are) never lowers the
+    value of any query."""
+    assume(registry.get(flavor.metric).grows_with_grade(flavor))
+    qrels, run = case
+    rng = np.random.default_rng(seed)
+    holes = [(q, d) for q, docs in run.items() if qrels.get(q) for d in docs if d not in qrels[q]]
+    assume(holes)
+    filled = {q: dict(docs) for q, docs in qrels.items()}
+    for q, d in holes:
+        filled[q][d] = int(rng.integers(0, 3))
+    q, d = holes[int(rng.integers(len(holes)))]
+    higher = {k: dict(v) for k, v in filled.items()}
+    higher[q][d] = filled[q][d] + int(rng.integers(1, 3))
+    try:
+        low, high = _raw(filled, run, flavor), _raw(higher, run, flavor)
+    except RankflavorError:
+        assume(False)
+    for query, value in low.items():
+        assert not value > high[query] + 1e-12, (flavor, query, value, high[query])

@@ -28,6 +28,7 @@ they are need not lie inside: a fill judges every hole, which unjudged=skip or b
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -93,16 +94,13 @@ def masked(ends: Ends, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, in
     """The ends of the queries a mean averages (those with a value, `raw` not nan) and the counts of those
     enumerated and bounded by the measure's range: what a local report and a Spark slice average."""
     keep = ~np.isnan(raw)
-    return (np.where(keep, ends.low, np.nan), np.where(keep, ends.high, np.nan), int((keep & ~ends.by_range).sum()),
-            int((keep & ends.by_range).sum()))
+    return (np.where(keep, ends.low, np.nan), np.where(keep, ends.high, np.nan), *_counts(keep, ends))
 
 
 def unjudged_bounds(scores: Scores, qs: QuerySet, flavors: list[Flavor], grade: str | float = TOP,
                     pairs: list[tuple[str, str]] | None = None) -> Bounds:
     """Each run's interval under each flavor, and each pair's (`pairs`, default every pair of runs), over the
     flavor's compared queries (`set_values`)."""
-    import itertools
-
     grade = parse_grade(grade)
     scores.evaluate_all(flavors)
     keep = [~np.isnan(set_values(scores, qs, f)[scores.runs[0]]) for f in flavors]
@@ -124,6 +122,7 @@ def unjudged_bounds(scores: Scores, qs: QuerySet, flavors: list[Flavor], grade: 
 
 
 def _counts(keep: np.ndarray, ends: Ends) -> tuple[int, int]:
+    """(queries kept whose ends are enumerated, those bounded by the measure's range)."""
     return int((keep & ~ends.by_range).sum()), int((keep & ends.by_range).sum())
 
 
