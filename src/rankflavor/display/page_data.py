@@ -20,7 +20,8 @@ from rankflavor.engine import MISSING, ZERO_IDEAL
 from rankflavor.flavor import Flavor
 
 NOT_SCORED, TIES, UNJUDGED = 1, 2, 4  # the flags of a per-query value
-BOUNDS = ("mean_low", "mean_high", "unjudged_low", "unjudged_high", "unjudged_verdict")  # (with --unjudged-bounds)
+BOUNDS = ("mean_low", "mean_high", "unjudged_low", "unjudged_high", "unjudged_verdict", "unjudged_exact",
+          "unjudged_by_range")  # (with --unjudged-bounds)
 
 
 def _num(x: Any) -> float | None:
@@ -93,9 +94,9 @@ def _comparison_numbers(cmp: Comparison | None) -> dict[str, Any] | None:
     data = cmp.to_dict()
     keep = ("flavor", "run_a", "run_b", "n", "diff", "ci_low", "ci_high", "p", "p_holm", "significant", "winner",
             "effect_size", "wins", "ties", "losses", "p_adjusted", "favours", "finding", "significant_winner",
-            "unjudged_low", "unjudged_high", "unjudged_verdict")
+            "unjudged_low", "unjudged_high", "unjudged_verdict", "unjudged_exact", "unjudged_by_range")
+    means = ("flavor", "run", "mean", "n", "ci_low", "ci_high", "judged", "mean_low", "mean_high", "unjudged_exact",
+             "unjudged_by_range")
     return {"query_set": data["query_set"], "settings": data["settings"].get("canonical"),
-            "means": [{k: row.get(k) for k in ("flavor", "run", "mean", "n", "ci_low", "ci_high", "judged", "mean_low",
-                                               "mean_high")
-                       if k in row or k not in BOUNDS} for row in data["means"]],
+            "means": [{k: row.get(k) for k in means if k in row or k not in BOUNDS} for row in data["means"]],
             "pairs": [{k: row.get(k) for k in keep if k in row or k not in BOUNDS} for row in data["pairs"]]}
