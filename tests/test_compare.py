@@ -24,7 +24,7 @@ def seed_comparison():
     return rc.compare(SEED000_QRELS, list(SEED000_RUNS), grid="gain", cutoffs=[3, 4])
 
 
-def test_seed000_reverses_on_gain_at_3_and_on_cutoff_under_linear_gain():
+def test_seed000_orders_the_means_differently_on_gain_at_3_and_on_cutoff_under_linear_gain():
     cmp = seed_comparison()
     means = cmp.means.set_index(["label", "run"])["mean"]
     assert means[("ndcg@3", "X.run")] == pytest.approx(SEED["x"], abs=1e-9)
@@ -33,8 +33,10 @@ def test_seed000_reverses_on_gain_at_3_and_on_cutoff_under_linear_gain():
     assert means[("ndcg@3 gain=exp2", "Y.run")] == pytest.approx(SEED["ye"], abs=1e-9)
     assert means[("ndcg@4", "Y.run")] == pytest.approx(SEED["y4"], abs=1e-9)
     verdict = cmp.verdicts.iloc[0]
-    assert verdict.verdict == "reverses"
-    assert verdict.a_wins_under == ["ndcg@3"]
+    # one query: no test can be significant, so the flip of the means is no finding, never a reversal (issue 37)
+    assert verdict.verdict == "no finding" and "reverses" not in verdict.summary
+    assert verdict.a_wins_under == ["ndcg@3"] and verdict.a_significant_under == verdict.b_significant_under == []
+    assert set(cmp.flips.kind) == {"order of the means"}
     flips = {(f.change, f.from_label, f.to_label) for f in cmp.flips.itertuples()}
     assert flips == {("gain linear -> exp2", "ndcg@3", "ndcg@3 gain=exp2"), ("cutoff 3 -> 4", "ndcg@3", "ndcg@4")}
     assert set(cmp.flips.n_axes) == {1}
@@ -115,7 +117,8 @@ def test_a_winner_significant_under_no_flavor_is_said_to_be_possibly_chance():
     assert significant.a_significant > 0 and "may be chance" not in significant.summary
     seed = seed_comparison().verdicts.iloc[0]  # (one query: no test can be significant)
     assert seed.a_significant == seed.b_significant == 0
-    assert seed.summary.endswith("; no difference is significant under any flavor: the order may be chance")
+    assert seed.summary.startswith("no finding: no significant difference under any of the 4 flavors (the means "
+                                   "favour X.run under 1, Y.run under 3: the order may be chance)")
 
 
 def test_three_runs_all_pairs_holm_and_baseline():
@@ -152,17 +155,18 @@ def test_a_query_one_run_lacks_is_out_of_every_mean_and_pair_under_the_common_se
 
 def test_reversal_found_on_ties_and_named_with_the_smallest_change():
     # a ties the relevant doc with a grade-0 one across @2 (docid_desc puts zzz first); b has it at rank 2
-    qrels = {f"q{i}": {"rel": 2, "half": 1, "zzz": 0, "zero": 0} for i in range(4)}
+    # (12 identical queries: each flavor's exact randomization p is 2 / 2^12, significant)
+    qrels = {f"q{i:02d}": {"rel": 2, "half": 1, "zzz": 0, "zero": 0} for i in range(12)}
     a = {q: {"half": 5.0, "rel": 3.0, "zzz": 3.0} for q in qrels}
     b = {q: {"zero": 3.0, "rel": 2.0} for q in qrels}
     cmp = rc.compare(qrels, {"a": a, "b": b}, grid="ties", cutoffs=[2])
     verdict = cmp.verdicts.iloc[0]
     assert verdict.verdict == "reverses"
-    assert set(cmp.flips.axis) == {"ties"}
-    assert verdict.a_wins_under == ["ndcg@2 ties=docid_asc", "ndcg@2 ties=average", "ndcg@2 ties=optimistic"]
-    assert verdict.b_wins_under == ["ndcg@2", "ndcg@2 ties=pessimistic"]
+    assert set(cmp.flips.axis) == {"ties"} and set(cmp.flips.kind) == {"reversal"}
+    assert verdict.a_significant_under == ["ndcg@2 ties=docid_asc", "ndcg@2 ties=average", "ndcg@2 ties=optimistic"]
+    assert verdict.b_significant_under == ["ndcg@2", "ndcg@2 ties=pessimistic"]
     # a's mean moves between pessimistic and optimistic tie orders across b's: every winner is tie-sensitive
-    assert verdict.tie_sensitive == 5 and "tie order alone could reverse it" in verdict.summary
+    assert verdict.tie_sensitive == 5 and "tie order alone could reverse the means' order" in verdict.summary
     row = cmp.pairs.iloc[0]
     pess = rf.evaluate(qrels, {"a": a, "b": b}, "ndcg@2 ties=pessimistic")
     opt = rf.evaluate(qrels, {"a": a, "b": b}, "ndcg@2 ties=optimistic")
@@ -275,7 +279,7 @@ def test_no_paired_queries_is_no_winner():
     cmp = rc.compare(qrels, {"x": x, "z": z}, ["ndcg@3", "ndcg@3 missing=zero"])  # (the common set is empty)
     for row in cmp.pairs.itertuples():
         assert (row.n, row.excluded, row.winner, row.mean_a) == (0, 0, "none", None) and np.isnan(row.p)
-    assert cmp.verdicts.summary.iloc[0] == "no query is scored in both runs under any flavor"
+    assert cmp.verdicts.summary.iloc[0] == "none: no query is scored in both runs under any flavor"
     zero = rc.compare(qrels, {"x": x, "z": z}, ["ndcg@3 missing=zero"], query_set="qrels").pairs.iloc[0]
     assert (zero.n, zero.winner) == (2, "x") and zero["diff"] == pytest.approx(0.5)  # x: 1, 0; z: 0, 0
 
@@ -360,14 +364,14 @@ def test_compare_is_consistent_with_evaluate_on_random_inputs(first, second):
         else:
             assert row.mean_a is None and row.mean_b is None
     verdict = cmp.verdicts.iloc[0]
-    winners = set(cmp.pairs.winner) - {"tie", "none"}
-    assert (verdict.verdict == "reverses") == (winners == {"a", "b"})
+    significant = set(cmp.pairs.significant_winner.dropna())  # (a reversal: significant winners that differ)
+    assert (verdict.verdict == "reverses") == (significant == {"a", "b"})
     if verdict.verdict == "reverses":
         flavors = {str(f): f for f in cmp.flavors}
-        a_side = [flavors[s] for s in cmp.pairs.flavor[cmp.pairs.winner == "a"]]
-        b_side = [flavors[s] for s in cmp.pairs.flavor[cmp.pairs.winner == "b"]]
+        a_side = [flavors[s] for s in cmp.pairs.flavor[cmp.pairs.significant_winner == "a"]]
+        b_side = [flavors[s] for s in cmp.pairs.flavor[cmp.pairs.significant_winner == "b"]]
         smallest = min(len(f.differences(g)) for f in a_side for g in b_side)
-        assert set(cmp.flips.n_axes) == {smallest}
+        assert set(cmp.flips.n_axes) == {smallest} and set(cmp.flips.kind) == {"reversal"}
 
 
 def test_means_and_paired_difference_agree_when_a_run_lacks_a_query(capsys):

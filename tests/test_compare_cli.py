@@ -23,7 +23,8 @@ def run_cli(capsys, *argv):
 def test_example_names_the_gain_reversal_and_the_cutoff_effect(capsys):
     code, out, _ = run_cli(capsys, "compare", "--example")
     assert code == 0
-    assert out.startswith("verdict X.run vs Y.run: reverses")
+    assert out.startswith("verdict X.run vs Y.run: no finding")  # (one query: nothing can be significant)
+    assert "smallest changes of flavor that change the order of the means, not significant on both sides" in out
     assert "gain effect at @3: gain linear -> exp2 (ndcg@3 -> ndcg@3 gain=exp2): X.run 0.904976558 vs " \
            "Y.run 0.760187533 becomes 0.807558881 vs 0.817874758: Y.run overtakes X.run" in out
     assert "cutoff effect at gain=linear: cutoff 3 -> 4 (ndcg@3 -> ndcg@4): X.run 0.904976558 vs " \
@@ -44,7 +45,8 @@ def test_json_and_csv(capsys):
     code, out, _ = run_cli(capsys, "compare", QRELS, X, Y, "-k", "3", "-k", "4", "--format", "json")
     assert code == 0
     data = json.loads(out)
-    assert data["verdicts"][0]["verdict"] == "reverses"
+    assert data["verdicts"][0]["verdict"] == "no finding"
+    assert {f["kind"] for f in data["flips"]} == {"order of the means"}
     assert len(data["flavors"]) == 16 and len(data["pairs"]) == 16
     assert data["settings"]["correction"] == "none (one pair)"
     assert data["top_differences"][0]["query"] == "q1"
@@ -109,7 +111,7 @@ def test_warnings_table_only_when_a_warning_applies(capsys, tmp_path):
     a.write_text("q1 Q0 half 1 5 a\nq1 Q0 rel 2 3 a\nq1 Q0 zzz 3 3 a\n")
     b.write_text("q1 Q0 zero 1 3 b\nq1 Q0 rel 2 2 b\n")
     code, out, _ = run_cli(capsys, "compare", str(qrels), str(a), str(b), "-m", "ndcg@2")
-    assert code == 0 and "tie order alone could reverse it" in out
+    assert code == 0 and "tie order alone could reverse the means' order" in out
     assert "ties across @k (pessimistic / optimistic)" in out and "judged@k" in out
     table = out[out.index("warnings (full messages"):].splitlines()
     assert len(table) == 3 and table[2].startswith("ndcg@2  a.run  1 q, mean ")

@@ -21,10 +21,12 @@ from rankflavor.compare.stats import TestSettings
 from rankflavor.errors import UsageError
 
 SETTINGS = st.builds(
-    lambda test, r, seed, corr, ci, conf, alpha: TestSettings(test, r, seed, conf, alpha,
-                                                               "none" if test == "tukey" else corr, ci),
+    lambda test, r, seed, corr, ci, conf, alpha, family, tol: TestSettings(
+        test, r, seed, conf, alpha, "none" if test == "tukey" else corr, ci,
+        "per_comparison" if corr == "none" and test != "tukey" else family, tol),
     st.sampled_from(stats.TESTS), st.integers(1, 10**6), st.integers(0, 2**63), st.sampled_from(stats.CORRECTIONS),
-    st.sampled_from(stats.INTERVALS), st.floats(0.001, 0.999), st.floats(0.0001, 0.5))
+    st.sampled_from(stats.INTERVALS), st.floats(0.001, 0.999), st.floats(0.0001, 0.5), st.sampled_from(stats.FAMILIES),
+    st.floats(0, 1e-4))
 
 
 @settings(max_examples=100)
@@ -35,19 +37,22 @@ def test_the_canonical_string_reads_back(s):
 
 def test_defaults_and_refusals():
     assert str(TestSettings()) == ("test=randomization resamples=10000 seed=0 correction=holm ci=bootstrap "
-                                   "confidence=0.95 alpha=0.05")
+                                   "confidence=0.95 alpha=0.05 intervals=per_comparison tolerance=1e-09")
     assert (TestSettings(test="t").ci, TestSettings(test="tukey").correction) == ("t", "none")
     assert TestSettings.parse("test=sign seed=3") == TestSettings(test="sign", seed=3)
     for text, words in (("test=anova", "unknown test"), ("correction=sidak", "unknown correction"),
                         ("test=tukey correction=holm", "correction=none"), ("seed=x", "not a number"),
-                        ("seed=1 seed=2", "at most once"), ("resamples", "key=value"), ("ci=normal", "interval")):
+                        ("seed=1 seed=2", "at most once"), ("resamples", "key=value"), ("ci=normal", "interval"),
+                        ("intervals=joint", "unknown intervals"), ("correction=none intervals=simultaneous",
+                                                                   "give a correction"),
+                        ("tolerance=0.1", "tolerance"), ("tolerance=-1", "tolerance")):
         with pytest.raises(UsageError, match=words):
             TestSettings.parse(text)
 
 
 def test_the_cli_choices_are_the_libraries():
-    assert (compare_method.TESTS, compare_method.CORRECTIONS, compare_method.INTERVALS) == (
-        stats.TESTS, stats.CORRECTIONS, stats.INTERVALS)
+    assert (compare_method.TESTS, compare_method.CORRECTIONS, compare_method.INTERVALS, compare_method.FAMILIES) == (
+        stats.TESTS, stats.CORRECTIONS, stats.INTERVALS, stats.FAMILIES)
 
 
 def _case(seed: int = 0, runs: int = 5, queries: int = 25):
@@ -83,18 +88,19 @@ def test_several_baselines_and_the_outputs_carry_the_settings():
     assert list(zip(cmp.pairs.run_a, cmp.pairs.run_b, strict=True)) == [("r0", "r1"), ("r0", "r2"), ("r0", "r3"),
                                                                        ("r1", "r2"), ("r1", "r3")]
     assert cmp.baselines == ["r0", "r1"] and cmp.baseline is None
-    canonical = "test=randomization resamples=300 seed=0 correction=bonferroni ci=bootstrap confidence=0.95 alpha=0.05"
+    canonical = ("test=randomization resamples=300 seed=0 correction=bonferroni ci=bootstrap confidence=0.95 alpha=0.05 "
+                 "intervals=per_comparison tolerance=1e-09")
     assert cmp.to_dict()["settings"]["canonical"] == canonical == cmp.pairs.attrs["settings"]
     table = cmp.paper_table()
     assert table.to_frame().attrs["settings"] == canonical == table.to_dict()["settings"]
     assert cmp.pyterrier_table().attrs["settings"] == canonical == cmp.means.attrs["settings"]
     for style in ("text", "markdown"):
         assert canonical in table.render(style) and "baselines r0, r1 only" in table.render(style)
-    assert canonical in table.render("latex")
+    assert canonical.replace("_", "\\_") in table.render("latex")  # (LaTeX escapes its underscores)
     out = io.StringIO()
     write_csv(cmp, out)
     header, first = out.getvalue().splitlines()[:2]
-    assert header.endswith("p_adjusted,settings") and first.endswith(canonical)
+    assert header.endswith("p_adjusted,favours,finding,significant_winner,settings") and first.endswith(canonical)
     one = rc.compare(qrels, runs, ["ndcg@5"], baseline="r0", n_resamples=300)
     assert one.baseline == "r0" and one.baselines == ["r0"]
 

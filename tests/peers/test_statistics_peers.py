@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from peerdata import require
 from scipy import stats
@@ -18,7 +18,7 @@ from scipy import stats
 import rankflavor.compare as rc
 from rankflavor.compare.corrections import adjust
 from rankflavor.compare.effects import effect_size, mean_intervals
-from rankflavor.compare.rank_tests import sign_p, wilcoxon_p
+from rankflavor.compare.rank_tests import EXACT_WILCOXON, sign_p, wilcoxon_p
 from rankflavor.compare.stats import TestSettings, paired_tests
 from rankflavor.compare.tukey import tukey_hsd
 
@@ -31,8 +31,17 @@ def test_wilcoxon_sign_t_and_d_z_agree_with_scipy(seed, n):
     rng = np.random.default_rng(seed)
     d = np.round(rng.normal(0.05, 0.2, n), 2)  # (rounded: ties and zeros, as per-query differences have)
     nonzero = d[d != 0]
-    want_w = 1.0 if len(nonzero) == 0 else stats.wilcoxon(nonzero).pvalue
-    assert wilcoxon_p(d) == pytest.approx(want_w, rel=1e-9)
+    # Wilcoxon with ties: SciPy's exact permutation of the midranks (every sign vector, zeros dropped) up to 16
+    # nonzero differences; beyond, its Monte Carlo permutation p within 0.025 (5 sd at 10,000 resamples)
+    if len(nonzero) < 2:
+        want_w, within = (1.0 if len(nonzero) == 0 else stats.wilcoxon(nonzero, method="exact").pvalue), 1e-12
+    elif len(nonzero) <= 16:
+        method = stats.PermutationMethod(n_resamples=2**16)
+        want_w, within = stats.wilcoxon(nonzero, method=method).pvalue, 1e-12
+    else:
+        method = stats.PermutationMethod(n_resamples=10_000, rng=np.random.default_rng(seed))
+        want_w, within = stats.wilcoxon(nonzero, method=method).pvalue, 0.025
+    assert wilcoxon_p(d) == pytest.approx(want_w, abs=within)
     wins, losses = int((d > 0).sum()), int((d < 0).sum())  # sign test by hand: 2 P(X <= min), X ~ Bin(m, 1/2)
     m = wins + losses
     tail = sum(math.comb(m, i) for i in range(min(wins, losses) + 1)) / 2**m if m else 1.0
@@ -43,6 +52,17 @@ def test_wilcoxon_sign_t_and_d_z_agree_with_scipy(seed, n):
         test = paired_tests(d[:, None], TestSettings(test="t"))[0]
         ci = t.confidence_interval(0.95)
         assert (test.p, test.ci_low, test.ci_high) == pytest.approx((t.pvalue, ci.low, ci.high), rel=1e-9)
+
+
+@settings(max_examples=10, deadline=None)
+@given(SEEDS, st.integers(300, 700))
+def test_wilcoxon_beyond_the_exact_range_is_scipys_normal_approximation_with_ties(seed, n):
+    rng = np.random.default_rng(seed)
+    d = np.round(rng.normal(0.02, 0.2, n), 1) + rng.normal(0, 1e-15, n)  # (ties set apart by float noise)
+    snapped = np.round(d, 1)
+    nonzero = snapped[snapped != 0]
+    assume(len(nonzero) > EXACT_WILCOXON)
+    assert wilcoxon_p(d) == pytest.approx(stats.wilcoxon(nonzero, method="approx").pvalue, rel=1e-9)
 
 
 @settings(max_examples=8, deadline=None)

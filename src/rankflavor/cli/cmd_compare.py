@@ -95,29 +95,28 @@ def print_comparison(cmp, queries: int = 5, example: bool = False, quiet: bool =
 
 
 def _print_verdicts(cmp, shown: int = 12) -> None:
-    """Each pair's verdict (compare/verdicts.py); under a reversal, per reversing measure the flavors on each side
-    and the smallest changes of flavor that flip the winner."""
+    """Each pair's verdict (compare/verdicts.py), then per measure the smallest changes of flavor that reverse its
+    significant winner, or, where nothing reverses, that only change the order of the means (said as such)."""
     for v in cmp.verdicts.itertuples():
         print(f"verdict {v.run_a} vs {v.run_b}: {v.summary}")
-        if v.verdict != "reverses":
-            continue
-        measures = cmp.measures[(cmp.measures.run_a == v.run_a) & (cmp.measures.run_b == v.run_b)]
-        for m in measures[measures.verdict == "reverses"].itertuples():
-            flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)
-                              & (cmp.flips.measure == m.measure)]
-            indent = "  " if len(measures) == 1 else "    "
-            if len(measures) > 1:
-                print(f"  within {m.measure}:")
-            print(f"{indent}{v.run_a} wins under: {', '.join(m.a_wins_under)}")
-            print(f"{indent}{v.run_b} wins under: {', '.join(m.b_wins_under)}")
-            n_axes = int(flips.n_axes.iloc[0])
+        flips = cmp.flips[(cmp.flips.run_a == v.run_a) & (cmp.flips.run_b == v.run_b)]
+        several = cmp.measures.measure.nunique() > 1
+        for (measure, kind), block in flips.groupby(["measure", "kind"], sort=False):
+            n_axes = int(block.n_axes.iloc[0])
             axes = f"{n_axes} ax{'is' if n_axes == 1 else 'es'}"
-            print(f"{indent}smallest changes of flavor that flip the winner ({axes}):")
-            for f in flips.head(shown).itertuples():
-                print(f"{indent}  {f.change}, from {f.from_label}: {f.from_winner} wins -> {f.to_winner} wins "
-                      f"({f.to_label})")
-            if len(flips) > shown:
-                print(f"{indent}  ... and {len(flips) - shown} more (--format json lists them all)")
+            within = f" of {measure}" if several else ""
+            if kind == "reversal":
+                print(f"  smallest changes of flavor{within} that reverse the significant winner ({axes}):")
+                said = "{} significantly better"
+            else:
+                print(f"  smallest changes of flavor{within} that change the order of the means, not significant on "
+                      f"both sides ({axes}):")
+                said = "{}'s mean higher"
+            for f in block.head(shown).itertuples():
+                print(f"    {f.change}, from {f.from_label}: {said.format(f.from_winner)} -> "
+                      f"{said.format(f.to_winner)} ({f.to_label})")
+            if len(block) > shown:
+                print(f"    ... and {len(block) - shown} more (--format json lists them all)")
 
 
 def _print_queries(cmp, queries: int, pairs: int = 3) -> None:
@@ -136,7 +135,7 @@ def _print_queries(cmp, queries: int, pairs: int = 3) -> None:
         if len(flips):
             f = flips.iloc[0]
             changed = winner_changes(cmp.scores, cmp.flavor(f.from_flavor), cmp.flavor(f.to_flavor), v.run_a, v.run_b)
-            print(f"\nqueries whose winner changes with {f.change} (from {f.from_label}): {len(changed)}, "
+            print(f"\nqueries whose higher run changes with {f.change} (from {f.from_label}): {len(changed)}, "
                   f"the {min(queries, len(changed))} largest swings shown:")
             for q in changed.head(queries).itertuples():
                 print(f"  {q.query}  {q.winner_1} -> {q.winner_2}  ({q.a_1 - q.b_1:+.6f} -> {q.a_2 - q.b_2:+.6f})  "
@@ -211,8 +210,10 @@ def print_pyterrier_table(cmp, form: str) -> int:
 def write_csv(cmp, stream) -> None:
     writer = csv.writer(stream, lineterminator="\n")
     columns = ["flavor", "run_a", "run_b", "mean_a", "mean_b", "n", "excluded", "diff", "ci_low", "ci_high", "p",
-               "p_holm", "significant", "winner", "effect_size", "wins", "ties", "losses", "p_adjusted"]
-    columns += [c for c in ("unjudged_low", "unjudged_high", "unjudged_verdict") if c in cmp.pairs]
+               "p_holm", "significant", "winner", "effect_size", "wins", "ties", "losses", "p_adjusted", "favours",
+               "finding", "significant_winner"]
+    columns += [c for c in ("unjudged_low", "unjudged_high", "unjudged_verdict", "unjudged_exact", "unjudged_by_range")
+                if c in cmp.pairs]
     writer.writerow([*columns, "settings"])
     for row in cmp.pairs[columns].itertuples(index=False):
         writer.writerow(["" if v is None or (isinstance(v, float) and v != v) else v for v in row]

@@ -1,5 +1,5 @@
 """`rankflavor demo`: the built-in example of seed 000 (what `make demo` runs): seed 000's four-document
-example, where a change of gain reverses X vs Y."""
+example, where a change of gain reorders X and Y's NDCG on its one query (no test: a worked example, not a sample)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def run_demo() -> None:
 def add_parser(sub) -> None:
     from rankflavor.cli.help import command_epilog
 
-    sub.add_parser("demo", help="the built-in example (seed 000): a change of gain reverses X vs Y",
+    sub.add_parser("demo", help="the built-in example (seed 000): a change of gain reorders X and Y on one query",
                    epilog=command_epilog("demo"), formatter_class=argparse.RawDescriptionHelpFormatter)
 
 

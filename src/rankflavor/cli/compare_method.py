@@ -8,10 +8,11 @@ from rankflavor import registry
 from rankflavor.cli import render
 from rankflavor.cli.render import fmt
 
-# compare/stats.py's TESTS, CORRECTIONS, INTERVALS (written out: --help imports no numpy; a test checks they agree)
+# compare/stats.py's TESTS, CORRECTIONS, INTERVALS, FAMILIES (written out: --help imports no numpy; a test checks they agree)
 TESTS = ("randomization", "t", "wilcoxon", "sign", "tukey")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 INTERVALS = ("bootstrap", "t")
+FAMILIES = ("per_comparison", "simultaneous")
 
 
 def _p(x: float, floored: bool = False) -> str:
@@ -32,10 +33,24 @@ def print_method(cmp) -> None:
             "resamples)", "t": "paired t-test (scipy.stats.ttest_rel)"}[s["test"]]
     resampling = f", {s['n_resamples']} resamples, seed {s['seed']}" if s["test"] in ("randomization", "tukey") else ""
     print(f"test: {test}, {int(s['confidence'] * 100)}% CI: {s['ci']}{resampling}; "
-          f"multiple comparisons: {s['correction']}; significant: {_p_name(cmp)} < {s['alpha']}")
+          f"multiple comparisons: {s['correction']}; a run is significantly better where {_p_name(cmp)} < "
+          f"{s['alpha']} and both the test's statistic and the mean favour it")
     print(f"effect size: {s['effect_size']}; settings: {s['canonical']}")
+    if "interval_coverage" in s:
+        print(f"intervals: {s['interval_coverage']}")
+        wilcoxon = f"; Wilcoxon: {s['wilcoxon']}" if s.get("wilcoxon") else ""
+        print(f"ties: {s['tolerance_rule']}{wilcoxon}")
     print(f"means, differences and tests {s['paired_queries']}")
     pairs = cmp.pairs
+    if "constant_diff" in pairs:
+        constant = pairs[(pairs.constant_diff == pairs.constant_diff) & (pairs.constant_diff != 0)]
+        if len(constant):
+            row = constant.iloc[0]
+            print(f"note: under {row.label}, every paired difference of {row.run_a} - {row.run_b} is "
+                  f"{row.constant_diff:+.6g}" + (f" (and under {len(constant) - 1} more flavor x pair rows)"
+                                                 if len(constant) > 1 else "")
+                  + ": no spread, so d_z is undefined (null) and the t statistic infinite (p 0); the randomization, "
+                    "Wilcoxon and sign tests' p is exact, 2 / 2^n")
     disagree = pairs[pairs.means_winner != pairs.winner]
     if len(disagree):
         print(f"note: under {len(disagree)} flavor x pair rows the means order the "
@@ -56,17 +71,19 @@ def _signed(x: float) -> str:
 
 
 def print_pairs(cmp) -> None:
+    from rankflavor.compare.pair_tests import finding_text
     from rankflavor.compare.paper import set_caption
 
     rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "d_z", "w/t/l", "p", _p_name(cmp), "n",
-             "excl", "winner"]]
+             "excl", "finding"]]
     floor = 1.0 / (cmp.settings["n_resamples"] + 1)
     for r in cmp.pairs.itertuples():
         floored = cmp.settings["test"] in ("randomization", "tukey") and not r.exact and r.p <= floor * (1 + 1e-9)
         rows.append([r.label, r.run_a, r.run_b, fmt(r.mean_a), fmt(r.mean_b), _signed(r.diff),
                      f"[{_signed(r.ci_low)}, {_signed(r.ci_high)}]", "null" if r.effect_size != r.effect_size
                      else f"{r.effect_size:+.3f}", f"{r.wins}/{r.ties}/{r.losses}", _p(r.p, floored),
-                     _p(r.p_adjusted, floored) + ("*" if r.significant else ""), str(r.n), str(r.excluded), r.winner])
+                     _p(r.p_adjusted, floored) + ("*" if r.significant else ""), str(r.n), str(r.excluded),
+                     finding_text(r)])
     print("\n".join(render.aligned(rows)))
     print("\n".join(render.flavor_key(list(zip(cmp.pairs.label, cmp.pairs.flavor, strict=True)))))
     print(f"means, differences and tests {set_caption(cmp)}")

@@ -1,12 +1,15 @@
 """Comparing systems across flavors: does "A beats B" survive a change of flavor?
 
 - `compare(qrels, runs, grid=...)`: every flavor of a grid, every pair of runs: means, paired difference,
-  CI, p-value (Holm-corrected over pairs), winner, and a verdict (robust / reverses among the flavors of one
-  measure, with the smallest change of axes that flips it; measures disagree across metrics: compare/verdicts.py).
+  CI, p-value (Holm-corrected over pairs), the run the test favours and its finding (compare/pair_tests.py),
+  and a verdict from the corrected test alone (robust / flavor-dependent / reverses / no finding among the flavors
+  of one measure, with the smallest change of axes that reverses a significant winner; measures disagree across
+  metrics), carrying each run's judged@k (compare/verdicts.py, compare/pool.py).
 - `diff(qrels, runs, flavor_a, flavor_b)`: the walk from one flavor to another, one axis at a time.
 - `top_differences`, `changed_winners`: per-query views with `rankflavor explain` command lines.
 - `GRIDS`, `build_grid`: the named grids and the flavors of a grid.
-- `TestSettings`: how runs are compared (test, n_resamples, seed, confidence, alpha, correction, ci), one value
+- `TestSettings`: how runs are compared (test, n_resamples, seed, confidence, alpha, correction, ci, intervals,
+  tolerance), one value
   with a canonical string (`str`, `TestSettings.parse`); each mean's interval, effect sizes, win/tie/loss,
   the corrections and the randomised Tukey HSD test: compare/effects.py, corrections.py, tukey.py.
 - `Comparison.pyterrier_table()`: PyTerrier's Experiment table (`<m> +`, `<m> -`, `<m> p-value`, ...), a DataFrame.

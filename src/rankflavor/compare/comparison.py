@@ -13,10 +13,11 @@ counts the set's queries a flavor leaves out.
 optimistically (the lower and higher of the two means per run, from the warnings; unknown when a run's own
 queries are not the compared ones); `tie_sensitive` marks a winner that some tie order could reverse.
 
-The verdict of a pair (compare/verdicts.py, the one place it is decided) is `robust` (one winner under every
-flavor), `reverses` (each run wins under some flavor of one measure: the flavors on each side and the smallest
-changes of axes that flip the winner are named), `measures disagree` (different metrics favour different runs,
-each with its significance: no reversal), `tie`, `partly tied`, or `none` (no query scored in both runs).
+Each row's test (compare/pair_tests.py) says which run its statistic favours, and its `finding`: `significant`
+(that run is the `significant_winner`), `mean and test disagree`, `not significant` or `none`. The verdict of a
+pair (compare/verdicts.py, the one place it is decided, from the declared test and correction only) is `robust`,
+`flavor-dependent`, `reverses`, `no finding`, `measures disagree` or `none`; each carries the runs' judged@k and
+whether unjudged=skip changes a significant winner (compare/pool.py).
 """
 
 from __future__ import annotations
@@ -31,38 +32,33 @@ import numpy as np
 import pandas as pd
 
 from rankflavor.compare.corrections import NAMES as CORRECTION_NAMES
-from rankflavor.compare.corrections import adjust
 from rankflavor.compare.effects import EFFECT_SIZE
 from rankflavor.compare.grid import labelled_grid, short_label
-from rankflavor.compare.pair_extras import extras
+from rankflavor.compare.intervals import describe as describe_intervals
+from rankflavor.compare.pair_tests import NONE, TIE, test_pairs
+from rankflavor.compare.pair_tests import rows as pair_rows
 from rankflavor.compare.paper import PaperTable, paper_table
+from rankflavor.compare.pool import judged_shares, skip_findings
 from rankflavor.compare.pyterrier import pyterrier_table
-from rankflavor.compare.query_set import QUERY_SETS, QuerySet, set_mean, set_values, summary_values
+from rankflavor.compare.query_set import QUERY_SETS, QuerySet, set_mean, set_values
 from rankflavor.compare.query_set import query_set as build_query_set
+from rankflavor.compare.rank_tests import DEFAULT_TOLERANCE, EXACT_WILCOXON
 from rankflavor.compare.scores import Scores
-from rankflavor.compare.stats import PairedTest, TestSettings, holm, paired_tests
-from rankflavor.compare.verdicts import NONE, TIE, decide
+from rankflavor.compare.stats import TestSettings
+from rankflavor.compare.verdicts import Pool, decide
 from rankflavor.engine import max_memory as budget_of
 from rankflavor.errors import EXIT_USAGE, RankflavorError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.pipeline import apply_names
 from rankflavor.inputs.run_names import find_run
 from rankflavor.inputs.subtopics import as_subtopic_qrels
-from rankflavor.report.numbers import TOLERANCE
+from rankflavor.report.numbers import json_number
 
 
 class CompareError(RankflavorError, ValueError):
     """A comparison that cannot be made as asked (too few runs, an unknown baseline, ...)."""
 
     exit_code = EXIT_USAGE
-
-
-def winner_of(diff: float, run_a: str, run_b: str) -> str:
-    if np.isnan(diff):
-        return NONE
-    if abs(diff) <= TOLERANCE:
-        return TIE
-    return run_a if diff > 0 else run_b
 
 
 @dataclass
@@ -134,7 +130,7 @@ class Comparison:
 
 def _plain(v: Any) -> Any:
     if isinstance(v, (np.floating, float)):
-        return None if np.isnan(v) else float(v)
+        return json_number(v)
     if isinstance(v, np.integer):
         return int(v)
     if isinstance(v, np.bool_):
@@ -188,29 +184,6 @@ def _usable(scores: Scores, flavors: list[Flavor], skipped: list[tuple[str, str]
     return usable
 
 
-def _pair_tests(scores: Scores, qs: QuerySet, flavors: list[Flavor], pairs: list[tuple[str, str]],
-                settings: TestSettings,
-                ) -> tuple[dict[tuple[int, int], PairedTest], list[int], list[dict[str, float | None]]]:
-    """Per (flavor, pair) the paired test over the flavor's queries of the set (`qs`), per flavor those
-    queries' count and each run's mean over them. The values tested are those the mean summarises
-    (`summary_values`). Flavors with the same queries are tested together, so they share their resamples."""
-    per_flavor = [set_values(scores, qs, f) for f in flavors]
-    counts = [int((~np.isnan(next(iter(v.values())))).sum()) for v in per_flavor]
-    means = [{r: set_mean(scores, r, f, v[r]) for r in scores.runs} for f, v in zip(flavors, per_flavor, strict=True)]
-    groups: dict[bytes, list[int]] = {}
-    for i, v in enumerate(per_flavor):
-        groups.setdefault((~np.isnan(next(iter(v.values())))).tobytes(), []).append(i)
-    tests: dict[tuple[int, int], PairedTest] = {}
-    for j, (a, b) in enumerate(pairs):
-        for members in groups.values():
-            keep = ~np.isnan(per_flavor[members[0]][a])
-            d = np.column_stack([summary_values(flavors[i], per_flavor[i][a][keep])
-                                 - summary_values(flavors[i], per_flavor[i][b][keep]) for i in members])
-            for i, t in zip(members, paired_tests(d, settings), strict=True):
-                tests[(i, j)] = t
-    return tests, counts, means
-
-
 def _warnings(scores: Scores, flavors: list[Flavor], label: Callable[[Flavor], str], qs: QuerySet,
               ) -> tuple[list[dict[str, Any]], dict[tuple[str, str], tuple]]:
     """Rows of the warnings table, and per (run, flavor) the lower and higher of the means over the compared
@@ -233,23 +206,22 @@ def _warnings(scores: Scores, flavors: list[Flavor], label: Callable[[Flavor], s
     return rows, tie_range
 
 
+def _add_tie_range(rows: list[dict[str, Any]], tie_range: dict[tuple[str, str], tuple]) -> None:
+    """Each row's `tie_low`..`tie_high` (the range of mean_a - mean_b over the runs' tie orders) and whether some tie
+    order could reverse its winner (`tie_sensitive`)."""
+    for row in rows:
+        (lo_a, hi_a), (lo_b, hi_b) = tie_range[(row["run_a"], row["flavor"])], tie_range[(row["run_b"], row["flavor"])]
+        known = None not in (lo_a, hi_a, lo_b, hi_b)
+        row["tie_low"] = lo_a - hi_b if known else np.nan
+        row["tie_high"] = hi_a - lo_b if known else np.nan
+        row["tie_sensitive"] = bool(known and row["winner"] not in (TIE, NONE) and row["tie_low"] < 0 < row["tie_high"])
+
+
 def _mean_over(scores: Scores, run: str, flavor: Flavor, other: Flavor, keep: np.ndarray) -> float | None:
     """The run's mean, averaged as `flavor` averages, of its values under `other` (which differs in its ties only)
     over the queries `keep` (None when the warnings did not make those values)."""
     raw = scores.cached_values(run, other)
     return None if raw is None else set_mean(scores, run, flavor, np.where(keep, raw, np.nan))
-
-
-def _corrected(block: list[dict[str, Any]], settings: TestSettings) -> list[dict[str, Any]]:
-    """One flavor's pairs with `p_holm` (Holm's, as before), `p_adjusted` (the declared correction's: one pair is
-    its own family) and `significant` (p_adjusted < alpha)."""
-    raw = [r["p"] for r in block]
-    several = len(block) > 1
-    for r, p_holm, p_adj in zip(block, holm(raw) if several else raw,
-                                adjust(raw, settings.correction) if several else raw, strict=True):
-        r["p_holm"], r["p_adjusted"], r["correction"] = float(p_holm), float(p_adj), settings.correction
-        r["significant"] = bool(p_adj < settings.alpha) if not np.isnan(p_adj) else False
-    return block
 
 
 def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Sequence[str] | None = None,
@@ -277,58 +249,62 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Seq
     flavors = _usable(scores, flavors, skipped, label)
     pairs = run_pairs(runs, baselines)
     qs = build_query_set(scores, query_set, flavors)
-    tests, counts, set_means = _pair_tests(scores, qs, flavors, pairs, settings)
-    more = extras(scores, qs, flavors, pairs, settings)
+    tested = test_pairs(scores, qs, flavors, pairs, settings)
+    shares = judged_shares(scores, qs, flavors)
     means = pd.DataFrame([
-        {"flavor": str(f), "label": label(f), "run": r, "mean": set_means[i][r], "n": counts[i],
-         "ci_low": more.intervals[(i, r)][0], "ci_high": more.intervals[(i, r)][1]}
+        {"flavor": str(f), "label": label(f), "run": r, "mean": tested.means[i][r], "n": tested.counts[i],
+         "ci_low": tested.more.intervals[(i, r)][0], "ci_high": tested.more.intervals[(i, r)][1],
+         "judged": shares[(i, r)]}
         for i, f in enumerate(flavors) for r in runs
     ])
-    rows = []
-    for i, f in enumerate(flavors):
-        block = []
-        for j, (a, b) in enumerate(pairs):
-            t = tests[(i, j)]
-            p = more.tukey.get((i, j), t.p)
-            ma, mb = set_means[i][a], set_means[i][b]
-            block.append({"flavor": str(f), "label": label(f), "run_a": a, "run_b": b, "mean_a": ma, "mean_b": mb,
-                          "n": t.n, "excluded": qs.size - t.n, "diff": t.diff, "ci_low": t.ci_low,
-                          "ci_high": t.ci_high, "p": p, "exact": t.exact, "winner": winner_of(t.diff, a, b),
-                          "means_winner": NONE if ma is None or mb is None else winner_of(ma - mb, a, b),
-                          **more.pairs[(i, j)]})
-        rows += _corrected(block, settings)
+    rows = pair_rows(tested, flavors, pairs, settings, label, qs.size)
     warn_rows, tie_range = _warnings(scores, flavors, label, qs)
-    for row in rows:
-        (lo_a, hi_a), (lo_b, hi_b) = tie_range[(row["run_a"], row["flavor"])], tie_range[(row["run_b"], row["flavor"])]
-        known = None not in (lo_a, hi_a, lo_b, hi_b)
-        row["tie_low"] = lo_a - hi_b if known else np.nan
-        row["tie_high"] = hi_a - lo_b if known else np.nan
-        row["tie_sensitive"] = bool(known and row["winner"] not in (TIE, NONE) and row["tie_low"] < 0 < row["tie_high"])
+    _add_tie_range(rows, tie_range)
     table = pd.DataFrame(rows)
+    table["significant_winner"] = pd.Series([w if isinstance(w, str) else None for w in table.significant_winner],
+                                            dtype=object)  # (None, not a string column's NaN, where none)
     table.attrs["settings"] = means.attrs["settings"] = str(settings)
-    verdicts, measures, flips = decide(table, flavors, pairs, label)
+    pool = Pool(shares, skip_findings(scores, qs, flavors, pairs, settings, shares, label))
+    floor = 1.0 / (settings.n_resamples + 1) if settings.test in ("randomization", "tukey") else 0.0
+    verdicts, measures, flips = decide(table, flavors, pairs, label, pool, floor)
     warnings = pd.DataFrame(warn_rows, columns=["run", "flavor", "label", "code", "message", "numbers"])
+    described = _described(settings, pairs, runs, baselines, qs)
+    return Comparison(runs, flavors, table, means, verdicts, measures, flips, warnings, skipped, described, scores,
+                      {str(f): label(f) for f in flavors}, baseline, qs, baselines)
+
+
+WILCOXON_METHOD = (f"zeros dropped (Wilcoxon's method), tied magnitudes given their midrank; exact over the "
+                   f"2^n sign vectors of the midranks up to n = {EXACT_WILCOXON} nonzero differences, else the "
+                   "normal approximation with the tie correction")
+
+
+def _described(settings: TestSettings, pairs: list[tuple[str, str]], runs: list[str], baselines: list[str],
+               qs: QuerySet) -> dict[str, Any]:
+    """How the comparison was tested, as `Comparison.settings` and every output say it."""
     correction = ("none (one pair)" if len(pairs) == 1 else f"none: the Tukey HSD test holds the family-wise error "
                   f"over all {len(runs)} runs' pairs" if settings.test == "tukey" else
                   f"{CORRECTION_NAMES[settings.correction]} over the {len(pairs)} pairs of each flavor")
-    described = {"canonical": str(settings), "test": settings.test,
-                 "ci": "paired percentile bootstrap" if settings.ci == "bootstrap" else "t interval",
-                 "n_resamples": settings.n_resamples, "seed": settings.seed, "confidence": settings.confidence,
-                 "alpha": settings.alpha, "correction": correction, "correction_method": settings.correction,
-                 "effect_size": EFFECT_SIZE, "baselines": baselines,
-                 "pairs": ("each run vs " + " and vs ".join(baselines)) if baselines else "all pairs",
-                 "query_set": qs.name, "queries": qs.size,
-                 "paired_queries": qs.describe() + "; a query some run leaves undefined under a flavor is left out "
-                                   "of that flavor for every run (counted in `excluded`)"}
-    return Comparison(runs, flavors, table, means, verdicts, measures, flips, warnings, skipped, described, scores,
-                      {str(f): label(f) for f in flavors}, baseline, qs, baselines)
+    return {"canonical": str(settings), "test": settings.test,
+            "ci": "paired percentile bootstrap" if settings.ci == "bootstrap" else "t interval",
+            "n_resamples": settings.n_resamples, "seed": settings.seed, "confidence": settings.confidence,
+            "alpha": settings.alpha, "correction": correction, "correction_method": settings.correction,
+            "intervals": settings.intervals, "interval_coverage": describe_intervals(settings, len(pairs)),
+            "tolerance": settings.tolerance,
+            "tolerance_rule": f"differences within {settings.tolerance:g} of each other are equal (a zero, a tie of "
+                              "ranks, a tie of wins) before any test reads a sign or a rank",
+            "wilcoxon": WILCOXON_METHOD if settings.test == "wilcoxon" else None,
+            "effect_size": EFFECT_SIZE, "baselines": baselines,
+            "pairs": ("each run vs " + " and vs ".join(baselines)) if baselines else "all pairs",
+            "query_set": qs.name, "queries": qs.size,
+            "paired_queries": qs.describe() + "; a query some run leaves undefined under a flavor is left out "
+                              "of that flavor for every run (counted in `excluded`)"}
 
 
 def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[str, Sequence[str]] | None = None,
             cutoffs: Sequence[int] | None = None, base: str | Flavor = "ndcg",
             baseline: str | Sequence[str] | None = None, test: str = "randomization", n_resamples: int = 10_000,
             seed: int = 0, confidence: float = 0.95, alpha: float = 0.05, correction: str = "", ci: str = "",
-            on_duplicate: str = "error",
+            intervals: str = "per_comparison", tolerance: float = DEFAULT_TOLERANCE, on_duplicate: str = "error",
             names: Sequence[str] | Mapping[str, str] | None = None, query_set: str = "common",
             max_memory: str | int | None = None) -> Comparison:
     """Compare runs under every flavor of a grid.
@@ -339,14 +315,16 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
     p-value, percentile bootstrap CI) or "t" (scipy.stats.ttest_rel). Returns a `Comparison` whose
     `pairs`, `means`, `verdicts`, `flips` and `warnings` are DataFrames. on_duplicate: as for `evaluate`.
     test ("randomization", "t", "wilcoxon", "sign", "tukey"), n_resamples, seed, confidence, alpha, correction
-    ("holm", "bonferroni", "bh", "none"), ci ("bootstrap", "t"): the `TestSettings` of the comparison (its
-    canonical string is `settings["canonical"]`). baseline: one run or several (each run against each).
+    ("holm", "bonferroni", "bh", "none"), ci ("bootstrap", "t"), intervals ("per_comparison", "simultaneous":
+    compare/intervals.py), tolerance (differences within it are equal: compare/rank_tests.py): the `TestSettings`
+    of the comparison (its canonical string is `settings["canonical"]`). baseline: one run or several (each run
+    against each).
     names: the runs' names, as for `evaluate`; `baseline` is a run's name, its path as given or its file name.
     query_set: the queries every mean, difference and test is over: "common" (the judged queries every run
     answers) or "qrels" (every judged query, a missing one counted as the flavor's missing= says; refused under
     missing=skip when a run lacks one). max_memory: the memory budget, as for `evaluate`.
     """
-    settings = TestSettings(test, n_resamples, seed, confidence, alpha, correction, ci)
+    settings = TestSettings(test, n_resamples, seed, confidence, alpha, correction, ci, intervals, tolerance)
     if query_set not in QUERY_SETS:
         raise CompareError(f"unknown query set {query_set!r}; use 'common' or 'qrels'")
     if flavors is not None and grid is not None:

@@ -23,7 +23,7 @@ MEANS_STREAM = 2  # np.random.SeedSequence(seed).spawn(4)[2]: the bootstrap of e
 def effect_size(d: np.ndarray) -> float:
     """Paired Cohen's d_z = mean(d) / sd(d) (sd with n - 1); NaN when undefined."""
     d = np.asarray(d, dtype=np.float64)
-    if len(d) < 2:
+    if len(d) < 2 or bool(np.all(d == d[0])):  # (no spread: numpy's sd of equal values can be 1e-17, not 0)
         return float("nan")
     sd = float(np.std(d, ddof=1))
     return float(np.mean(d)) / sd if sd > 0 else float("nan")

@@ -14,10 +14,11 @@ import numpy as np
 
 from rankflavor import registry
 from rankflavor.compare.effects import effect_size, mean_intervals
+from rankflavor.compare.intervals import tukey_half_width
 from rankflavor.compare.query_set import QuerySet, set_values, summary_values
-from rankflavor.compare.rank_tests import win_tie_loss
+from rankflavor.compare.rank_tests import snap, win_tie_loss
 from rankflavor.compare.stats import TestSettings
-from rankflavor.compare.tukey import tukey_hsd
+from rankflavor.compare.tukey import tukey_test
 from rankflavor.flavor import Flavor
 
 
@@ -29,6 +30,7 @@ class Extras:
     intervals: dict[tuple[int, str], tuple[float, float]] = field(default_factory=dict)
     pairs: dict[tuple[int, int], dict[str, float | int]] = field(default_factory=dict)
     tukey: dict[tuple[int, int], float] = field(default_factory=dict)
+    tukey_half: dict[int, float] = field(default_factory=dict)  # flavor index -> the simultaneous half-width
 
 
 def flavor_matrix(scores, qs: QuerySet, flavor: Flavor, runs: list[str]) -> np.ndarray:
@@ -56,9 +58,11 @@ def extras(scores, qs: QuerySet, flavors: list[Flavor], pairs: list[tuple[str, s
     for i, x in enumerate(matrices):
         for j, (a, b) in enumerate(pairs):
             d = x[:, index[a]] - x[:, index[b]]
-            wins, ties, losses = win_tie_loss(d)
-            out.pairs[(i, j)] = {"effect_size": effect_size(d), "wins": wins, "ties": ties, "losses": losses}
+            wins, ties, losses = win_tie_loss(d, settings.tolerance)
+            out.pairs[(i, j)] = {"effect_size": effect_size(snap(d, settings.tolerance)), "wins": wins, "ties": ties,
+                                 "losses": losses}
         if settings.test == "tukey":
-            p = tukey_hsd(x, [(index[a], index[b]) for a, b in pairs], settings.n_resamples, settings.seed)
+            p, ranges = tukey_test(x, [(index[a], index[b]) for a, b in pairs], settings.n_resamples, settings.seed)
             out.tukey.update({(i, j): pj for j, pj in enumerate(p)})
+            out.tukey_half[i] = tukey_half_width(ranges, settings.confidence)
     return out

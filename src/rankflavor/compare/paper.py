@@ -165,15 +165,16 @@ def paper_table(cmp: Any, digits: int = 4) -> PaperTable:
     better: dict[tuple[str, str], list[str]] = {(r, m): [] for r in cmp.runs for m in labels}
     worse: dict[tuple[str, str], list[str]] = {(r, m): [] for r in cmp.runs for m in labels}
     for row in cmp.pairs.itertuples():
-        if not row.significant or row.winner not in (row.run_a, row.run_b):
+        winner = significant_winner(row)
+        if winner is None:
             continue
         measure = cmp.labels.get(row.flavor, row.flavor)
-        winner, loser = (row.run_a, row.run_b) if row.winner == row.run_a else (row.run_b, row.run_a)
+        loser = row.run_b if winner == row.run_a else row.run_a
         better[(winner, measure)].append(loser)
         worse[(loser, measure)].append(winner)
     settings = cmp.settings
     baseline = cmp.baseline
-    where = f"{method_caption(cmp)}; means and tests {set_caption(cmp)}"
+    where = f"{method_caption(cmp)}; means and tests {set_caption(cmp)}" + disagreement_note(cmp)
     intervals = {(row.run, cmp.labels.get(row.flavor, row.flavor)): (row.ci_low, row.ci_high)
                  for row in cmp.means.itertuples()} if "ci_low" in cmp.means else {}
     if intervals:
@@ -192,6 +193,30 @@ def paper_table(cmp: Any, digits: int = 4) -> PaperTable:
     query_set = None if cmp.query_set is None else cmp.query_set.to_dict()
     return PaperTable(list(cmp.runs), labels, flavors, means, better, worse, baseline, note, letters, digits, query_set,
                       intervals, settings.get("canonical", ""))
+
+
+def significant_winner(row: Any) -> str | None:
+    """The run a pairs row finds significantly better (its test significant, its statistic and the mean favouring
+    it: compare/pair_tests.py), else None."""
+    winner = getattr(row, "significant_winner", None)
+    if "finding" not in getattr(row, "_fields", ()):  # (a table made before findings: significance and the mean)
+        winner = row.winner if row.significant and row.winner in (row.run_a, row.run_b) else None
+    return winner if isinstance(winner, str) else None
+
+
+def disagreement_note(cmp: Any) -> str:
+    """Where the test is significant but favours the run with the lower mean: unmarked, and said."""
+    pairs = cmp.pairs
+    if "finding" not in pairs:
+        return ""
+    rows = pairs[pairs.finding == "mean and test disagree"]
+    if rows.empty:
+        return ""
+    row = rows.iloc[0]
+    more = f" (and {len(rows) - 1} more)" if len(rows) > 1 else ""
+    return (f"; not marked: under {row.label}, the test is significant for {row.favours} against "
+            f"{row.run_b if row.favours == row.run_a else row.run_a} while the mean favours {row.winner}{more}: mean "
+            "and test disagree")
 
 
 def method_caption(cmp: Any) -> str:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rankflavor.compare.rank_tests import DEFAULT_TOLERANCE, direction, sign_test, snap, wilcoxon_test
 from rankflavor.errors import UsageError
 
 CHUNK = 1 << 21  # resampled values held in memory at once
@@ -33,9 +34,10 @@ CHUNK = 1 << 21  # resampled values held in memory at once
 TESTS = ("randomization", "t", "wilcoxon", "sign", "tukey")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 INTERVALS = ("bootstrap", "t")
+FAMILIES = ("per_comparison", "simultaneous")  # what a difference's interval covers: its own pair, or the family
 # the canonical string's keys, in order, and the field each names
 CANONICAL_KEYS = {"test": "test", "resamples": "n_resamples", "seed": "seed", "correction": "correction", "ci": "ci",
-                  "confidence": "confidence", "alpha": "alpha"}
+                  "confidence": "confidence", "alpha": "alpha", "intervals": "intervals", "tolerance": "tolerance"}
 
 
 @dataclass(frozen=True)
@@ -46,10 +48,14 @@ class TestSettings:
     `correction` over each flavor's pairs ("holm", "bonferroni", "bh" = Benjamini-Hochberg, "none"; default holm,
     none under tukey, which controls the family-wise error itself: compare/corrections.py), `ci`, how every
     interval is made ("bootstrap": percentile bootstrap; "t": Student's t; default t under test=t, else
-    bootstrap), its `confidence`, and `alpha`, the significance level after the correction.
+    bootstrap), its `confidence`, `alpha`, the significance level after the correction, `intervals`, what each
+    difference's interval covers ("per_comparison": its own pair at `confidence`; "simultaneous": the family of a
+    flavor's pairs, as the correction: compare/intervals.py), and `tolerance`, within which two differences are
+    equal (compare/rank_tests.py `snap`: a zero, a tie of ranks, a tie of wins).
 
     `str(settings)` is its canonical string (`test=randomization resamples=10000 seed=0 correction=holm
-    ci=bootstrap confidence=0.95 alpha=0.05`), which `TestSettings.parse` reads back."""
+    ci=bootstrap confidence=0.95 alpha=0.05 intervals=per_comparison tolerance=1e-09`), which `TestSettings.parse`
+    reads back."""
 
     __test__ = False  # (a settings value, not a pytest test class)
 
@@ -60,6 +66,8 @@ class TestSettings:
     alpha: float = 0.05
     correction: str = ""  # "": holm, or none under test=tukey
     ci: str = ""  # "": t under test=t, else bootstrap
+    intervals: str = "per_comparison"
+    tolerance: float = DEFAULT_TOLERANCE
 
     def __post_init__(self) -> None:
         """Each setting checked, a UsageError naming the value (a ValueError, as before)."""
@@ -74,6 +82,16 @@ class TestSettings:
                              "correction=none with test=tukey")
         if self.ci not in INTERVALS:
             raise UsageError(f"unknown interval {self.ci!r}; use one of {', '.join(INTERVALS)}")
+        if self.intervals not in FAMILIES:
+            raise UsageError(f"unknown intervals {self.intervals!r}; use one of {', '.join(FAMILIES)}")
+        if self.intervals == "simultaneous" and self.correction == "none" and self.test != "tukey":
+            raise UsageError("intervals=simultaneous cover a flavor's pairs as its correction does: give a correction "
+                             "(holm, bonferroni, bh) or test=tukey, or intervals=per_comparison")
+        tolerance = self.tolerance
+        if (not isinstance(tolerance, (int, float, np.number)) or isinstance(tolerance, bool)
+                or not 0 <= tolerance < 1e-3):
+            raise UsageError(f"tolerance={tolerance!r}: give a number from 0 up to (not including) 0.001, e.g. "
+                             f"tolerance={DEFAULT_TOLERANCE}")
         for name, least in (("n_resamples", 1), ("seed", 0)):
             value = getattr(self, name)
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < least:
@@ -103,7 +121,7 @@ class TestSettings:
             name = CANONICAL_KEYS[key]
             try:
                 kwargs[name] = (int(value) if name in ("n_resamples", "seed")
-                                else float(value) if name in ("confidence", "alpha") else value)
+                                else float(value) if name in ("confidence", "alpha", "tolerance") else value)
             except ValueError:
                 raise UsageError(f"test settings {text!r}: {key}={value!r} is not a number") from None
         return cls(**kwargs)  # type: ignore[arg-type]
@@ -122,6 +140,8 @@ class PairedTest:
     p: float
     test: str
     exact: bool
+    favours: int = 0  # the run the test's statistic favours: +1 a, -1 b, 0 neither (compare/rank_tests.py)
+    constant: float | None = None  # every snapped difference, when they are all one value
 
 
 def _rng(seed: int | np.random.Generator) -> np.random.Generator:
@@ -219,14 +239,19 @@ def bootstrap_ci(d: np.ndarray, n_resamples: int = 10_000, seed: int | np.random
 
 
 def t_test(d: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
-    """(p, ci_low, ci_high) of the paired t-test on d (scipy.stats.ttest_rel against zeros)."""
+    """(p, ci_low, ci_high) of the paired t-test on d (scipy.stats.ttest_rel against zeros). Differences that are
+    all one value c (give them snapped: rank_tests.snap) have no spread: p 1 when c = 0; when c != 0 the statistic
+    is infinite and p 0 (SciPy's own result, exact rather than float noise's 1e-169); the interval is [c, c]."""
     from scipy import stats
 
     d = np.asarray(d, dtype=np.float64)
-    if len(d) < 2 or np.all(d == d[0]):
-        # no variance: the test is undefined; a zero difference is no evidence, a constant one is not testable
-        m = float(d[0]) if len(d) else float("nan")
-        return (1.0 if m == 0 else float("nan")), m, m
+    if len(d) == 0:
+        return float("nan"), float("nan"), float("nan")
+    if np.all(d == d[0]):
+        m = float(d[0])
+        return (1.0 if m == 0 else 0.0 if len(d) >= 2 else float("nan")), m, m
+    if len(d) < 2:
+        return float("nan"), float(d[0]), float(d[0])
     res = stats.ttest_rel(d, np.zeros_like(d))
     ci = res.confidence_interval(confidence)
     return float(res.pvalue), float(ci.low), float(ci.high)
@@ -242,29 +267,47 @@ def paired_test(a: np.ndarray, b: np.ndarray, settings: TestSettings = TestSetti
     return paired_tests(d[:, None], settings)[0]
 
 
-def paired_tests(d: np.ndarray, settings: TestSettings = TestSettings()) -> list[PairedTest]:
-    """`paired_test` for every column of d (n, F) at once (same resamples for every column). The p-value is the
-    declared test's (NaN under tukey: it needs every run, compare/tukey.py), the interval the declared ci's."""
+def snapped_columns(d: np.ndarray, tolerance: float) -> np.ndarray:
+    """Each column of d (n, F) snapped at the tolerance (rank_tests.snap)."""
     d = np.asarray(d, dtype=np.float64)
-    n, width = d.shape
-    diffs = d.mean(axis=0) if n else np.full(width, np.nan)
+    return np.column_stack([snap(d[:, f], tolerance) for f in range(d.shape[1])]) if d.size else d.copy()
+
+
+def paired_tests(d: np.ndarray, settings: TestSettings = TestSettings(), confidence: float | None = None,
+                 intervals: bool = True) -> list[PairedTest]:
+    """`paired_test` for every column of d (n, F) at once (same resamples for every column). The differences are
+    snapped at the settings' tolerance first (rank_tests.snap) for the tests and the intervals; `diff` is the mean
+    of the differences as given. The p-value is the declared test's (NaN under tukey: it needs every run,
+    compare/tukey.py), `favours` the direction of its statistic, the interval the declared ci's at `confidence`
+    (default the settings': compare/intervals.py gives a family's level; `intervals=False`: none, NaN)."""
+    raw = np.asarray(d, dtype=np.float64)
+    n, width = raw.shape
+    diffs = raw.mean(axis=0) if n else np.full(width, np.nan)
+    d = snapped_columns(raw, settings.tolerance)
+    level = settings.confidence if confidence is None else confidence
     flips_seed, boot_seed = np.random.SeedSequence(settings.seed).spawn(2)
     exact = True
+    means = d.mean(axis=0) if n else np.full(width, np.nan)
+    favours = [direction(float(means[f]), settings.tolerance) for f in range(width)]
     if settings.test == "randomization":
         p, exact = randomization_test(d, settings.n_resamples, np.random.default_rng(flips_seed))
     elif settings.test == "tukey":
         p, exact = np.full(width, np.nan), False
+    elif settings.test == "t":
+        p = np.array([t_test(d[:, f])[0] for f in range(width)])
     else:
-        from rankflavor.compare.rank_tests import sign_p, wilcoxon_p  # (scipy)
-
-        paired_p = {"t": lambda x: t_test(x)[0], "wilcoxon": wilcoxon_p, "sign": sign_p}[settings.test]
-        p = np.array([paired_p(d[:, f]) for f in range(width)])
-    if settings.ci == "t":
-        low, high = np.array([t_test(d[:, f], settings.confidence)[1:] for f in range(width)]).reshape(width, 2).T
+        test = wilcoxon_test if settings.test == "wilcoxon" else sign_test
+        outcomes = [test(d[:, f], settings.tolerance) for f in range(width)]
+        p, favours = np.array([o[0] for o in outcomes]), [o[1] for o in outcomes]
+    if not intervals:
+        low = high = np.full(width, np.nan)
+    elif settings.ci == "t":
+        low, high = np.array([t_test(d[:, f], level)[1:] for f in range(width)]).reshape(width, 2).T
     else:
-        low, high = bootstrap_ci(d, settings.n_resamples, np.random.default_rng(boot_seed), settings.confidence)
-    return [PairedTest(n, float(diffs[f]), float(low[f]), float(high[f]), float(p[f]), settings.test, exact)
-            for f in range(width)]
+        low, high = bootstrap_ci(d, settings.n_resamples, np.random.default_rng(boot_seed), level)
+    constant = [float(d[0, f]) if n and bool(np.all(d[:, f] == d[0, f])) else None for f in range(width)]
+    return [PairedTest(n, float(diffs[f]), float(low[f]), float(high[f]), float(p[f]), settings.test, exact,
+                       favours[f], constant[f]) for f in range(width)]
 
 
 def step_adjusted(p: np.ndarray | list[float], scaled: Callable[[np.ndarray, int], np.ndarray],

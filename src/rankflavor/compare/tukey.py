@@ -59,9 +59,16 @@ def tukey_ranges(x: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
 
 def tukey_hsd(x: np.ndarray, pairs: list[tuple[int, int]], n_resamples: int = 10_000, seed: int = 0) -> list[float]:
     """The randomised Tukey HSD p-value of each pair (i, j) of columns of x (queries x runs, every run)."""
+    return tukey_test(x, pairs, n_resamples, seed)[0]
+
+
+def tukey_test(x: np.ndarray, pairs: list[tuple[int, int]], n_resamples: int = 10_000, seed: int = 0,
+               ) -> tuple[list[float], np.ndarray]:
+    """(each pair's randomised Tukey HSD p-value, the null ranges they were read from: compare/intervals.py takes
+    the simultaneous intervals' half-width from them)."""
     x = np.asarray(x, dtype=np.float64)
     if x.shape[0] == 0 or x.shape[1] < 2:
-        return [float("nan")] * len(pairs)
+        return [float("nan")] * len(pairs), np.zeros(0)
     ranges = tukey_ranges(x, n_resamples, seed)
     means = x.mean(axis=0)
     scale = 1e-9 * max(1.0, float(np.abs(x).max())) if x.size else 0.0
@@ -69,4 +76,4 @@ def tukey_hsd(x: np.ndarray, pairs: list[tuple[int, int]], n_resamples: int = 10
     for i, j in pairs:
         observed = abs(means[i] - means[j])
         p.append(float((1 + int((ranges >= observed - scale).sum())) / (1 + n_resamples)))
-    return p
+    return p, ranges

@@ -12,7 +12,9 @@ leaves undefined under the flavor:
   every sign vector (itertools.product); a Monte Carlo one by running the same seeded test again on the
   recomputed differences (its resamples cannot be re-derived otherwise);
 - each Holm correction step by step, the declared correction's (`p_adjusted`), `significant` (p_adjusted <
-  alpha) and the winner (the sign of the difference, ties within 1e-9);
+  alpha), the winner (the sign of the difference, ties within the tolerance), the run the test's statistic
+  favours, the finding and the significant winner by their definitions (compare/pair_tests.py);
+- the tests read the differences snapped at the tolerance (verify_stats.plain_snap);
 - the intervals, effect sizes, win / tie / loss counts, the Wilcoxon, sign and Tukey HSD p-values:
   compare/verify_stats.py.
 """
@@ -28,9 +30,8 @@ import numpy as np
 
 from rankflavor import registry
 from rankflavor.compare.stats import TestSettings, paired_tests
-from rankflavor.compare.verify_stats import check_flavor, plain_adjust, settings_of
+from rankflavor.compare.verify_stats import check_flavor, plain_adjust, plain_favours, plain_snap, settings_of
 from rankflavor.engine import MIN_GEO_MEAN
-from rankflavor.report.numbers import TOLERANCE
 
 AGREE = 1e-9  # relative and absolute tolerance of a recomputed number
 
@@ -98,8 +99,10 @@ def _p(d: list[float], settings: TestSettings) -> float:
     if settings.test == "t":
         from scipy import stats
 
-        if len(d) < 2 or all(x == d[0] for x in d):  # (rankflavor's rule where scipy divides 0 by 0: stats.t_test)
-            return 1.0 if d[0] == 0 else math.nan
+        if all(x == d[0] for x in d):  # (no spread: t infinite, p 0, or 1 when every difference is 0: stats.t_test)
+            return 1.0 if d[0] == 0 else 0.0 if len(d) >= 2 else math.nan
+        if len(d) < 2:
+            return math.nan
         return float(stats.ttest_rel(d, [0.0] * len(d)).pvalue)
     if len(d) < 63 and 2 ** len(d) <= settings.n_resamples:
         return _exact_p(d)
@@ -147,20 +150,39 @@ def verify_comparison(cmp: Any) -> list[CompareDisagreement]:
             if not _same(got, want):
                 out.append(CompareDisagreement(label, where, what, got, want))
 
-        others = check_flavor(cmp, flavor, summarised, diffs, settings, report)
-        p_values = [others.get(j, _p(d, settings)) for j, d in enumerate(diffs)]
+        snapped = [plain_snap(d, settings.tolerance) for d in diffs]
+        others = check_flavor(cmp, flavor, summarised, snapped, settings, report)
+        p_values = [others.get(j, _p(d, settings)) for j, d in enumerate(snapped)]
         several = len(p_values) > 1
         adjusted = _holm(p_values) if several else p_values
         declared = plain_adjust(p_values, settings.correction) if several else p_values
-        for row, d, p, p_holm, p_adj in zip(pairs.itertuples(), diffs, p_values, adjusted, declared, strict=True):
-            diff = math.fsum(d) / len(d) if d else math.nan
-            winner = ("none" if math.isnan(diff) else "tie" if abs(diff) <= TOLERANCE
-                      else row.run_a if diff > 0 else row.run_b)
-            significant = bool(not math.isnan(p_adj) and p_adj < settings.alpha)
-            for what, got, want in (("n", row.n, len(d)), ("diff", row.diff, diff),
-                                    ("p", row.p, p), ("p_holm", row.p_holm, p_holm),
-                                    ("p_adjusted", getattr(row, "p_adjusted", p_holm), p_adj),
-                                    ("significant", bool(row.significant), significant), ("winner", row.winner, winner)):
+        for row, d, e, p, p_holm, p_adj in zip(pairs.itertuples(), diffs, snapped, p_values, adjusted, declared,
+                                               strict=True):
+            where = f"{row.run_a} vs {row.run_b}"
+            for what, got, want in _pair_numbers(row, d, e, p, p_holm, p_adj, settings):
                 if not _same(got, want):
-                    out.append(CompareDisagreement(label, f"{row.run_a} vs {row.run_b}", what, got, want))
+                    out.append(CompareDisagreement(label, where, what, got, want))
     return out
+
+
+def _pair_numbers(row: Any, d: list[float], snapped: list[float], p: float, p_holm: float, p_adj: float,
+                  settings: TestSettings) -> list[tuple[str, Any, Any]]:
+    """(what, reported, recomputed) of one pairs row: n, diff, the p-values, significance, winner, the run the
+    test favours, the finding and the significant winner."""
+    diff = math.fsum(d) / len(d) if d else math.nan
+    a, b = row.run_a, row.run_b
+    winner = "none" if math.isnan(diff) else "tie" if abs(diff) <= settings.tolerance else a if diff > 0 else b
+    significant = bool(not math.isnan(p_adj) and p_adj < settings.alpha)
+    favours = {1: a, -1: b}.get(plain_favours(snapped, settings.test, settings.tolerance), "tie")
+    finding = ("none" if winner == "none" else "not significant" if not significant else
+               "significant" if favours == winner else "mean and test disagree")
+    numbers = [("n", row.n, len(d)), ("diff", row.diff, diff), ("p", row.p, p), ("p_holm", row.p_holm, p_holm),
+               ("p_adjusted", getattr(row, "p_adjusted", p_holm), p_adj),
+               ("significant", bool(row.significant), significant), ("winner", row.winner, winner)]
+    if hasattr(row, "finding"):
+        constant = snapped[0] if snapped and all(x == snapped[0] for x in snapped) else None
+        numbers += [("favours", row.favours, favours), ("finding", row.finding, finding),
+                    ("significant_winner", row.significant_winner if isinstance(row.significant_winner, str) else "",
+                     winner if finding == "significant" else ""),
+                    ("constant_diff", row.constant_diff, constant)]
+    return numbers

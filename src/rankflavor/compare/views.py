@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rankflavor.compare.comparison import winner_of
+from rankflavor.compare.pair_tests import winner_of
 from rankflavor.compare.scores import Scores
 from rankflavor.flavor import Flavor
 

@@ -184,8 +184,8 @@ def scatter(source: Any, run_a: str | None = None, run_b: str | None = None, fla
 
 def flavor_heatmap(comparison: Any) -> go.Figure:
     """Runs x flavors: each cell the run's mean under the flavor (its label on the axis; hover: the canonical
-    flavor), colored by its difference from the flavor's mean over the runs, so the winner of each flavor
-    stands out; the winner's cell is marked ●."""
+    flavor), colored by its difference from the flavor's mean over the runs; the highest mean of each flavor is
+    marked ● (the highest, significant or not: the verdicts say what is significant)."""
     flavors = [str(f) for f in comparison.flavors]
     labels = [comparison.labels.get(f, f) for f in flavors]
     means = comparison.means.pivot_table(index="run", columns="flavor", values="mean", aggfunc="first", dropna=False)
@@ -202,6 +202,7 @@ def flavor_heatmap(comparison: Any) -> go.Figure:
                                zmin=-limit or -1, zmax=limit or 1,
                                colorbar={"title": {"text": "mean − flavor's<br>average"}},
                                hovertemplate="%{y} under %{x}<br>%{text}<br>%{customdata}<extra></extra>"))
-    fig.update_layout(**{**LAYOUT, "height": 120 + 48 * len(z)}, title={"text": "Means under each flavor", "x": 0.01})
+    fig.update_layout(**{**LAYOUT, "height": 120 + 48 * len(z)},
+                      title={"text": "Means under each flavor (●: the highest, significant or not)", "x": 0.01})
     fig.update_xaxes(tickangle=-30)
     return fig

@@ -239,10 +239,21 @@ def _share_key(flavor: Flavor, need: float) -> tuple:
             str(flavor.unjudged))
 
 
+def _spec(flavor: Flavor) -> ListSpec:
+    metric = registry.get(flavor.metric)
+    return ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor))
+
+
 def _need(flavor: Flavor) -> float:
     """How many top ranks of each list the flavor reads (inf: all)."""
-    metric = registry.get(flavor.metric)
-    return ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor)).need
+    return _spec(flavor).need
+
+
+def rows_read(flavor: Flavor) -> float:
+    """How many top rows of each ranked list, by score after the drops (self_docs=drop, negative=drop), the
+    flavor's value depends on (inf: every row); the rows tied with the last of them are read too. A run cut to
+    those rows has the same values (compare/fills.py reads a run's holes within them)."""
+    return _spec(flavor).rows_read
 
 
 def _only_queries(scope: RunScope, codes: tuple[int, ...]) -> InternedRun:

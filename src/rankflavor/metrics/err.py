@@ -53,6 +53,7 @@ def rank_by_rank(lists: RankedLists, mask: np.ndarray):
 class ExpectedReciprocalRank(BinaryMetric):
     """ERR = sum over ranks i of R_i / i * prod over j < i of (1 - R_j), R = (2^g - 1) / 2^max_grade"""
 
+    value_bounds = (0.0, 1.0)
     name = "err"
     reads = GRADED_AXES
     not_read: ClassVar[dict[str, tuple[str, str]]] = {

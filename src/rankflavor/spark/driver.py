@@ -122,8 +122,9 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, columns: Columns
     `weights=`). A file or mapping is read and checked on the driver; a DataFrame's rows are checked on the
     executors. The weights are hashed by query with the other rows: the per-query values are unchanged, the
     means weighted.
-    unjudged_bounds: a grade ('top': each query's top judged grade) for each mean's interval of judgments, in
-    `aggregate_rows` as "bounds" (low, high): rf.evaluate's report_bounds (compare/unjudged_bounds.py), per slice.
+    unjudged_bounds: g ('top': each query's top judged grade) of each mean's lowest and highest over the fills of
+    the run's holes, in `aggregate_rows` as "bounds" (lowest, highest, queries enumerated, queries bounded by their
+    measure's range): rf.evaluate's report_bounds (compare/unjudged_bounds.py), by the same function per slice.
     """
     from pyspark.sql import functions as F
 
