@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # the demo needs the package alone; test-fast the light test tools (no browser, JRE, Spark or peers);
-# test the test tools, the peer tools, the browser and Spark too
+# test the test tools, the peer tools (and beir, with --no-deps: pyproject.toml's beir extra), the browser and Spark too
 $(CORE): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(CORE)
@@ -26,6 +26,7 @@ $(LIGHT): $(BIN)/python pyproject.toml
 # (never `playwright install`)
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test,browser,peers,report,spark]"
+	$(BIN)/python -m pip install --quiet --no-deps "$$($(BIN)/python -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["beir"][0])')"
 	[ -x /usr/bin/chromium ] || { apt-get update && apt-get install -y chromium; }
 	command -v java > /dev/null || { apt-get update && apt-get install -y openjdk-17-jre-headless; }
 	touch $(STAMP) $(LIGHT)

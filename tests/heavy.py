@@ -31,7 +31,7 @@ class Group:
 GROUPS = {
     "peers": Group("the peers extra", "`make test` installs it",
                    ("pytrec_eval", "ir_measures", "cwl", "sklearn", "ranx", "numba", "lightgbm", "xgboost",
-                    "catboost", "torch", "torchmetrics", "trectools")),
+                    "catboost", "torch", "torchmetrics", "trectools", "beir")),
     "browser": Group("the browser extra and Debian's chromium", "`make test` installs both",
                      ("playwright",), ("/usr/bin/chromium",)),
     "pyterrier": Group("PyTerrier (pyterrier==1.1.2; its statsmodels makes pt.Experiment's correction)",

@@ -33,7 +33,7 @@ EXPECTED = {  # written out by hand: a value dropped from the registry by mistak
     "run_depth": ["all", "N"],
     "self_docs": ["keep", "drop"],
     "round": ["none", "N"],
-    "unjudged_queries": ["skip", "zero"],
+    "unjudged_queries": ["skip", "zero", "score"],
     "mean_of": ["raw", "rounded"],
     "weights": ["none", "NAME"],
     "rel_level": ["N"],

@@ -100,3 +100,10 @@ def test_other_measures_match_the_reference(data, flavor):
     report = check(qrels, run, flavor)
     if report is not None:
         assert report.verify() == []
+
+
+@pytest.mark.parametrize("missing", ["skip", "empty"])
+def test_err_refuses_a_grade_above_max_grade_in_a_query_it_scores_over_no_docs(missing):
+    """Under missing=empty a judged query absent from the run is scored over an empty list, its judgments read: a
+    grade above max_grade is refused there too, as the reference refuses it (found by hypothesis)."""
+    check({"q0": {"d0": 2}, "q1": {"d1": 1}}, {"q1": {"d1": 1.0}}, rf.Flavor.parse(f"err(max_grade=1) missing={missing}"))

@@ -18,8 +18,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # the modules the README and docs/ tell a user to import or call into (rankflavor.dialects.arrays: docs/presets.md,
 # "Array peers")
 PUBLIC = ["rankflavor", "rankflavor.compare", "rankflavor.plots", "rankflavor.spark", "rankflavor.errors",
-          "rankflavor.examples", "rankflavor.dialects.arrays", "rankflavor.ir_measures"]
-NEEDS = {"rankflavor.plots": "report", "rankflavor.ir_measures": "peers"}  # (plotly: the report extra; ir_measures)
+          "rankflavor.examples", "rankflavor.dialects.arrays", "rankflavor.ir_measures", "rankflavor.arrays",
+          "rankflavor.beir", "rankflavor.mteb", "rankflavor.lightgbm", "rankflavor.xgboost", "rankflavor.catboost",
+          "rankflavor.sklearn", "rankflavor.torchmetrics"]
+NEEDS = {"rankflavor.plots": "report", "rankflavor.ir_measures": "peers",  # (plotly: the report extra; ir_measures)
+         "rankflavor.sklearn": "peers", "rankflavor.torchmetrics": "peers"}  # (scikit-learn; torch and torchmetrics)
 
 
 def _module(name: str) -> types.ModuleType:

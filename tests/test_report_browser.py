@@ -72,7 +72,7 @@ def test_loads_without_errors_or_network_and_shows_flavors(browser_page):
     shutil.copy(ARTIFACTS / "report.png", ARTIFACTS / "report-latest.png")
 
 
-def test_sort_filter_and_drill_down(browser_page):
+def test_sort_filter_and_the_two_lists(browser_page):
     page, messages, _ = browser_page
     ids = lambda: page.locator("#rf-queries tbody tr td:first-child").all_inner_texts()  # noqa: E731
     page.click("#rf-queries th[data-key=query]")
@@ -82,22 +82,20 @@ def test_sort_filter_and_drill_down(browser_page):
     assert ids() == sorted(first + ids(), reverse=True)[:25]
     page.fill("#rf-filter", "q1")
     assert set(ids()) == {f"q{n}" for n in range(10, 20)}
-    assert "10 of 10 queries" in page.inner_text("#rf-count")
-    page.fill("#rf-filter", "")
-    page.select_option("#rf-only", "record")
+    assert "showing 10 of 10 queries" in page.inner_text("#rf-count")
+    page.fill("#rf-filter", "q07")
     page.locator("#rf-queries tbody tr").first.click()
-    panel = page.locator("#rf-panel.open")
-    panel.wait_for()
-    text = panel.inner_text()
-    assert "Ranked list" in text and "contribution" in text and "ideal list" in text and "rankflavor explain" in text
+    side = page.locator("#rf-side")
+    text = side.inner_text()
+    assert "query q07" in text and "contribution" in text and "rankflavor explain" in text
+    assert side.locator(".side-col").count() == 2 and side.locator("tr.at-cut").count() == 2
     ARTIFACTS.mkdir(exist_ok=True)  # (each test on its own: xdist may run them on two workers, in any order)
     page.screenshot(path=str(ARTIFACTS / "report-record.png"))
-    page.keyboard.press("Escape")
-    page.select_option("#rf-only", "all")
+    page.select_option("nav select.rf-flavor", "1")  # (one flavor for every chart, table and list)
+    assert "ndcg@3 gain=exp2" in side.inner_text() and "query q07" in side.inner_text()
     page.fill("#rf-filter", "q59")
-    page.select_option("#rf-flavor", "1")
     page.locator("#rf-queries tbody tr").first.click()
-    assert "q59" in page.inner_text("#rf-panel") and messages == []
+    assert "query q59" in page.inner_text("#rf-side") and messages == []
 
 
 def _wide_runs(folder: Path) -> list[Path]:
@@ -143,9 +141,10 @@ LAYOUT_PROBLEMS = """() => {
   }
   for (const cell of document.querySelectorAll("main td.num")) {
     const text = (cell.firstChild && cell.firstChild.nodeType === 3 ? cell.firstChild.textContent : "").trim();
-    if (!/^([+-]?[0-9][0-9,]*(\\.[0-9]{4})?|null|—)$/.test(text)) out.numbers.push(JSON.stringify(cell.textContent));
+    if (!/^([+-]?[0-9][0-9,]*(\\.[0-9]+)?(e[+-]?[0-9]+)?\\*?|null|—|unjudged)$/.test(text))
+      out.numbers.push(JSON.stringify(cell.textContent));
   }
-  document.querySelectorAll(".chart[data-clickable] .shapelayer path").forEach((p) => {
+  document.querySelectorAll(".chart[data-chart=scatter] .shapelayer path").forEach((p) => {
     const s = getComputedStyle(p);
     out.lines.push(parseFloat(s.strokeWidth) > 0 && parseFloat(s.strokeOpacity) > 0);
   });
@@ -154,7 +153,7 @@ LAYOUT_PROBLEMS = """() => {
 
 
 FARTHEST_INSIDE_POINT = """() => {
-  const chart = document.querySelector(".chart[data-clickable]");
+  const chart = document.querySelector(".chart[data-chart=scatter]");
   const area = chart.querySelector(".nsewdrag").getBoundingClientRect();
   let best = null, margin = -1;
   for (const point of chart.querySelectorAll(".scatterlayer .point")) {
@@ -186,12 +185,14 @@ def _layout(browser, report: Path, viewport: dict[str, int], mobile: bool, shot:
                                        ".map((b) => Math.round(b.getBoundingClientRect().left))")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
-    if mobile:  # a tap on a scatter's point (the one farthest inside the plot area) opens its query's record
-        page.locator(".chart[data-clickable]").first.scroll_into_view_if_needed()
+    if mobile:  # a tap on a scatter's point (the one farthest inside the plot area) shows its query's two lists
+        page.locator(".chart[data-chart=scatter]").first.scroll_into_view_if_needed()
+        before = page.inner_text("#rf-side")
         x, y = page.evaluate(FARTHEST_INSIDE_POINT)
         page.touchscreen.tap(x, y)
-        page.locator("#rf-panel.open").wait_for(timeout=5_000)
-        problems["record"] = page.inner_text("#rf-panel")
+        page.wait_for_function("(before) => document.getElementById('rf-side').innerText !== before", arg=before,
+                               timeout=5_000)
+        problems["record"] = page.inner_text("#rf-side")
     context.close()
     return problems
 
@@ -208,7 +209,7 @@ def test_a_phone_390_px_wide_scrolls_no_page_sideways_and_cuts_no_number(browser
     problems = _layout(browser, wide_report, {"width": 390, "height": 844}, mobile=True, shot="report-390.png")
     _assert_laid_out(problems, 390)
     assert len(set(problems["charts"])) == 1  # one column of charts
-    assert "Ranked list" in problems["record"]
+    assert "contribution" in problems["record"] and "query " in problems["record"]
 
 
 def test_a_desktop_width_keeps_two_columns_of_charts(browser, wide_report):
@@ -292,11 +293,10 @@ def _open_planted(browser, report: Path, planted: list[str]) -> tuple[dict, list
     shown = [page.inner_text("body")]
     queries = page.evaluate("window.rankflavorReport.data.queries")
     for text in planted:
-        page.evaluate("(j) => window.rankflavorReport.openRecord(j, 0)", queries.index(text))
-        for cell in page.locator("#rf-panel td").all()[:40]:
+        page.evaluate("(j) => window.rankflavorReport.openSide(j, 0, false)", queries.index(text))
+        for cell in page.locator("#rf-side td").all()[:40]:
             cell.hover()
-        shown.append(page.inner_text("#rf-panel"))
-        page.keyboard.press("Escape")
+        shown.append(page.inner_text("#rf-side"))
     page.fill("#rf-filter", "xxxxxxxx")
     titles = page.locator("#rf-queries .cut").evaluate_all("(cells) => cells.map((c) => c.title)")
     problems = page.evaluate(PLANTED_PROBLEMS, [*PLANTED, *SPACED, *RUN_FILES, NAMED])
@@ -320,7 +320,7 @@ def test_planted_ids_and_file_names_are_text_in_the_page(browser, tmp_path):
     runs = [*RUN_FILES, NAMED]
     svg = problems["svg"].replace("\u2068", "").replace("\u2069", "")
     _assert_text_only(problems, requests, shown + "\n" + svg, [*PLANTED, *runs])
-    assert [t.replace("\u2068", "").replace("\u2069", "") for t in problems["legend"]] == runs
+    assert [run for run in runs if run not in svg] == []  # (each run's panel and the pairs' legends name it, as text)
     assert any(RUN_FILES[1] in caption for caption in problems["captions"])
     assert titles == [LONG]
 
@@ -336,3 +336,113 @@ def test_planted_text_through_the_python_api(browser, tmp_path):
     write_report(qrels, runs, out, ["ndcg@3"], settings=None)
     problems, requests, shown, _ = _open_planted(browser, out, SPACED)
     _assert_text_only(problems, requests, shown + "\n" + problems["svg"], SPACED)
+
+
+# ---- a page a team can act on (issue 38): the answer first, every pair, two lists side by side, one query set ----
+TEAM_FLAVORS = ["ndcg@10", "ndcg@10 gain=exp2", "map"]
+
+WIDER_THAN_BOX = """() => {
+  // a table or a chart wider than its box must sit in a box that says it scrolls (page.js: .scroll.overflows and
+  // its ::before hint shown)
+  const out = [];
+  for (const el of document.querySelectorAll("main table, main .main-svg")) {
+    if (!el.getClientRects().length) continue;
+    const box = el.closest(".scroll") || el.parentElement;
+    if (el.getBoundingClientRect().width <= box.clientWidth + 1) continue;
+    const hint = box.classList.contains("overflows") && getComputedStyle(box, "::before").content.includes("scroll");
+    if (!hint) out.push(el.tagName + " " + (el.className.baseVal ?? el.className) + " in " + box.className);
+  }
+  return out;
+}"""
+
+READ_BACK = """() => {
+  const D = window.rankflavorReport.data, fi = window.rankflavorReport.state.flavor;
+  const inSet = D.in_set[fi].reduce((a, b) => a + b, 0);
+  const charts = Array.from(document.querySelectorAll(".chart[data-chart]")).map((div) => ({
+    kind: div.dataset.chart, points: div.data.reduce((n, t) => n + (t.x ? t.x.length : 0), 0) }));
+  const dist = document.getElementById("rf-dist").data.map((t) => t.x.length);
+  const paper = Array.from(document.querySelectorAll("table.paper tbody tr")).map((tr) =>
+    Array.from(tr.querySelectorAll("td")).map((td) => td.firstChild.textContent.trim()));
+  return { inSet, charts, dist, paper, answer: Array.from(document.querySelectorAll("#rf-answer > li")).map((li) => {
+    const r = li.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, text: li.innerText }; }),
+    pairs: Array.from(document.querySelectorAll(".pair h3")).map((h) => h.innerText) };
+}"""
+
+
+@pytest.fixture(scope="module")
+def team_report(tmp_path_factory) -> tuple[Path, Path, list[Path]]:
+    from page_case import write_case
+
+    folder = tmp_path_factory.mktemp("team")
+    qrels, runs = write_case(folder)
+    out = folder / "report.html"
+    specs = [x for spec in TEAM_FLAVORS for x in ("-m", spec)]
+    assert main(["report", str(qrels), *map(str, runs), *specs, "-o", str(out), "--resamples", "2000"]) == 0
+    return out, qrels, runs
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_the_answer_every_pair_and_two_lists_over_one_query_set(browser, team_report, width, height, tmp_path):
+    import rankflavor as rf
+
+    out, qrels, runs = team_report
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 600,
+                                  has_touch=width < 600)
+    requests, messages = [], []
+    context.route("**/*", lambda route: (requests.append(route.request.url), route.abort())
+                  if not route.request.url.startswith("file:") else route.continue_())
+    page = context.new_page()
+    page.on("console", lambda m: messages.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.goto(out.as_uri())
+    page.wait_for_selector(".chart .main-svg", timeout=60_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"report-{width}.png"))  # (the first screen, as docs/report.md shows it)
+    seen = page.evaluate(READ_BACK)
+    names = [r.name for r in runs]
+    assert len(seen["answer"]) == 3 and all(a["top"] < height for a in seen["answer"])  # the answer first
+    assert width < 600 or all(a["bottom"] <= height for a in seen["answer"])
+    assert [p.split(" ", 1)[1] if p.split(" ", 1)[0] in ("flavor-dependent", "robust") else p for p in seen["pairs"]]
+    assert {tuple(n for n in names if n in p) for p in seen["pairs"]} == {(a, b) for i, a in enumerate(names)
+                                                                          for b in names[i + 1:]}  # every pair
+    assert seen["inSet"] == 114 and set(seen["dist"]) == {114}  # one panel per run, over the set
+    assert {c["points"] for c in seen["charts"]} == {114}  # each pair's histogram counts and scatter points
+    keep = {line.split()[0] for line in Path(runs[0]).read_text().splitlines()}  # (bm25's 114: the common set)
+    for path, row in zip(runs, seen["paper"], strict=True):
+        common = tmp_path / path.name
+        common.write_text("".join(line + "\n" for line in path.read_text().splitlines() if line.split()[0] in keep))
+        for spec, printed in zip(TEAM_FLAVORS, row, strict=True):
+            assert printed == f"{rf.evaluate(str(qrels), str(common), spec).mean():.4f}"  # (over the common 114)
+    assert page.evaluate(WIDER_THAN_BOX) == []
+    page.select_option("nav select.rf-flavor", "1")  # a non-first flavor, then a query's two lists
+    page.locator("#rf-entries button.entry").first.click()
+    side = page.locator("#rf-side")
+    assert "ndcg@10 gain=exp2" in side.inner_text()
+    assert side.locator(".side-col").count() == 2 and side.locator("tr.at-cut").count() == 2
+    assert side.locator("tr.unjudged").count() > 0 and side.locator("details summary").count() == 1  # (ideal once)
+    page.screenshot(path=str(ARTIFACTS / f"report-{width}-side.png"))
+    assert page.evaluate(WIDER_THAN_BOX) == []
+    assert requests == [] and messages == []
+    context.close()
+
+
+def test_the_per_query_values_and_the_comparison_download_from_the_page(browser, team_report):
+    import csv
+    import io
+    import json
+
+    out, _, runs = team_report
+    context = browser.new_context(accept_downloads=True)
+    page = context.new_page()
+    page.goto(out.as_uri())
+    page.wait_for_selector(".chart .main-svg", timeout=60_000)
+    with page.expect_download() as got:
+        page.click("button[data-download=csv]")
+    rows = list(csv.DictReader(io.StringIO(Path(got.value.path()).read_text())))
+    assert len(rows) == 3 * 3 * 120 and {r["run"] for r in rows} == {r.name for r in runs}
+    outside = {r["query"] for r in rows if r["in_set"] == "0"}
+    assert outside == {f"q{i:03d}" for i in range(114, 120)}
+    with page.expect_download() as got:
+        page.click("button[data-download=json]")
+    comparison = json.loads(Path(got.value.path()).read_text())
+    assert comparison["query_set"]["size"] == 114 and len(comparison["verdicts"]) == 3
+    context.close()

@@ -61,22 +61,29 @@ def test_provenance_command_and_version(page):
 def test_the_paper_table_and_the_flip_of_the_means_are_there(page):
     """Seed 000 has one query: the gain flips the order of the means, which no test can make significant, so the
     page names the flip as such and shows no reversal (issue 37)."""
-    assert 'class="paper"' in page and "(baseline)" in page and "Δ " in page
+    assert 'class="paper"' in page and 'class="pair-table"' in page and "Δ X.run − Y.run" in page
     assert "only the order of the means changes with the axis <span class=\"axis\">gain</span>" in page
     assert 'class="reversal"' not in page and '<span class="badge muted">no finding</span>' in page
     assert "No reversal: no pair has different significant winners under two flavors." in page
 
 
-def test_the_records_picked_are_embedded_with_their_lists(page):
+def test_every_query_of_the_set_has_its_two_lists_embedded(page):
+    """The side-by-side view's lists: each run's top k (and a few ranks past the cutoff, so it can be drawn) with
+    the grade as the qrels wrote it (3, not 3.000), the metric's columns, the ideal list; for every flavor."""
     data = _data(page)
-    record = data["records"][f"0|{data['runs'][0]}|0"]
-    assert record["ranked"]["columns"][:3] == ["rank", "doc", "score"]
-    assert {"gain", "discount", "contribution"} <= set(record["ranked"]["columns"])
-    assert "ideal" in record["lists"] and record["value"] is not None
+    lists = data["lists"]
+    assert lists["complete"] and lists["queries"] == [0]
+    for fi, flavor in enumerate(data["flavors"]):
+        record = lists["flavors"][str(fi)]["records"]["X.run"]["0"]
+        assert record["columns"] == ["gain", "contribution"] and record["lists"]["ideal"]["rows"]
+        assert [row[:4] for row in record["rows"]] == [[1, "B", "2", True], [2, "C", "2", True], [3, "A", "3", True],
+                                                       [4, "D", "0", True]]
+        assert record["value"] == pytest.approx(data["values"][fi][0][0], abs=1e-6)
+        assert lists["flavors"][str(fi)]["cutoff"] == flavor["cutoff"] == 3
     assert data["explain"]["qrels"].endswith("seed000.qrels")
 
 
-def test_records_are_capped_and_chosen_for_a_reason():
+def test_the_entry_points_are_the_largest_differences_and_the_flavors_disagreements():
     import numpy as np
 
     from rankflavor import Flavor
@@ -86,10 +93,16 @@ def test_records_are_capped_and_chosen_for_a_reason():
     rng = np.random.default_rng(1)
     values = {(r, fl): rng.random(500) for r in ("a", "b") for fl in (f, g)}
     values[("a", f)][7] = -1.0  # the worst of a
-    picks = pick_queries(values, ["a", "b"], f, "a", [("a", "b", f, g, "gain linear -> exp2")], per_kind=5, cap=18)
-    assert len(picks.why) == 18
+    values[("a", f)][9], values[("b", f)][9] = 2.0, -0.5  # a leads by 2.5 under f ...
+    values[("a", g)][9], values[("b", g)][9] = -0.5, 2.0  # ... and trails by 2.5 under g: the flavors disagree most
+    keep = np.ones(500, dtype=bool)
+    keep[11] = False
+    picks = pick_queries(values, ["a", "b"], [f, g], [("a", "b")], keep, per_kind=5, cap=18)
+    assert len(picks.why) == 18 and 11 not in picks.why
     assert "among the worst of a" in picks.why[7]
-    assert any("winner changes" in r for rs in picks.why.values() for r in rs)
+    assert picks.differ["a|b"][0] == 9 and picks.disagree["a|b"][0] == 9
+    d = values[("a", f)] - values[("b", f)]
+    assert picks.differ["a|b"] == sorted(np.flatnonzero(keep), key=lambda j: (-abs(d[j]), j))[:5]
 
 
 def test_report_with_one_run_and_usage_errors(tmp_path, capsys):
@@ -178,15 +191,12 @@ def test_an_unbounded_measure_shares_the_runs_min_to_max_on_both_axes():
     assert (line.x0, line.y0, line.x1, line.y1) == pytest.approx((low, low, high, high))
 
 
-def test_the_page_draws_the_same_scatter(page):
-    specs = [json.loads(s) for s in re.findall(r'<script type="application/json" id="rf-fig-\d+">(.*?)</script>',
-                                              page, re.S)]
-    (scatter,) = [s for s in specs if s["data"][0]["type"] == "scatter"]
-    layout = scatter["layout"]
-    assert layout["xaxis"]["range"] == [0.0, 1.0] and layout["yaxis"]["range"] == [0.0, 1.0]
-    (line,) = [s for s in layout["shapes"] if s["type"] == "line"]
-    assert [line[k] for k in ("x0", "y0", "x1", "y1")] == [0.0, 0.0, 1.0, 1.0]
-    assert 'class="chart" data-spec' in page and "<figcaption>Y.run vs X.run, per query</figcaption>" in page
+def test_the_pages_script_is_in_one_scope_and_draws_every_pair(page):
+    """The charts are drawn in the browser from the data (tests/test_report_browser.py reads them back): each pair
+    has its two chart boxes, the distributions one; the parts of the script share one function scope."""
+    assert page.count('data-chart="diff"') == page.count('data-chart="scatter"') == 1  # (one pair)
+    assert 'id="rf-dist"' in page and '(function () {\n"use strict";' in page
+    assert "function drawPairScatter" in page and "function sideHtml" in page
 
 
 def _unjudged_everywhere(folder: Path, n_runs: int) -> list[Path]:
@@ -221,34 +231,39 @@ def test_warnings_are_one_row_per_kind_with_count_runs_flavors_example_and_the_f
     for run in runs:
         assert run in row.split('data-label="flavors"')[0]  # every run named in the runs cell
     example = re.search(r'data-label="example"><b>([^<]+)</b> under .*?</span>: ([^<]+)<details>', row, re.S)
-    assert example and example.group(1) == runs[0] and "unjudged docs" in example.group(2)
+    assert example and example.group(1) == runs[0]
+    assert "20 of the 20 queries of the set have unjudged documents in the top@5" in example.group(2)
     listing = re.search(r"<summary>all 40 warnings</summary>(.*?)</details>", row, re.S).group(1)
     listed = re.findall(r"<tr><td>([^<]+)</td><td>(.*?)</td><td>([^<]+)</td></tr>", listing)
     assert len(listed) == 40 and {r for r, _, _ in listed} == set(runs)
     assert {re.sub(r"<[^>]+>", "", f) for _, f, _ in listed} == set(labels)
-    assert all("unjudged docs" in message for _, _, message in listed)
+    assert all("of the 20 queries of the set" in message for _, _, message in listed)
 
 
 def test_the_pages_tables_are_over_the_comparisons_query_set():
     """A answers 10 of 20 queries (7 right), B all 20 (A's 10 right, the others wrong): by each run's own queries
-    A 0.70 leads B 0.50; over the common 10, B 1.00 leads. Both tables print the common set's means, bold B,
-    give Δ as the difference of the means printed, and name the set with its size."""
-    from rankflavor.display import sections
+    A 0.70 leads B 0.50; over the common 10, B 1.00 leads. Every table prints the common set's means, bold B,
+    gives Δ as the difference of the means printed, and names the set with its size; a query outside the set is
+    said to be outside it, never a null value."""
+    from rankflavor.display import sections, tables
     from rankflavor.display.model import build_model
+    from rankflavor.display.page_data import page_data
 
     qrels = {f"q{i:02d}": {"r": 1, "n": 0} for i in range(20)}
     good, bad = {"r": 2.0, "n": 1.0}, {"r": 1.0, "n": 2.0}
     runs = {"A": {f"q{i:02d}": (good if i < 7 else bad) for i in range(10)},
             "B": {f"q{i:02d}": (good if i < 10 else bad) for i in range(20)}}
-    model = build_model(qrels, runs, ["p@1"], baseline="A")
-    paper, sensitivity = sections.paper_table(model), sections.sensitivity(model)
+    model = build_model(qrels, runs, ["p@1"])
+    paper, sensitivity, cards = tables.paper_table(model), tables.sensitivity(model), tables.pair_cards(model)
     caption = "over the 10 queries every run answers (query set common, of 20 judged: A lacks 10)"
-    assert caption in paper and caption in sensitivity
+    assert caption in paper and caption in sensitivity and caption in cards and caption in sections.header(model, "")
     assert re.findall(r'<td class="num( best)?">(\d\.\d{4})', sensitivity) == [("", "0.7000"), (" best", "1.0000")]
-    assert "Δ +0.3000" in paper and re.search(r'<td class="num pos">\+0\.3000', sensitivity)
-    assert "0.5000" not in paper + sensitivity  # (B's mean over its own 20 queries)
-    assert "no finding</span> <b>B</b> vs <b>A</b>: no significant difference under p@1" in sections.verdicts(model)
-    assert "B&#x27;s mean higher by 0.3000" in sections.verdicts(model)
+    assert re.search(r'<td class="num neg">-0\.3000', sensitivity) and "-0.3000" in cards  # (A − B)
+    assert "0.5000" not in paper + sensitivity + cards  # (B's mean over its own 20 queries)
+    assert "no finding</span> <b>A</b> vs <b>B</b>: no significant difference" in sections.answer(model)
+    data = page_data(model)
+    assert data["in_set"] == [[1] * 10 + [0] * 10] and data["set"]["size"] == 10
+    assert data["outside"]["15"] == "outside the query set: A lacks it"
 
 
 def test_the_page_embeds_the_numbers_its_tables_print(tmp_path):
@@ -280,24 +295,26 @@ def test_the_page_embeds_the_numbers_its_tables_print(tmp_path):
         for run in ("A", "B"):
             plain = rf.evaluate(qrels, {q: runs[run][q] for q in common}, spec).mean()
             assert embedded[(run, flavor)] == pytest.approx(plain, abs=1e-12)
-        delta = re.findall(r"Δ ([+-]\d\.\d{4})", paper)[flavors.index(flavor)]
-        assert delta == f"{embedded[('B', flavor)] - embedded[('A', flavor)]:+.4f}"
+    cards = page.split('<section id="pairs">', 1)[1].split("</section>", 1)[0]
+    deltas = re.findall(r'<td class="num (?:pos|neg|)">([+-]\d\.\d{4}) <span class="ci">', cards)
+    assert deltas == [f"{embedded[('A', f)] - embedded[('B', f)]:+.4f}" for f in flavors]  # (A − B, as headed)
 
 
 def test_the_page_heads_with_measures_disagree_not_a_reversal_when_mrr_and_map_disagree():
     """MRR favours A, MAP favours B, each significantly (12 queries): the headline badge says the measures disagree
     with each one's significance; no 'reverses', no flip on the axis metric, no reversal row."""
-    from rankflavor.display import sections
+    from rankflavor.display import sections, tables
     from rankflavor.display.model import build_model
 
     qrels = {f"q{i:02d}": {"r1": 1, "r2": 1, "r3": 1, "n1": 0} for i in range(12)}
     runs = {"A": {q: {"r1": 2.0, "n1": 1.0} for q in qrels}, "B": {q: {"n1": 4.0, "r1": 3.0, "r2": 2.0, "r3": 1.0}
                                                                    for q in qrels}}
     model = build_model(qrels, runs, ["mrr", "map"], baseline="A")
-    head, sensitivity = sections.verdicts(model), sections.sensitivity(model)
+    head, sensitivity, cards = sections.answer(model), tables.sensitivity(model), tables.pair_cards(model)
+    head = head.split('<p class="note">')[0]  # (the sentences, not the note defining the words)
     assert '<span class="badge warn">measures disagree</span>' in head and "reverses" not in head
-    assert "mrr: robust, A significantly better under mrr by 0.5000" in head
-    assert "map: robust, B significantly better under map by" in head
+    assert "mrr: A significantly better under mrr. map: B significantly better under map" in head
+    assert "mrr: robust, A significantly better under mrr by 0.5000" in cards
     assert "with the axis" not in sensitivity and 'class="reversal"' not in sensitivity
     assert "No reversal: no pair has different significant winners under two flavors of a measure." in sensitivity
 

@@ -165,6 +165,8 @@ def test_refusals_and_errors_are_clear(spark):
         evaluate(qrels, run, "ndcg@3 ties=input")
     with pytest.raises(SpecError, match=r"Columns\(order="):
         evaluate(qrels, run, "ndcg@3", on_duplicate="first")
+    with pytest.raises(SpecError, match=r"qrels' order.*Columns\(order="):  # (ir_measures' compat ideal ties)
+        evaluate(qrels, run, "ir_measures.Compat")
     with pytest.raises(InputError, match="no score column 'sim'"):
         evaluate(qrels, run, "ndcg@3", columns=Columns(score="sim"))
     with pytest.raises(InputError, match="more than 3 rows"):
@@ -422,10 +424,12 @@ def test_weighted_means_equal_the_local_engine(spark):
 
 
 def test_unjudged_bounds_equal_the_local_ones_across_slices(spark, tmp_path, capsys):
-    """`unjudged_bounds=GRADE` (eval --unjudged-bounds): each run x flavor's low and high mean, merged from the
-    slices' ends, equal the local report's (compare/unjudged_bounds.py report_bounds: 1e-12 relative), at each
-    query's top grade and at a declared one, weighted and not, with a zero-ideal, a run-only and a qrels-only
-    query and many small slices; the CLI prints the local table and JSON."""
+    """`unjudged_bounds=GRADE` (eval --unjudged-bounds): each run x flavor's lowest and highest mean over the fills,
+    merged from the slices' ends (compare/fills.py query_ends per slice), and its queries enumerated and bounded by
+    their range, equal the local report's (compare/unjudged_bounds.py report_bounds: 1e-12 relative), at each
+    query's top grade and at a declared one, weighted and not, a geometric mean, a measure at its extreme fills,
+    queries over 4096 fills, with a zero-ideal, a run-only and a qrels-only query and many small slices; the CLI
+    prints the local table and JSON."""
     import json
 
     from rankflavor.cli.main import main
@@ -433,20 +437,28 @@ def test_unjudged_bounds_equal_the_local_ones_across_slices(spark, tmp_path, cap
     from rankflavor.spark import Columns, evaluate
 
     qrels, run, weights = _weighted_case()
-    specs = ["ndcg@5", "map", "p@3 unjudged=skip", "ndcg@5 weights=t", "recall@10 missing=zero", "ndcg@4 ties=average"]
+    # (a query with 14 holes: map reads them all, 2^14 fills, bounded by its range)
+    qrels = pd.concat([qrels, pd.DataFrame([("deep", "j0", 1.0)], columns=qrels.columns)], ignore_index=True)
+    run = pd.concat([run, pd.DataFrame([(f"r{r}", "deep", f"u{d}", float(20 - d)) for r in range(2) for d in range(14)],
+                                       columns=run.columns)], ignore_index=True)
+    weights["t"]["deep"] = 1.0
+    specs = ["ndcg@5", "map", "p@3 unjudged=skip", "ndcg@5 weights=t", "recall@10 missing=zero", "ndcg@4 ties=average",
+             "dcg@5", "gm_map", "ndcg@10 unjudged=skip"]  # (dcg: its extreme fills)
     runs = {name: run[run.system == name][["query", "doc", "score"]].reset_index(drop=True) for name in ("r0", "r1")}
     report = rf.evaluate(qrels, runs, specs, weights={"t": weights["t"]})
     qrels_frame, run_frame = spark.createDataFrame(qrels), spark.createDataFrame(run)
     for grade in ("top", "2"):
-        local = {(label, r): (low, high) for label, r, _, low, high in report_bounds(report, grade)}
+        local = {(b.label, b.run): (b.low, b.high, b.exact, b.by_range) for b in report_bounds(report, grade)}
         out = evaluate(qrels_frame, run_frame, specs, columns=Columns(run="system"), weights={"t": weights["t"]},
                        slice_rows=60, unjudged_bounds=grade)
         mine = {(a["label"], a["run"]): a["bounds"] for a in out.aggregate_rows}
         out.unpersist()
         assert mine.keys() == local.keys()
-        assert any(high > low + 0.01 for low, high in local.values()), grade  # (the holes move the means)
-        for key, (low, high) in local.items():
-            assert mine[key] == (pytest.approx(low, rel=1e-12), pytest.approx(high, rel=1e-12)), (grade, key)
+        assert any(high > low + 0.01 for low, high, _, _ in local.values()), grade  # (the holes move the means)
+        assert all(exact for _, _, exact, _ in local.values()) and any(by for _, _, _, by in local.values())
+        for key, (low, high, exact, by_range) in local.items():
+            assert mine[key] == (pytest.approx(low, rel=1e-12), pytest.approx(high, rel=1e-12), exact, by_range), (
+                grade, key)
     paths = {"qrels": tmp_path / "b.qrels", "run": tmp_path / "b.run"}
     paths["qrels"].write_text("".join(f"{q} 0 {d} {int(g)}\n" for q, d, g in qrels.itertuples(index=False)))
     paths["run"].write_text("".join(f"{q} Q0 {d} 1 {s} x\n" for r, q, d, s in run.itertuples(index=False) if r == "r0"))

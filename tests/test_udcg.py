@@ -13,8 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankflavor as rf
-from rankflavor.engine import select
+from rankflavor.engine import Engine, front, select
 from rankflavor.errors import SpecError
+from rankflavor.inputs.duplicates import COUNT
+from rankflavor.inputs.pipeline import prepare
 from strategies import flavors, qrels_and_run
 from test_chunks import _chunked_and_whole, _fields_equal, _small_chunks
 from test_engine_fast import _data
@@ -221,3 +223,101 @@ def test_a_utility_frame_is_a_qrels_frame_with_real_grades():
         1 / (1 + math.exp(-(0.9 - 0.4 / 3) / 3)), abs=1e-15)
     with pytest.raises(rf.InputError, match="missing"):
         rf.evaluate(qrels.assign(relevance=[0.9, float("nan"), 0.0]), run, "udcg_authors")
+
+
+def compute_udcg_score_by_hand(passages, irrelevant_weight: float = -1 / 3) -> float:
+    """GiovanniTRA/UDCG src/compute_udcg_scores.py compute_udcg_score, worked by hand: `if len(passages) == 0: return
+    0.0`; a passage without no_res_prob (None here) is skipped in the sum (`continue`) but counted in
+    len(passages); every entry of the list counts, its id never read (a passage listed twice adds twice); then
+    sigmoid(score / len(passages))."""
+    if not passages:
+        return 0.0
+    score = sum((1.0 - p) * (1.0 if relevant else irrelevant_weight) for _, relevant, p in passages if p is not None)
+    return 1.0 / (1.0 + math.exp(-score / len(passages)))
+
+
+# the edges of compute_udcg_score, as (passage id, is_relevant, no_res_prob or None) lists
+EDGES = {
+    "none_scored": [("p1", True, None), ("p2", False, None)],  # no passage has a utility: sigmoid(0) = 0.5
+    "repeated": [("p3", True, 0.25), ("p4", False, 0.5), ("p3", True, 0.25), ("p9", False, None)],
+    "mixed": [("p5", True, 0.125), ("p6", False, None), ("p7", False, 0.75)],
+}
+
+
+def edge_inputs(edges):
+    """A utility qrels (one row per scored passage id: a passage listed twice has one utility) and a run frame
+    listing the passages in the order given (a repeated id twice), scores descending."""
+    qrels = pd.DataFrame([(q, doc, (1.0 - p) * (1 if relevant else -1)) for q, passages in edges.items()
+                          for doc, relevant, p in dict.fromkeys(passages) if p is not None],
+                         columns=["query", "doc", "relevance"])
+    run = pd.DataFrame([(q, doc, float(len(passages) - i)) for q, passages in edges.items()
+                        for i, (doc, _, _) in enumerate(passages)], columns=["query", "doc", "score"])
+    return qrels, run
+
+
+def test_the_authors_edges_under_udcg_authors_own_defaults():
+    """compute_udcg_score's edges (compute_udcg_score_by_hand): a list none of whose passages has a utility (a run
+    query absent from the utilities: unjudged_queries=score) scores 0.5, a repeated passage counts twice
+    (repeats=count), and an empty list 0.0 (a query of the utilities absent from the run: missing=empty; a run
+    query with an empty list), each in the mean, as `udcg_authors` reads them with no axis written."""
+    qrels, run = edge_inputs(EDGES)
+    qrels = pd.concat([qrels, pd.DataFrame([("not_retrieved", "p8", 0.5)], columns=qrels.columns)])
+    report = rf.evaluate(qrels, run, "udcg_authors")
+    expected = {q: compute_udcg_score_by_hand(p) for q, p in EDGES.items()} | {"not_retrieved": 0.0}
+    assert per_query(report) == pytest.approx(expected, abs=1e-15)
+    assert expected["none_scored"] == 0.5
+    assert report.mean() == pytest.approx(sum(expected.values()) / 4, abs=1e-15)
+    assert report.verify() == []
+    assert any("1 row lists a doc again" in w for w in report.provenance["input_warnings"])
+    assert report.provenance["inputs"][1]["repeats_counted"] == 1
+    empty = rf.evaluate({"q": {"p1": 0.5}}, {"q": {"p1": 1.0}, "empty": {}}, "udcg_authors")
+    assert per_query(empty)["empty"] == 0.0 == compute_udcg_score_by_hand([])
+
+
+def test_repeats_are_counted_by_every_path_of_the_engine(tmp_path):
+    """The repeated passage through a TREC file (its fast reader), the prefix and the row paths, in chunks."""
+    qrels, run = edge_inputs(EDGES)
+    qrels_file, run_file = tmp_path / "u.qrels", tmp_path / "p.run"
+    qrels_file.write_text("".join(f"{q} 0 {d} {u!r}\n" for q, d, u in qrels.itertuples(index=False)))
+    run_file.write_text("".join(f"{q} Q0 {d} 1 {s!r} t\n" for q, d, s in run.itertuples(index=False)))
+    expected = {q: compute_udcg_score_by_hand(p) for q, p in EDGES.items()}
+    assert per_query(rf.evaluate(str(qrels_file), str(run_file), "udcg_authors")) == pytest.approx(expected, abs=1e-15)
+    rows = list(run.itertuples(index=False, name=None))
+    dataset, _ = prepare(qrels, pd.DataFrame(rows, columns=["query", "doc", "score"]), COUNT)
+    flavor = rf.Flavor.parse("udcg_authors")
+    with patch.object(front, "select_prefix", lambda *args: None):
+        with _small_chunks(3):
+            chunked = Engine(dataset).evaluate(dataset.runs[0], [flavor])[0].results
+        whole = Engine(dataset, chunked=False).evaluate(dataset.runs[0], [flavor])[0].results
+    _fields_equal(chunked, whole)
+    fast = Engine(dataset).evaluate(dataset.runs[0], [flavor])[0].results
+    _fields_equal(fast, whole)
+    got = dict(zip(dataset.query_ids[whole.query].tolist(), whole.value.tolist(), strict=True))
+    assert got == pytest.approx(expected, abs=1e-15)
+
+
+def test_a_repeated_doc_is_refused_unless_every_flavor_counts_repeats():
+    qrels, run = edge_inputs(EDGES)
+    for specs in (["udcg@3"], ["udcg_authors(repeats=refuse)"], ["udcg_authors", "udcg@3"], ["udcg_authors", "ndcg@3"]):
+        with pytest.raises(rf.InputError, match="duplicate document in the run"):
+            rf.evaluate(qrels, run, specs)
+    both = rf.evaluate(qrels, run, ["udcg_authors", "udcg(repeats=count)@3"])
+    passages = [{row["query"]: row["passages"] for row in r.per_query()}["repeated"] for r in both.results]
+    assert passages == [4.0, 3.0]  # (p3, p4, p3, p9; the top 3)
+    first = rf.evaluate(qrels, run, "udcg_authors", on_duplicate="first")  # (resolved at reading, for every flavor)
+    assert per_query(first)["repeated"] == pytest.approx(compute_udcg_score_by_hand(EDGES["repeated"][1:]), abs=1e-15)
+    conflicting = pd.concat([qrels, pd.DataFrame([("repeated", "p3", 0.5)], columns=qrels.columns)])
+    with pytest.raises(rf.InputError, match="judgments must agree"):
+        rf.evaluate(conflicting, run, "udcg_authors")
+    identical = pd.concat([qrels, qrels.iloc[:1]])
+    assert per_query(rf.evaluate(identical, run, "udcg_authors")) == per_query(rf.evaluate(qrels, run, "udcg_authors"))
+
+
+def test_udcg_authors_declares_the_authors_handling_and_the_axes_say_so():
+    flavor = rf.Flavor.parse("udcg_authors")
+    assert (flavor.param("repeats"), flavor.missing, flavor.unjudged_queries) == ("count", "empty", "score")
+    assert flavor.short == flavor.head and rf.Flavor.parse(flavor.short) == rf.Flavor.parse(str(flavor)) == flavor
+    plain = rf.Flavor.parse("udcg")
+    assert (plain.param("repeats"), plain.missing, plain.unjudged_queries) == ("refuse", "skip", "skip")
+    with pytest.raises(SpecError, match="unjudged_queries=score"):
+        rf.Flavor.parse("ndcg@10 unjudged_queries=score")

@@ -9,6 +9,7 @@ The calls a user needs:
     report.explain("bm25.run", "q17", "ndcg@10")   # the record: ranked list, ideal list, DCG, IDCG, why
     report.verify()                                # every value recomputed from its record: [] when all agree
     rankflavor.compare.compare("qrels.txt", ["bm25.run", "dense.run"], ["ndcg@10", "map"])  # does X beat Y?
+    rankflavor.ndcg_score(y_true, y_score, k=10)   # scikit-learn's arrays and numbers; flavor= for any other
 
 `rankflavor.Flavor.parse(spec)` reads one flavor; `str(flavor)` is its canonical string. The README and docs/
 say more. (Names are imported on first use, so that `rankflavor --help` does not pay for numpy and pyarrow.)
@@ -37,6 +38,8 @@ _EXPORTS = {
     "explain": "rankflavor.report",
     "load": "rankflavor.report",
     "power": "rankflavor.compare.power",
+    "ndcg_score": "rankflavor.arrays",
+    "dcg_score": "rankflavor.arrays",
 }
 
 __all__ = [  # noqa: RUF022 (kept in the order of _EXPORTS)
@@ -44,10 +47,12 @@ __all__ = [  # noqa: RUF022 (kept in the order of _EXPORTS)
     "EvaluationError", "InputError", "RankflavorError", "SpecError",
     "PRESETS", "Flavor", "parse_spec", "parse_specs",
     "Record", "Report", "Result", "evaluate", "explain", "load", "power",
+    "ndcg_score", "dcg_score",
 ]
-SUBPACKAGES = ("compare",)  # rf.compare.compare(...), or `import rankflavor.compare as rc`
+SUBPACKAGES = ("compare", "arrays")  # rf.compare.compare(...), or `import rankflavor.compare as rc`
 
 if TYPE_CHECKING:
+    from rankflavor.arrays import dcg_score, ndcg_score
     from rankflavor.compare.power import power
     from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError
     from rankflavor.flavor import PRESETS, Flavor, parse_spec, parse_specs

@@ -526,6 +526,11 @@ def _subcommand_cases() -> None:
     cli("compare-json-deep-gain", "compare", *DEEP[:3], "--grid", "gain", "-k", "1", "-k", "10", "--format", "json", *r)
     cli("compare-csv-deep", "compare", *DEEP, "--grid", "judged", "--format", "csv", *r)
     cli("compare-csv-small-wide", "compare", *SMALL, "--grid", "wide", "--format", "csv", *r)
+    # the bounds over every fill of the holes (compare/unjudged_bounds.py): exact, range-bounded, robust or not
+    cli("compare-unjudged-bounds-mixed", "compare", *MIXED, "-m", "ndcg@10", "-m", "ap", "-m", "p@5", "-m", "bpref",
+        "--unjudged-bounds", *r)
+    cli("eval-unjudged-bounds-small-json", "eval", *SMALL, "-m", "ndcg@5", "-m", "ap@5", "--unjudged-bounds", "2",
+        "--format", "json")
     cli("compare-example", "compare", "--example")
     cli("compare-example-json", "compare", "--example", "--format", "json", "--resamples", "200")
     cli("compare-example-grid-default", "compare", "--example", "--grid", "default", "-k", "2")

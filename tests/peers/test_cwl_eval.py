@@ -148,6 +148,20 @@ def test_graded_gains_and_a_short_depth_match_cwl_eval(tmp_path, data, depth):
         compare(ours(qrels_path, run_path, spec), cwl_numbers(qrels_path, run_path, line, 3.0, depth), qrels, spec)
 
 
+@SETTINGS
+@given(cases([0, 0.5, 1, 1]))
+def test_precision_is_cwl_evals_to_the_last_bit(tmp_path, data):
+    """P@k's expected utility, and its expected cost, are np.dot of the weights and the gains (cwl_metrics.py
+    CWLMetric._do_score): the same BLAS sums here (metrics/cwl.py dot_rows), so the numbers are equal, not close."""
+    qrels, run = data
+    qrels_path, run_path = write(tmp_path, qrels, run)
+    for k in (3, 5, 7):
+        line = f"PrecisionCWLMetric({k})"
+        mine, theirs = ours(qrels_path, run_path, f"cwl_eval.{line}"), cwl_numbers(qrels_path, run_path, line)
+        for q, row in mine.items():
+            assert (row["eu"], row["ec"]) == (theirs[q]["eu"], theirs[q]["ec"]), (line, q)
+
+
 def printed(lines: list[str]) -> dict[tuple[str, str], list[float]]:
     """cwl-eval's lines (-n: a heading first) by (topic, measure name)."""
     return {(cells[0], cells[1]): [float(c) for c in cells[2:]] for cells in (line.split("\t") for line in lines[1:])}

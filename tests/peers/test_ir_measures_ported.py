@@ -2,8 +2,9 @@
 rankflavor's terms: the inputs retyped, each expected value the one ir_measures' test states (its provider's
 result, or for Compat claclark/Compatibility's), checked against `ir_measures.NAME[@provider]` as rankflavor
 computes it. Sources: tests/test_accuracy.py, tests/test_providers.py (test_empty), tests/test_pytrec_eval.py
-(test_NumQ). tests/test_compat.py reads data files of its own (compat.qrels, compat.run) that are not in this
-repository; Compat is checked live against ir_measures in test_ir_measures_providers_names.py instead.
+(test_NumQ). tests/test_compat.py reads data files of its own (compat.qrels, compat.run, in ir_measures' GitHub
+repository but not in its package); Compat is checked live against ir_measures in
+test_ir_measures_providers_names.py instead.
 """
 
 from __future__ import annotations
@@ -53,6 +54,23 @@ PROVIDER_CASES = [
     ("P@5", 0.6), ("ERR@5", 0.10175), ("Judged@5", 1.0), ("RR@5", 0.5), ("P@5@pytrec_eval", 0.6),
     ("P@5@trectools", 0.6), ("P@5@cwl_eval", 0.6), ("Compat(p=0.8)", 0.4744431703672816), ("Accuracy", 0.5),
 ]
+
+
+# test_providers.py test_empty states these two with assertEqual and numpy.testing.assert_equal, to the last bit:
+# cwl_eval's P@5 of topic 0 (three relevant docs in the top 5) is np.dot of the weights 1/5 with the gains
+# (cwl_metrics.py CWLMetric._do_score), 0.2 added three times, not 3/5; Compat(p=0.8) is compat_provider.py's rbo
+# loop; each mean, over topic 0 and topic 1's 0 (qrels but a partial run), is MeanAgg's sum / count
+# (measures/base.py)
+EXACT = [("P@5@cwl_eval", 0.6000000000000001, 0.30000000000000004),
+         ("Compat(p=0.8)", 0.4744431703672816, 0.2372215851836408)]
+
+
+@pytest.mark.parametrize(("name", "topic0", "mean_of_two"), EXACT)
+def test_their_floats_to_the_last_bit(name, topic0, mean_of_two):
+    per_query, mean = values(QRELS, PARTIAL_RUN, f"ir_measures.{name}")
+    assert per_query == {"0": topic0, "1": 0.0} and mean == mean_of_two
+    per_query, mean = values(PARTIAL_QRELS, RUN, f"ir_measures.{name}")
+    assert per_query == {"0": topic0} and mean == topic0
 
 
 @pytest.mark.parametrize(("name", "topic0"), PROVIDER_CASES)

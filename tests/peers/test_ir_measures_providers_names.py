@@ -21,12 +21,6 @@ ir_measures = require("ir_measures")
 SEEDS = range(20)
 
 
-def by_doc_id(qrels):
-    """The qrels with each query's docs in doc id order: ir_measures' compat breaks the ideal's last ties by the
-    qrels' order, rankflavor by doc id (the same for a qrels sorted by doc id)."""
-    return {q: dict(sorted(docs.items())) for q, docs in qrels.items()}
-
-
 def theirs(provider, name, qrels, run) -> dict[str, float] | None:
     """ir_measures' per-query values of `name` by one provider (None: the provider raised ZeroDivisionError)."""
     measure = ir_measures.parse_measure(name)
@@ -66,10 +60,47 @@ MSMARCO = ["RR", "RR(rel=2)", "RR@3"]
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_compat_and_accuracy_match_their_providers(seed):
-    case = random_case(seed, max_docs=15)
-    qrels = by_doc_id(case.qrels)
-    compared = sum(agree(None, name, qrels, case.run, f"seed {seed}") for name in COMPAT + ACCURACY)
+    case = random_case(seed, max_docs=15)  # (the qrels' docs in random order: the ideal's ties follow it)
+    compared = sum(agree(None, name, case.qrels, case.run, f"seed {seed}") for name in COMPAT + ACCURACY)
     assert compared > 0
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_compat_and_cwl_precision_are_theirs_to_the_last_bit(seed):
+    """Compat (compat_provider.py's rbo loop) and P@k by cwl_eval (np.dot of the weights and gains) summed in the
+    peer's order: every per-query value equal to ir_measures', not only close."""
+    case = random_case(seed, max_docs=15)
+    for name in [*COMPAT, "P@1@cwl_eval", "P@5@cwl_eval", "P(rel=2)@10@cwl_eval"]:
+        provider = name.split("@")[-1] if name.endswith("@cwl_eval") else None
+        measure = name.removesuffix("@cwl_eval")
+        expected = theirs(provider, measure, case.qrels, case.run)
+        assert expected is not None
+        got = ours(f"ir_measures.{name}", case.qrels, case.run)
+        assert {q: v for q, v in got.items() if v is not None} == expected, (seed, name)
+
+
+# the ideal's ties: docs of one grade and one run score (1.0 for d2 and d1; 0 for the unretrieved d5 and d4), the
+# qrels listing them out of doc id order
+TIED_QRELS = {"q": {"d9": 2, "d2": 1, "d5": 1, "d3": 1, "d1": 1, "d4": 1, "d0": 0}}
+TIED_RUN = {"q": {"x": 3.0, "d1": 2.0, "d2": 2.0, "d3": 1.0, "d0": 0.5}}
+
+
+@pytest.mark.parametrize("name", COMPAT)
+def test_compat_ideal_ties_follow_the_qrels_order(tmp_path, name):
+    """compat_provider.py compatibility: the ideal is the qrels dict's relevant docs sorted by run score, then by
+    grade, both stable, so its ties keep the qrels' order (d9, d2, d1, d3, d5, d4 here; by doc id d9, d1, d2, d3,
+    d4, d5): from a dict and from a TREC file read by each tool, rankflavor's value is ir_measures' exactly."""
+    expected = theirs(None, name, TIED_QRELS, TIED_RUN)
+    assert ours(f"ir_measures.{name}", TIED_QRELS, TIED_RUN) == expected
+    qrels_file, run_file = tmp_path / "tied.qrels", tmp_path / "tied.run"
+    qrels_file.write_text("".join(f"q 0 {d} {g}\n" for d, g in TIED_QRELS["q"].items()))
+    run_file.write_text("".join(f"q Q0 {d} {i} {s} r\n" for i, (d, s) in enumerate(TIED_RUN["q"].items(), 1)))
+    from_files = theirs(None, name, list(ir_measures.read_trec_qrels(str(qrels_file))),
+                        list(ir_measures.read_trec_run(str(run_file))))
+    assert from_files == expected
+    assert ours(f"ir_measures.{name}", str(qrels_file), str(run_file)) == expected
+    by_doc_id = rf.Flavor.parse(f"ir_measures.{name}").with_(ideal_ties="docid_asc")
+    assert ours(by_doc_id, TIED_QRELS, TIED_RUN) != expected  # (the ties decide the value here)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -144,8 +175,9 @@ def test_provider_refusals_say_why(spec, fragment):
 
 
 @pytest.mark.parametrize(("spec", "canonical"), [
-    ("ir_measures.Compat", "compat ties=docid_asc missing=zero"),
-    ("ir_measures.Compat(p=0.8,normalize=False)", "compat(p=0.8,normalize=false) ties=docid_asc missing=zero"),
+    ("ir_measures.Compat", "compat(ideal_ties=qrels) ties=docid_asc missing=zero"),
+    ("ir_measures.Compat(p=0.8,normalize=False)",
+     "compat(p=0.8,normalize=false,ideal_ties=qrels) ties=docid_asc missing=zero"),
     ("ir_measures.Accuracy@5", "accuracy@5 ties=input empty=skip"),
     ("ir_measures.P@5@trectools", "p@5 ties=input missing=zero"),
     ("ir_measures.nDCG(dcg='exp-log2')@5@trectools", "ndcg@5 gain=exp2 ties=input missing=zero"),

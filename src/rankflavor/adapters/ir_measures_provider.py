@@ -58,8 +58,9 @@ def measure_head(measure: Measure) -> str:
 
 
 # measures the dialect reads that this provider leaves to ir_measures' own: its accuracy provider reports no
-# value for a query it cannot score (where an Evaluator's iter_calc fills measure.DEFAULT), its compat provider
-# breaks the ideal's last ties by the qrels' order (rankflavor: by doc id)
+# value for a query it cannot score (where an Evaluator's iter_calc fills measure.DEFAULT); its compat provider
+# breaks the ideal's last ties by the qrels' order, which `ir_measures.Compat` reproduces (ideal_ties=qrels) but
+# which this provider's conversion of the qrels is not yet tested to keep
 LEFT_TO_IR_MEASURES = ("Accuracy", "Compat")
 
 

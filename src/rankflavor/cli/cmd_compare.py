@@ -212,7 +212,8 @@ def write_csv(cmp, stream) -> None:
     columns = ["flavor", "run_a", "run_b", "mean_a", "mean_b", "n", "excluded", "diff", "ci_low", "ci_high", "p",
                "p_holm", "significant", "winner", "effect_size", "wins", "ties", "losses", "p_adjusted", "favours",
                "finding", "significant_winner"]
-    columns += [c for c in ("unjudged_low", "unjudged_high", "unjudged_verdict") if c in cmp.pairs]
+    columns += [c for c in ("unjudged_low", "unjudged_high", "unjudged_verdict", "unjudged_exact", "unjudged_by_range")
+                if c in cmp.pairs]
     writer.writerow([*columns, "settings"])
     for row in cmp.pairs[columns].itertuples(index=False):
         writer.writerow(["" if v is None or (isinstance(v, float) and v != v) else v for v in row]

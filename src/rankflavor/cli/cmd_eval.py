@@ -236,13 +236,19 @@ def _stream(args: argparse.Namespace, runs: list | dict, names: list[str] | None
 
 
 def _bounds_json(report, grade: str) -> dict:
-    """eval --unjudged-bounds --format json: each result's low and high mean (compare/unjudged_bounds.py)."""
-    from rankflavor.compare.unjudged_bounds import describe, parse_grade, report_bounds
+    """eval --unjudged-bounds --format json: each result's lowest and highest mean over the fills, its queries
+    enumerated and bounded by their measure's range (compare/unjudged_bounds.py)."""
+    from rankflavor.compare.unjudged_bounds import MAX_FILLS, describe, parse_grade, range_notes, report_bounds
+    from rankflavor.report.numbers import json_number
 
-    rows = [{"label": label, "run": run, "mean": mean, "low": low, "high": high}
-            for label, run, mean, low, high in report_bounds(report, grade)]
-    return {"unjudged_bounds": {"grade": parse_grade(grade), "description": describe(parse_grade(grade)),
+    found = report_bounds(report, grade)
+    rows = [{"label": r.label, "run": r.run, "mean": r.mean, "low": json_number(r.low), "high": json_number(r.high),
+             "exact": r.exact, "by_range": r.by_range} for r in found]
+    notes = range_notes([(f"{r.label} {r.run}", r.flavor, r.by_range) for r in found])
+    return {"unjudged_bounds": {"grade": parse_grade(grade), "max_fills": MAX_FILLS,
+                                "description": describe(parse_grade(grade), pairs=False), "by_range": notes,
                                 "means": rows}}
+
 
 
 def _spark_report(args: argparse.Namespace, specs: list[str], names: list[str] | None):

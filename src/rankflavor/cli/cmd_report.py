@@ -31,8 +31,9 @@ def add_parser(sub) -> None:
     p.add_argument("--grid", metavar="NAME|FILE", help="a named grid (rankflavor compare --grids) or a grid file; "
                                                        "default: the 'default' grid")
     add_cutoff_and_base_options(p)
-    p.add_argument("--baseline", metavar="RUN", help="the run the others are tested against (default: the first): "
-                                                     "its name, its path as typed, or its file name")
+    p.add_argument("--baseline", metavar="RUN", action="append",
+                   help="test each run against this one instead of every pair (the default); repeatable: each run "
+                        "against each baseline. Its name, its path as typed, or its file name")
     add_name_option(p)
     add_test_options(p)
     bounds_table.add_option(p, "compare")
@@ -58,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     model_args = [x for spec in args.specs or [] for x in ("-m", spec)] + (["--grid", args.grid] if args.grid else [])
     model_args += [x for k in args.cutoffs or [] for x in ("-k", str(k))]
-    model_args += (["--base", args.base] if args.base != "ndcg" else []) + (["--baseline", args.baseline]
-                                                                            if args.baseline else [])
+    model_args += (["--base", args.base] if args.base != "ndcg" else [])
+    model_args += [x for b in args.baseline or [] for x in ("--baseline", b)]
     model_args += [x for item in args.names for x in ("--name", item)]
     model_args += ["--query-set", args.query_set] if args.query_set != "common" else []
     model_args += ["--unjudged-bounds", args.unjudged_bounds] if args.unjudged_bounds is not None else []
@@ -74,6 +75,6 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"warning: {model.comparison.query_set.warning()}\n")
     size = os.path.getsize(args.output)
     print(f"wrote {args.output} ({size / 1e6:.1f} MB, {counted(len(model.runs), 'run', 'runs')} x "
-          f"{counted(len(model.flavors), 'flavor', 'flavors')}, {counted(len(model.picks.why), 'query', 'queries')}' "
-          f"records embedded) in {time.perf_counter() - start:.1f} s")
+          f"{counted(len(model.flavors), 'flavor', 'flavors')}, the lists of "
+          f"{counted(len(model.lists['queries']), 'query', 'queries')} embedded) in {time.perf_counter() - start:.1f} s")
     return EXIT_OK

@@ -62,17 +62,6 @@ def print_method(cmp) -> None:
         print(f"note: with n = {n} paired queries the smallest attainable p-value is {min(1.0, 2.0 ** (1 - n)):g}")
 
 
-def finding_text(row) -> str:
-    """A pairs row's finding in a table cell: `A better` (significantly), `not significant`, `test favours A`
-    (significant, against the mean), `none`."""
-    finding = getattr(row, "finding", None)
-    if finding == "significant":
-        return f"{row.significant_winner} better"
-    if finding == "mean and test disagree":
-        return f"test favours {row.favours}"
-    return finding or row.winner
-
-
 def _p_name(cmp) -> str:  # the corrected p-value's column: p_holm, p_bonferroni, p_bh, p_none
     return "p_" + cmp.settings.get("correction_method", "holm")
 
@@ -82,6 +71,7 @@ def _signed(x: float) -> str:
 
 
 def print_pairs(cmp) -> None:
+    from rankflavor.compare.pair_tests import finding_text
     from rankflavor.compare.paper import set_caption
 
     rows = [["label", "run_a", "run_b", "mean_a", "mean_b", "diff", "95% CI", "d_z", "w/t/l", "p", _p_name(cmp), "n",

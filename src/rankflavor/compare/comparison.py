@@ -52,6 +52,7 @@ from rankflavor.flavor import Flavor
 from rankflavor.inputs.pipeline import apply_names
 from rankflavor.inputs.run_names import find_run
 from rankflavor.inputs.subtopics import as_subtopic_qrels
+from rankflavor.report.numbers import json_number
 
 
 class CompareError(RankflavorError, ValueError):
@@ -129,7 +130,7 @@ class Comparison:
 
 def _plain(v: Any) -> Any:
     if isinstance(v, (np.floating, float)):
-        return None if np.isnan(v) else float(v)
+        return json_number(v)
     if isinstance(v, np.integer):
         return int(v)
     if isinstance(v, np.bool_):

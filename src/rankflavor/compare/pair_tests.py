@@ -52,10 +52,11 @@ class Tested:
 
 
 def test_pairs(scores, qs: QuerySet, flavors: list[Flavor], pairs: list[tuple[str, str]], settings: TestSettings,
-               ) -> Tested:
+               tests_only: bool = False) -> Tested:
     """Per (flavor, pair) the paired test over the flavor's queries of the set (`qs`), at the family's interval
     level (compare/intervals.py; bh's is set once the corrections are known: `rows`). The values tested are those
-    the mean summarises (`summary_values`). Flavors over the same queries are tested together (same resamples)."""
+    the mean summarises (`summary_values`). Flavors over the same queries are tested together (same resamples).
+    `tests_only`: the p-values and directions alone (no interval, effect size or count; Tukey's p still)."""
     per_flavor = [set_values(scores, qs, f) for f in flavors]
     counts = [int((~np.isnan(next(iter(v.values())))).sum()) for v in per_flavor]
     means = [{r: set_mean(scores, r, f, v[r]) for r in scores.runs} for f, v in zip(flavors, per_flavor, strict=True)]
@@ -70,9 +71,10 @@ def test_pairs(scores, qs: QuerySet, flavors: list[Flavor], pairs: list[tuple[st
             keep = ~np.isnan(per_flavor[members[0]][a])
             d = np.column_stack([summary_values(flavors[i], per_flavor[i][a][keep])
                                  - summary_values(flavors[i], per_flavor[i][b][keep]) for i in members])
-            for k, (i, t) in enumerate(zip(members, paired_tests(d, settings, level), strict=True)):
+            for k, (i, t) in enumerate(zip(members, paired_tests(d, settings, level, not tests_only), strict=True)):
                 tests[(i, j)], diffs[(i, j)] = t, d[:, k]
-    return Tested(tests, diffs, counts, means, extras(scores, qs, flavors, pairs, settings))
+    more = Extras() if tests_only and settings.test != "tukey" else extras(scores, qs, flavors, pairs, settings)
+    return Tested(tests, diffs, counts, means, more)
 
 
 def rows(tested: Tested, flavors: list[Flavor], pairs: list[tuple[str, str]], settings: TestSettings,
@@ -95,9 +97,10 @@ def rows(tested: Tested, flavors: list[Flavor], pairs: list[tuple[str, str]], se
                           "means_winner": NONE if ma is None or mb is None else winner_of(ma - mb, a, b),
                           "favours": {1: a, -1: b}.get(t.favours, TIE),
                           "constant_diff": np.nan if t.constant is None else t.constant,
-                          **tested.more.pairs[(i, j)]})
+                          **tested.more.pairs.get((i, j), {})})
         out += corrected(block, settings)
-        if settings.intervals == "simultaneous" and settings.correction == "bh" and settings.test != "tukey":
+        if (settings.intervals == "simultaneous" and settings.correction == "bh" and settings.test != "tukey"
+                and tested.more.pairs):
             _bh_intervals(tested, i, out[-len(block):], settings)
     return out
 
@@ -132,3 +135,14 @@ def _bh_intervals(tested: Tested, i: int, block: list[dict[str, Any]], settings:
     for j, r in enumerate(block):
         t = paired_tests(tested.diffs[(i, j)][:, None], settings, level)[0]
         r["ci_low"], r["ci_high"] = t.ci_low, t.ci_high
+
+
+def finding_text(row: Any) -> str:
+    """A pairs row's finding in a table cell: `A better` (significantly), `not significant`, `test favours A`
+    (significant, against the mean), `none`."""
+    found = getattr(row, "finding", None)
+    if found == SIGNIFICANT:
+        return f"{row.significant_winner} better"
+    if found == DISAGREE:
+        return f"test favours {row.favours}"
+    return found or row.winner

@@ -77,7 +77,7 @@ def skip_findings(scores, qs: QuerySet, flavors: list[Flavor], pairs: list[tuple
         kept.append(i)
     if not skipped:
         return {}
-    tested = test_pairs(scores, qs, skipped, pairs, settings)
+    tested = test_pairs(scores, qs, skipped, pairs, settings, tests_only=True)
     table = rows(tested, skipped, pairs, settings, label, qs.size)
     out: dict[tuple[int, int], dict[str, object]] = {}
     for k, i in enumerate(kept):

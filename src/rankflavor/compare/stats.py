@@ -274,12 +274,12 @@ def snapped_columns(d: np.ndarray, tolerance: float) -> np.ndarray:
 
 
 def paired_tests(d: np.ndarray, settings: TestSettings = TestSettings(), confidence: float | None = None,
-                 ) -> list[PairedTest]:
+                 intervals: bool = True) -> list[PairedTest]:
     """`paired_test` for every column of d (n, F) at once (same resamples for every column). The differences are
     snapped at the settings' tolerance first (rank_tests.snap) for the tests and the intervals; `diff` is the mean
     of the differences as given. The p-value is the declared test's (NaN under tukey: it needs every run,
     compare/tukey.py), `favours` the direction of its statistic, the interval the declared ci's at `confidence`
-    (default the settings': compare/intervals.py gives a family's level)."""
+    (default the settings': compare/intervals.py gives a family's level; `intervals=False`: none, NaN)."""
     raw = np.asarray(d, dtype=np.float64)
     n, width = raw.shape
     diffs = raw.mean(axis=0) if n else np.full(width, np.nan)
@@ -299,7 +299,9 @@ def paired_tests(d: np.ndarray, settings: TestSettings = TestSettings(), confide
         test = wilcoxon_test if settings.test == "wilcoxon" else sign_test
         outcomes = [test(d[:, f], settings.tolerance) for f in range(width)]
         p, favours = np.array([o[0] for o in outcomes]), [o[1] for o in outcomes]
-    if settings.ci == "t":
+    if not intervals:
+        low = high = np.full(width, np.nan)
+    elif settings.ci == "t":
         low, high = np.array([t_test(d[:, f], level)[1:] for f in range(width)]).reshape(width, 2).T
     else:
         low, high = bootstrap_ci(d, settings.n_resamples, np.random.default_rng(boot_seed), level)

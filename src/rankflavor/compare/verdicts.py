@@ -298,11 +298,12 @@ def decide(table: pd.DataFrame, flavors: list[Flavor], pairs: list[tuple[str, st
             summary += (f"; under {sensitive} of them the tie order alone could reverse the means' order (the ranges "
                         "of the means between ties=pessimistic and ties=optimistic overlap)")
         judged, unequal, changes = _pool(split, pool, flavors, j)
-        if verdict != NONE:
-            summary += _pool_clause(a, b, judged, unequal, changes)
+        pool_note = _pool_clause(a, b, judged, unequal, changes)[2:] if verdict != NONE else ""
+        if pool_note:
+            summary += "; " + pool_note
         verdict_rows.append({"run_a": a, "run_b": b, **_counts(split), "verdict": verdict,
                              "tie_sensitive": sensitive, "judged": judged, "pool_unequal": unequal,
-                             "skip_changes": changes, "summary": f"{verdict}: {summary}"})
+                             "skip_changes": changes, "pool_note": pool_note, "summary": f"{verdict}: {summary}"})
     columns = ["run_a", "run_b", "measure", *_counts(Split("a", "b", table.iloc[:0], label, by_str)), "summary"]
     measures = pd.DataFrame(measure_rows, columns=columns)
     measures["summary"] = [f"{m.verdict}: {m.summary}" for m in measures.itertuples()]

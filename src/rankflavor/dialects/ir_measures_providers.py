@@ -11,13 +11,17 @@ grammar has no name after `@` (a cutoff or a recall level is a number), so a tra
 
 The conventions read here, each from the file named:
 - compat (providers/compat_provider.py): `compat` (metrics/compat.py) over the run sorted by score descending,
-  then doc id ascending (ties=docid_asc), a query of the qrels missing from the run 0 (missing=zero).
+  then doc id ascending (ties=docid_asc), its ideal's docs of one grade and one run score in the qrels' order
+  (`ideal_ties=qrels`: `compatibility` sorts the qrels dict's relevant docs by score, then by grade, both stable),
+  a query of the qrels missing from the run 0 (missing=zero).
 - accuracy (providers/accuracy_provider.py): `accuracy` (metrics/accuracy.py) over the run sorted by score with
   Python's stable sort (ties=input); a query without a relevant doc in the top k is not reported (empty=skip;
   without a nonrelevant one there ir_measures raises ZeroDivisionError); nor is one the run misses (its
   Evaluator's iter_calc fills no default: missing=skip).
-- cwl_eval (providers/cwl_eval.py): P@k and RR as `p@k` and `mrr` under the cwl axes of ir_measures.py (grades
-  clipped at 0 and made binary at rel, ties=input, 1000 ranks). Its AP (over the relevant docs retrieved, not R),
+- cwl_eval (providers/cwl_eval.py): P@k as `cwl_p@k` with `grades=rel(N)` (its EU, the weights 1/k dotted with
+  the binary gains in cwl_eval's order: 0.6000000000000001 where 3/5 is 0.6) and RR as `mrr` (1/r exactly: every
+  other weighted gain is 0), under the cwl axes of ir_measures.py (grades clipped at 0 and made binary at rel,
+  ties=input, 1000 ranks). Its AP (over the relevant docs retrieved, not R),
   BPM, SDCG, NERR8..11, INST and INSQ are the C/W/L family (metrics/cwl.py: cwl_ap, cwl_bpm, ...) under the same
   axes, RankingMaker(min_gain=0, max_gain=1, cost 1 a doc, max_n=1000) its depth=1000 max_gain=1, each the class
   _irm_convert_to_measure builds: BPMCWLMetric(T, cutoff) cwl_bpm(T, K=cutoff), NDCGCWLMetric(cutoff)
@@ -147,8 +151,8 @@ def own_measure(provider: str, base: str, v: dict[str, Any], cut: int | None, cw
                 where: str) -> PeerMeasure | None:
     """What the providers this module reads compute (None: the dialect's own readings)."""
     if provider == "compat":
-        return PeerMeasure("compat", None, {"p": repr(v["p"]), "normalize": str(v["normalize"]).lower()},
-                           dict(COMPAT_AXES))
+        return PeerMeasure("compat", None, {"p": repr(v["p"]), "normalize": str(v["normalize"]).lower(),
+                                            "ideal_ties": "qrels"}, dict(COMPAT_AXES))
     if provider == "accuracy":
         if v["rel"] < 1:
             raise SpecError(f"{where}: ir_measures' accuracy counts an unjudged doc relevant at rel <= 0 "
@@ -160,7 +164,9 @@ def own_measure(provider: str, base: str, v: dict[str, Any], cut: int | None, cw
         if v["rel"] < 1:
             raise SpecError(f"{where}: cwl_eval clips negative grades to 0 before comparing them with rel, so at "
                             "rel=0 a negative grade is relevant: refused for rel < 1")
-        return PeerMeasure("p" if base == "P" else "mrr", cut, {}, {**cwl_axes, "rel_level": str(v["rel"])})
+        if base == "P":  # (PrecisionCWLMetric(k): EU = np.dot of W(i) = 1/k and the binary gains, summed as it sums)
+            return PeerMeasure("cwl_p", cut, {"grades": f"rel({v['rel']})"}, dict(cwl_axes))
+        return PeerMeasure("mrr", None, {}, {**cwl_axes, "rel_level": str(v["rel"])})
     if provider == "trectools":
         return _trectools(base, v, cut)
     return None

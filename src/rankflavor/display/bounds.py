@@ -1,6 +1,7 @@
 """The page's table of bounds for unjudged documents (`report --unjudged-bounds`; compare/unjudged_bounds.py makes
-them): per flavor and pair, the paired difference, its interval of judgments and whether the winner is robust to
-the holes; per flavor and run, the mean with its low and high ends."""
+them): per flavor and pair, the paired difference, its interval over the fills of both runs' holes and whether the
+winner is robust to them; per flavor and run, the mean with its lowest and highest over the fills; each row with
+its queries enumerated and bounded by their measure's range."""
 
 from __future__ import annotations
 
@@ -17,16 +18,21 @@ def unjudged_bounds(model: PageModel) -> str:
     pairs = "".join(
         f"<tr><th>{flavor_name(model, r.flavor)}</th><td>{_t(r.run_a)}</td><td>{_t(r.run_b)}</td>"
         f'<td class="num">{_f(r.diff, signed=True)}</td><td class="num">[{_f(r.unjudged_low, signed=True)}, '
-        f'{_f(r.unjudged_high, signed=True)}]</td><td>{_t(r.winner)}</td><td>{_t(r.unjudged_verdict)}</td></tr>'
+        f'{_f(r.unjudged_high, signed=True)}]</td><td>{_t(r.winner)}</td><td>{_t(r.unjudged_verdict)}</td>'
+        f'<td class="num">{r.unjudged_exact}</td><td class="num">{r.unjudged_by_range}</td></tr>'
         for r in cmp.pairs.itertuples())
+    settings = cmp.settings["unjudged_bounds"]
+    notes = "".join(f'<p class="note">{_t(line)}.</p>' for line in settings.get("by_range", []))
     means = "".join(
         f"<tr><th>{flavor_name(model, r.flavor)}</th><td>{_t(r.run)}</td><td class=\"num\">{_f(r.mean)}</td>"
-        f'<td class="num">{_f(r.mean_low)}</td><td class="num">{_f(r.mean_high)}</td></tr>'
+        f'<td class="num">{_f(r.mean_low)}</td><td class="num">{_f(r.mean_high)}</td>'
+        f'<td class="num">{r.unjudged_exact}</td><td class="num">{r.unjudged_by_range}</td></tr>'
         for r in cmp.means.itertuples())
     return ('<h3>Bounds for unjudged documents</h3><div class="scroll"><table class="bounds"><thead><tr><th>flavor</th>'
-            '<th>run a</th><th>run b</th><th>a − b</th><th>interval of judgments</th><th>winner</th>'
-            f'<th>robust to unjudged</th></tr></thead><tbody>{pairs}</tbody></table></div>'
+            '<th>run a</th><th>run b</th><th>a − b</th><th>interval over the fills</th><th>winner</th>'
+            '<th>robust to unjudged</th><th>enumerated</th><th>by range</th></tr></thead>'
+            f'<tbody>{pairs}</tbody></table></div>'
             '<div class="scroll"><table class="bounds"><thead><tr><th>flavor</th><th>run</th><th>mean</th>'
-            '<th>unjudged nonrelevant</th><th>unjudged relevant</th></tr></thead>'
-            f'<tbody>{means}</tbody></table></div>'
-            f'<p class="note">{_t(cmp.settings["unjudged_bounds"]["description"])}.</p>')
+            '<th>lowest over the fills</th><th>highest over the fills</th><th>enumerated</th><th>by range</th></tr>'
+            f'</thead><tbody>{means}</tbody></table></div>{notes}'
+            f'<p class="note">{_t(settings["description"])}.</p>')

@@ -31,11 +31,16 @@ def report_html(report: Any, shown: int = 12) -> str:
     means = {(r.run, str(r.flavor)): r.mean for r in report.results}
     warned = sum(len(r.warnings) for r in report.results)
     more = f" (first {shown} of {len(flavors)} flavors)" if len(flavors) > shown else ""
+    scored = {r.run: r.counts.get("scored") for r in report.results if str(r.flavor) == flavors[0][1]}
+    own = ", ".join(f"{escape(run)} {n}" for run, n in scored.items())
     return (f"<div><b>rankflavor Report</b>: {counted(len(report.runs), 'run', 'runs')} x "
             f"{counted(len(flavors), 'flavor', 'flavors')}, "
             f"{report.judged_queries} judged queries, {warned} warnings{more}; hover a flavor for its "
             f"full string"
-            + _table(report.runs, flavors[:shown], lambda r, c: _num(means.get((r, c)))) + "</div>")
+            + _table(report.runs, flavors[:shown], lambda r, c: _num(means.get((r, c))))
+            + f'<div style="font-size:11px;color:#666">Each mean over its run\'s own queries (scored under '
+              f"{escape(flavors[0][0])}: {own}); rankflavor.compare.compare compares them over one query set.</div>"
+            + "</div>")
 
 
 def comparison_html(cmp: Any, shown: int = 12) -> str:
@@ -51,9 +56,10 @@ def comparison_html(cmp: Any, shown: int = 12) -> str:
         measure = by_flavor[flavor]
         interval = table.interval(run, measure)  # (each mean's interval, as the note says)
         return (_num(table.means[(run, measure)]) + escape(table.marks(run, measure))
-                + (f' <small style="color:#666">{escape(interval)}</small>' if interval else ""))
+                + (f' <small style="color:#666;white-space:nowrap">{escape(interval)}</small>' if interval else ""))
 
-    return (f"<div><b>rankflavor Comparison</b>: {len(cmp.runs)} runs x {len(cmp.flavors)} flavors"
+    over = "" if cmp.query_set is None else f"; every number {escape(cmp.query_set.describe())}"
+    return (f"<div><b>rankflavor Comparison</b>: {len(cmp.runs)} runs x {len(cmp.flavors)} flavors{over}"
             f'<ul style="margin:4px 0">{verdicts}</ul>' + _table(table.runs, flavors, cell)
             + f'<div style="font-size:11px;color:#666">{escape(table.note)}</div></div>')
 

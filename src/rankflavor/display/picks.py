@@ -1,9 +1,11 @@
-"""Which queries' records the page embeds: those a reader is likely to open.
+"""Which queries the page offers first: those a reader is likely to open (diffir picks contrasting queries the same
+way: MacAvaney et al., "ABNIRML"/"diffir", 2021).
 
-Under the first flavor: each run's worst queries, the queries where each run differs most from the baseline;
-for each pair whose winner reverses across flavors, the queries whose winner changes most across its smallest
-flip; and a fixed random sample. At most `cap` queries in all; any other record is one `rankflavor explain`
-command away (the page prints it).
+Over the comparison's query set (`keep`): for each pair, the queries where the two runs differ most under the first
+flavor, and the queries where the flavors disagree most about the pair (the largest spread of the pair's per-query
+difference across the flavors, a change of sign first); each run's worst queries; a fixed random sample. At most
+`cap` queries in all. They are the side-by-side view's entry points and, when the page's list budget cannot hold
+every query, the queries whose lists it embeds (display/lists.py).
 """
 
 from __future__ import annotations
@@ -15,16 +17,17 @@ import numpy as np
 from rankflavor.flavor import Flavor
 
 PER_KIND = 25  # queries per reason (per run, per pair)
-CAP = 120  # distinct queries with records
+CAP = 120  # distinct queries picked
 
 
 @dataclass
 class Picks:
-    """Positions j (in the judged queries' order) -> why they were picked; and the extra flavors (beyond the
-    first) whose records the flip queries need."""
+    """Positions j (in the judged queries' order) -> why they were picked; per pair "a|b", its entry points: the
+    queries that differ most and those the flavors disagree most about, in order."""
 
     why: dict[int, list[str]] = field(default_factory=dict)
-    extra: dict[int, list[Flavor]] = field(default_factory=dict)
+    differ: dict[str, list[int]] = field(default_factory=dict)
+    disagree: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, j: int, reason: str, cap: int) -> bool:
         if j not in self.why and len(self.why) >= cap:
@@ -35,33 +38,47 @@ class Picks:
         return True
 
 
-def pick_queries(values: dict[tuple[str, Flavor], np.ndarray], runs: list[str], first: Flavor,
-                 baseline: str | None, flips: list[tuple[str, str, Flavor, Flavor, str]],
-                 per_kind: int = PER_KIND, cap: int = CAP, seed: int = 0) -> Picks:
-    """values: (run, flavor) -> per-query values (NaN = not scored). flips: (run_a, run_b, from, to, change)."""
+def pair_key(a: str, b: str) -> str:
+    return f"{a}|{b}"
+
+
+def disagreement(diffs: list[np.ndarray]) -> np.ndarray:
+    """Per query, how much the flavors disagree about a pair: the spread max - min of its difference across the
+    flavors, plus 1 where the sign changes (so a change of winner comes first); NaN where a flavor has no value."""
+    d = np.vstack(diffs)
+    spread = d.max(axis=0) - d.min(axis=0)
+    signs = np.sign(np.round(d, 12))
+    return spread + ((signs.max(axis=0) > 0) & (signs.min(axis=0) < 0))
+
+
+def pick_queries(values: dict[tuple[str, Flavor], np.ndarray], runs: list[str], flavors: list[Flavor],
+                 pairs: list[tuple[str, str]], keep: np.ndarray | None = None, per_kind: int = PER_KIND,
+                 cap: int = CAP, seed: int = 0) -> Picks:
+    """values: (run, flavor) -> per-query values (NaN = not scored); keep: the query set (default every query)."""
     picks = Picks()
+    first = flavors[0]
+    n = len(values[(runs[0], first)])
+    keep = np.ones(n, dtype=bool) if keep is None else keep
+    for a, b in pairs:
+        d = np.where(keep, values[(a, first)] - values[(b, first)], np.nan)
+        both = np.flatnonzero(~np.isnan(d))
+        order = both[np.argsort(-np.abs(d[both]), kind="stable")][:per_kind]
+        picks.differ[pair_key(a, b)] = [int(j) for j in order]
+        for j in order:
+            picks.add(int(j), f"{a} vs {b}: a largest difference", cap)
+        if len(flavors) > 1:
+            spread = disagreement([np.where(keep, values[(a, f)] - values[(b, f)], np.nan) for f in flavors])
+            known = np.flatnonzero(~np.isnan(spread) & (spread > 1e-12))
+            order = known[np.argsort(-spread[known], kind="stable")][:per_kind]
+            picks.disagree[pair_key(a, b)] = [int(j) for j in order]
+            for j in order:
+                picks.add(int(j), f"{a} vs {b}: the flavors disagree most", cap)
     for run in runs:  # the worst scored queries of each run
-        v = values[(run, first)]
+        v = np.where(keep, values[(run, first)], np.nan)
         scored = np.flatnonzero(~np.isnan(v))
         for j in scored[np.argsort(v[scored], kind="stable")][:per_kind]:
             picks.add(int(j), f"among the worst of {run}", cap)
-    if baseline is not None:
-        for run in runs:
-            if run == baseline:
-                continue
-            d = values[(run, first)] - values[(baseline, first)]
-            both = np.flatnonzero(~np.isnan(d))
-            for j in both[np.argsort(-np.abs(d[both]), kind="stable")][:per_kind]:
-                picks.add(int(j), f"{run} vs {baseline}: a largest difference", cap)
-    for a, b, f1, f2, change in flips:
-        d1 = values[(a, f1)] - values[(b, f1)]
-        d2 = values[(a, f2)] - values[(b, f2)]
-        changed = np.flatnonzero(~np.isnan(d1) & ~np.isnan(d2) & (np.sign(np.round(d1, 12)) != np.sign(np.round(d2, 12))))
-        for j in changed[np.argsort(-np.abs(d1[changed] - d2[changed]), kind="stable")][:per_kind]:
-            if picks.add(int(j), f"winner changes with {change}", cap):
-                extra = picks.extra.setdefault(int(j), [])
-                extra += [f for f in (f1, f2) if f != first and f not in extra]
-    n = len(next(iter(values.values())))
-    for j in np.random.default_rng(seed).permutation(n)[:per_kind]:
+    inside = np.flatnonzero(keep)
+    for j in np.random.default_rng(seed).permutation(inside)[:per_kind]:
         picks.add(int(j), "random sample", cap)
     return picks

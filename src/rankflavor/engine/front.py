@@ -20,6 +20,7 @@ implements the same `evaluate`, returning the same `Evaluation`s; its partial ag
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -55,12 +56,14 @@ class Engine:
         self._scopes: dict[InternedRun, RunScope] = {}
         self._kept: dict[InternedRun, int] = {}  # the estimated bytes each run's kept stages hold
         self._baseline: int | None = None  # resident bytes at the first call (the inputs)
+        self._scoring: dict[InternedRun, Engine] = {}  # per run: the engine of its unjudged_queries=score flavors
 
     # ---- the front door ---------------------------------------------------------------------------------
     def evaluate(self, run: InternedRun, flavors: Sequence[Flavor], queries: np.ndarray | None = None,
                  detail: bool = False, rows: str = "all") -> list[Evaluation]:
         """Each flavor's results over the judged queries (or the judged ones among the query codes
-        `queries`, evaluated from their rows alone). detail: also the row-level records.
+        `queries`, evaluated from their rows alone; a flavor with unjudged_queries=score: also the run's queries
+        without a judgment, by `scoring(run)`). detail: also the row-level records.
         rows: "all", or "judged": the run without the docs that are unjudged under each flavor's
         `negative` policy (its row counts then describe that run).
         The flavors go in groups that fit the memory budget (engine/budget.py), each group on a fresh memo
@@ -68,6 +71,15 @@ class Engine:
         flavors = list(flavors)
         if not flavors:  # (the warnings' extra evaluations ask with none when none applies)
             return []
+        scored = [i for i, flavor in enumerate(flavors) if flavor.unjudged_queries == "score"]
+        if scored and (run.present & ~self.dataset.judged).any():
+            routed: list[Evaluation] = [None] * len(flavors)  # type: ignore[list-item]
+            for members, engine in (([i for i in range(len(flavors)) if i not in scored], self),
+                                    (scored, self.scoring(run))):
+                for i, evaluation in zip(members, engine.evaluate(run, [flavors[i] for i in members], queries,
+                                                                  detail, rows), strict=True):
+                    routed[i] = evaluation
+            return routed
         groups, size = self._groups(run, flavors)
         if len(groups) == 1:
             self._kept[run] = self._kept.get(run, 0) + size
@@ -141,6 +153,15 @@ class Engine:
         """Forget what was kept for this run (its stages, sub-runs and selections)."""
         self._scopes.pop(run, None)
         self._kept.pop(run, None)
+        self._scoring.pop(run, None)
+
+    def scoring(self, run: InternedRun) -> Engine:
+        """The engine of `run`'s unjudged_queries=score flavors: the dataset with the run's queries that have no
+        judgment counted as judged (with none), so that they are ranked, scored and reported as the others are."""
+        if run not in self._scoring:
+            judged = self.dataset.judged | run.present[: self.dataset.n_queries]
+            self._scoring[run] = Engine(replace(self.dataset, judged=judged), self.fast_path, self.chunked)
+        return self._scoring[run]
 
     # ---- flavors ---------------------------------------------------------------------------------------------
     def _evaluate_all(self, targets: list[RunScope], flavors: list[Flavor], detail: bool) -> list[Evaluation]:
@@ -218,10 +239,21 @@ def _share_key(flavor: Flavor, need: float) -> tuple:
             str(flavor.unjudged))
 
 
+def _spec(flavor: Flavor) -> ListSpec:
+    metric = registry.get(flavor.metric)
+    return ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor))
+
+
 def _need(flavor: Flavor) -> float:
     """How many top ranks of each list the flavor reads (inf: all)."""
-    metric = registry.get(flavor.metric)
-    return ListSpec.of(flavor, metric.depth_read(flavor), metric.reads_whole_list(flavor)).need
+    return _spec(flavor).need
+
+
+def rows_read(flavor: Flavor) -> float:
+    """How many top rows of each ranked list, by score after the drops (self_docs=drop, negative=drop), the
+    flavor's value depends on (inf: every row); the rows tied with the last of them are read too. A run cut to
+    those rows has the same values (compare/fills.py reads a run's holes within them)."""
+    return _spec(flavor).rows_read
 
 
 def _only_queries(scope: RunScope, codes: tuple[int, ...]) -> InternedRun:

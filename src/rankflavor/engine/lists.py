@@ -70,6 +70,13 @@ class ListSpec:
         return cls(flavor.cutoff, flavor.precision, flavor.ties, flavor.gain, flavor.negative, flavor.min_grade,
                    flavor.unjudged, flavor.run_depth, drops, need, whole and reads_whole_list)
 
+    @property
+    def rows_read(self) -> float:
+        """How many top rows of each list (ranked by score, after the drops) the value depends on: `need`, or every
+        row (inf) when the lists are condensed (unjudged=skip: a judged doc below the cutoff moves up) or the
+        metric reads facts of the whole list (ideal=local)."""
+        return math.inf if self.whole_list or self.drops.condensed else self.need
+
 
 @dataclass(eq=False)
 class Rows:

@@ -10,6 +10,7 @@ the value from the record alone (`verify()`), and names its slow reference (rank
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -59,14 +60,55 @@ class Metric:
     # under missing=zero, a qrels query absent from the run keeps the metric's own value over an empty list (num_q:
     # 1), as missing=empty (trec_eval -c's bogus ranking) gives every metric
     scores_missing: ClassVar[bool] = False
+    # unjudged_queries=score applies: the metric has a value over a list none of whose docs is judged, in a query
+    # with no judgment at all (udcg: each passage a utility of 0)
+    scores_unjudged_queries: ClassVar[bool] = False
+    # axis values a spec naming the metric starts from instead of the axes' defaults (udcg_authors: the authors'
+    # scoring of every passage list, missing=empty unjudged_queries=score); a Flavor built directly keeps the axes'
+    axis_defaults: ClassVar[dict[str, str]] = {}
     # an unjudged doc read as grade 0 can bend the value (report/warnings.py's unjudged_in_top); False for a metric
     # that reads `unjudged` but not the grades of the docs it counts (num_ret counts docs, num_rel the qrels)
     grades_unjudged: ClassVar[bool] = True
     reference: ClassVar[Callable[..., Any] | None] = None  # the slow per-query formula (rankflavor.reference)
+    # the values a query can take whatever its judgments (AP, P, RR: (0, 1)), or None when the family declares none:
+    # the unjudged bounds of a query with too many ways to judge its holes (compare/fills.py); `value_range(flavor)`
+    value_bounds: ClassVar[tuple[float, float] | None] = None
+    # how many of a query's judgments of docs outside its ranked rows the value reads (inf: all; 0: none, P@k, RR):
+    # `judgments_read(flavor)`
+    judgments_beyond_rows: ClassVar[float] = math.inf
+    # the value never falls when a judged doc of its ranked rows is judged at a higher grade, the rest as it is (P,
+    # RR, DCG with a gain that grows with the grade): `grows_with_grade(flavor)`
+    value_grows_with_grade: ClassVar[bool] = False
 
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
         """Whether, under this flavor, the metric reads no row of a doc absent from the qrels."""
         return self.qrels_rows_only
+
+    def counts_repeats(self, flavor: Flavor) -> bool:
+        """Whether, under this flavor, a doc a run lists twice for a query is read as two docs (each listing
+        ranked and counted) rather than refused as a duplicate (the inputs' on_duplicate policy)."""
+        return False
+
+    def reads_qrels_order(self, flavor: Flavor) -> bool:
+        """Whether, under this flavor, the value depends on the order of the qrels' rows as given (the interned
+        qrels' `position`): an engine that reshuffles the qrels must keep that order or refuse the flavor."""
+        return False
+
+    def judgments_read(self, flavor: Flavor) -> float:
+        """How many of a query's judgments of docs outside its ranked rows (those `depth_read` reads) the value
+        reads, the highest grades first: inf (all of them: R, the ideal list, N), 0 (none: P, RR), k (NDCG@k's
+        global ideal). compare/fill_data.py carries no more through the fills of the unjudged bounds."""
+        return self.judgments_beyond_rows
+
+    def grows_with_grade(self, flavor: Flavor) -> bool:
+        """Whether, under this flavor, the value never falls when a judged doc of its ranked rows is judged at a
+        higher grade, the other judgments as they are: a run's extreme fills of the unjudged bounds are then every
+        hole at 0 and every hole at the top grade (compare/fill_data.py)."""
+        return self.value_grows_with_grade
+
+    def value_range(self, flavor: Flavor) -> tuple[float, float] | None:
+        """The values a query can take under this flavor, whatever its judgments (None: unbounded or undeclared)."""
+        return self.value_bounds
 
     def why_not(self, axis: str) -> tuple[str, str]:
         """(why `axis` does not apply to this metric, a metric it applies to or ""), for the error message."""

@@ -180,6 +180,10 @@ _UNJUDGED_QUERIES = (
       f"{_TREC}; every peer but trectools", ("skip",)),
     V("zero", "0 in the mean", "a run query with no judgment counts as 0 in the mean (it has no per-query value)",
       "trectools trec_eval.py (the mean divides by the number of run topics)", ("zero",)),
+    V("score", "scored over its list", "a run query with no judgment is scored over its list, every doc unjudged "
+      "(a metric with a value there only: udcg, udcg_authors)",
+      "GiovanniTRA/UDCG compute_udcg_scores.py compute_udcg_score (every passage list is scored; a passage without a "
+      "utility counts in n)", ("score",), sweep=False),
 )
 _MEAN_OF = (
     V("raw", "unrounded values", "the mean of the unrounded values (then rounded to `round` decimals)",

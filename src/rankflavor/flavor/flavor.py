@@ -80,6 +80,10 @@ class Flavor:
                 why, other = metric.why_not(axis.name)
                 instead = f" or use {other}" if other else ""
                 raise SpecError(f"{axis.name} does not apply to {self.metric} ({why}); drop {axis.name}={value}{instead}")
+        if self.unjudged_queries == "score" and not metric.scores_unjudged_queries:
+            raise SpecError(f"unjudged_queries=score scores a run query that has no judgment over its list, which "
+                            f"{self.metric} cannot (it has no value over a list without judgments); write "
+                            "unjudged_queries=skip or zero")
         if self.mean_of == "rounded" and self.round.decimals is None:
             raise SpecError("mean_of=rounded averages the values rounded to round=N decimals: give round=N (e.g. "
                             "round=5), or mean_of=raw")
@@ -119,7 +123,8 @@ class Flavor:
     def short(self) -> str:
         """The head and the axes that differ from the plain `metric@k` default (it parses back to this flavor;
         made once per flavor: the engine labels its flavors on every call)."""
-        plain = dict(Flavor(metric=self.metric, cutoff=self.cutoff, params=self.params).axis_items())
+        defaults = registry.get(self.metric).axis_defaults
+        plain = dict(Flavor(metric=self.metric, cutoff=self.cutoff, params=self.params, **defaults).axis_items())
         return " ".join([self.head, *(f"{axis}={token}" for axis, token in self.axis_items() if plain[axis] != token)])
 
     # ---- construction -------------------------------------------------------------------------------

@@ -30,8 +30,8 @@ ALIAS = ""  # the prefix of a reading as a family's alias (registry.aliases())
 
 def resolve(text: SpecText, flavor_of: FlavorOf) -> list[PeerMeasure]:
     """Each flavor a spec (but a project flavor) stands for: its metric, cutoff, parameters and axes."""
-    if registry.find(text.name) is not None:
-        return [PeerMeasure(text.name, text.cutoff, text.params, dict(text.overrides))]
+    if (metric := registry.find(text.name)) is not None:  # (from the metric's own axis defaults, if any)
+        return [PeerMeasure(text.name, text.cutoff, text.params, {**metric.axis_defaults, **text.overrides})]
     if (members := set_members(text.name)) is not None:
         return _set_members(text, members)
     preset = PRESETS.get(text.name)

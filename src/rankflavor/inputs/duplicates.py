@@ -3,6 +3,11 @@
 - `error` (default): an InputError naming the file, both lines, and whether the values agree;
 - `first`: keep the row that comes first in the input;
 - `max`: keep the row with the highest grade or score (the first of equal ones).
+- `count` (not a user's choice: what the evaluation picks when every flavor asked counts repeats, udcg_authors'
+  `repeats=count`): a run keeps every row, each listing of a doc a passage of its own (GiovanniTRA/UDCG
+  compute_udcg_scores.py compute_udcg_score counts every entry of the passage list, ids unread); a qrels keeps
+  one of identical judgments (the one passage's one utility) and refuses conflicting ones (which listing has
+  which utility is not said).
 
 Identical duplicates (same value twice) are treated like conflicting ones: an error by default, because a
 file that lists a pair twice is usually two files concatenated; every policy gives the same numbers for them.
@@ -18,13 +23,14 @@ from rankflavor.inputs.formats import line_of, line_text, row_text
 from rankflavor.inputs.tables import QrelsTable, RunTable
 
 POLICIES = ("error", "first", "max")
+COUNT = "count"  # (picked by the evaluation from its flavors: never a value of --on-duplicate)
 
 
 def _values(table: QrelsTable | RunTable) -> np.ndarray:
     return table.grade if isinstance(table, QrelsTable) else table.score
 
 
-def _raise(table: QrelsTable | RunTable, first: int, second: int) -> None:
+def _raise(table: QrelsTable | RunTable, first: int, second: int, policy: str = "error") -> None:
     is_qrels = isinstance(table, QrelsTable)
     what, value_name = ("judgment", "grade") if is_qrels else ("document in the run", "score")
     values = _values(table)
@@ -41,6 +47,9 @@ def _raise(table: QrelsTable | RunTable, first: int, second: int) -> None:
     reason = (f"duplicate {what} ({kind}) for query {query!r} doc {doc!r}: {value_name} {a:g} on {where}, "
               f"{b:g} {here}")
     fix = ("keep one judgment per (query, doc)" if is_qrels else "a run lists each doc at most once per query")
+    if policy == COUNT:  # (a conflicting judgment of a passage that a run may list twice: repeats=count)
+        fix += ("; the flavors count a doc a run lists twice (repeats=count), each listing with the doc's one "
+                "utility: its judgments must agree")
     fix += ", or choose a policy: --on-duplicate first|max (Python: on_duplicate='first' or 'max')"
     if a == b:
         fix += "; the values agree, so both policies give the same numbers"
@@ -63,9 +72,10 @@ def resolve_duplicates(table: QrelsTable | RunTable, key: np.ndarray, policy: st
 
     The table itself is left whole (its rows, lines and provenance count are what was read).
     """
-    if policy not in POLICIES:
+    if policy not in (*POLICIES, COUNT):
         raise ValueError(f"on_duplicate must be one of {', '.join(POLICIES)}, not {policy!r}")
     table.source.duplicates = {"identical": 0, "conflicting": 0}
+    table.source.repeats = 0
     n = len(key)
     if n < 2:
         return slice(None)
@@ -76,6 +86,9 @@ def resolve_duplicates(table: QrelsTable | RunTable, key: np.ndarray, policy: st
     repeat[1:] = sorted_key[1:] == sorted_key[:-1]
     if not repeat.any():
         return slice(None)
+    if policy == COUNT and not isinstance(table, QrelsTable):  # (every listing kept: counted by the flavors)
+        table.source.repeats = int(repeat.sum())
+        return slice(None)
     if policy == "max":  # by key, the highest value first, then input order (same groups, other heads)
         order = np.lexsort((np.arange(n, dtype=np.int64), -values, key))
     group = np.cumsum(~repeat) - 1
@@ -85,6 +98,9 @@ def resolve_duplicates(table: QrelsTable | RunTable, key: np.ndarray, policy: st
         _raise(table, int(head[position]), int(order[position]))
     dropped = order[repeat]
     differs = values[dropped] != values[head[repeat]]
+    if policy == COUNT and differs.any():  # (a qrels: identical judgments are one, conflicting ones refused)
+        position = np.flatnonzero(repeat)[np.flatnonzero(differs)[np.argmin(order[repeat][differs])]]
+        _raise(table, int(head[position]), int(order[position]), policy)
     conflicting = np.isin(group[repeat], group[repeat][differs])  # a group is conflicting if any value differs
     table.source.duplicates = {"identical": int((~conflicting).sum()), "conflicting": int(conflicting.sum())}
     return np.sort(order[~repeat])

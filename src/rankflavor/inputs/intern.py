@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.doc_dictionary import doc_dictionary, runs_encoded
-from rankflavor.inputs.duplicates import resolve_duplicates
+from rankflavor.inputs.duplicates import COUNT, resolve_duplicates
 from rankflavor.inputs.kernels import group_then_string_order, index_in, sort_ranks, sorted_unique, take
 from rankflavor.inputs.query_major import RunLayout, build_layout, has_duplicates
 from rankflavor.inputs.subtopics import InternedSubtopics, intern_subtopics
@@ -32,6 +32,11 @@ class InternedQrels:
     d: np.ndarray
     grade: np.ndarray
     key: np.ndarray  # q * n_docs + d, sorted ascending
+    position: np.ndarray | None = None  # per row: its place in the qrels as given (the qrels' order; None: sorted)
+
+    def positions(self) -> np.ndarray:
+        """Per row, its place in the qrels as given (ir_measures' compat orders its ideal's ties so)."""
+        return np.arange(len(self.key), dtype=np.int64) if self.position is None else self.position
 
 
 class Codes:
@@ -283,12 +288,13 @@ def _intern_qrels(qrels: QrelsTable, queries: pa.Array, docs: pa.Array, on_dupli
     query = _codes(qrels.query, queries).full()
     doc = _codes(qrels.doc, docs).full() if doc_codes is None else doc_codes
     keep = resolve_duplicates(qrels, query * n_docs + doc, on_duplicate)
+    position = np.arange(len(query), dtype=np.int64)[keep]
     query, doc, grade = query[keep], doc[keep], qrels.grade[keep]
     key = query * n_docs + doc
     order = np.argsort(key, kind="stable")
     judged = np.zeros(len(queries), dtype=bool)  # a query is judged when it has a judgment: a Python qrels'
     judged[query] = True  # query with an empty dict is not (pytrec_eval leaves it out), as a TREC file cannot list it
-    return InternedQrels(qrels, query[order], doc[order], grade[order], key[order]), judged
+    return InternedQrels(qrels, query[order], doc[order], grade[order], key[order], position[order]), judged
 
 
 def _intern_run(run: RunTable, name: str, queries: pa.Array, docs: pa.Array, on_duplicate: str,
@@ -304,7 +310,7 @@ def _intern_run(run: RunTable, name: str, queries: pa.Array, docs: pa.Array, on_
                                             table=query.table)
     score = run.score
     pending = None
-    if layout.paddable and defer_checks:
+    if layout.paddable and defer_checks and on_duplicate != COUNT:  # (count: a repeat is kept, never re-read)
         pending = DuplicateCheck(layout, doc.local)
         run.source.duplicates = {"identical": 0, "conflicting": 0}  # (if the check finds one: done again)
     elif layout.paddable and not has_duplicates(layout, doc.local):

@@ -17,7 +17,7 @@ from rankflavor.inputs.column_order import (
     rank_like_scores,
     rank_like_warning,
 )
-from rankflavor.inputs.duplicates import POLICIES
+from rankflavor.inputs.duplicates import COUNT, POLICIES
 from rankflavor.inputs.id_match import (
     JudgedKeys,
     any_judged_row,
@@ -171,6 +171,9 @@ def input_checks(dataset: Dataset) -> tuple[dict[str, Any], list[dict[str, Any]]
         dropped = run.table.source.duplicates
         if sum(dropped.values()):
             warnings.append(f"{name}: {sum(dropped.values())} duplicate rows removed by the on_duplicate policy")
+        if run.table.source.repeats:
+            warnings.append(f"{name}: {counted(run.table.source.repeats, 'row lists', 'rows list')} a doc again for "
+                            "its query: each listing is counted as a passage of its own (repeats=count)")
     for table in (ds.qrels.table, *(run.table for run in ds.runs)):
         if table.source.encoding:
             role = "qrels" if table is ds.qrels.table else table.source.name
@@ -233,6 +236,8 @@ def provenance_of(qrels: QrelsTable, runs: list[RunTable], names: list[str], dat
         out = {"role": role, "name": name, "path": s.path, "sha256": s.sha256, "kind": s.kind, "rows": table.rows,
                "comment_lines": s.comment_lines, "blank_lines": s.blank_lines,
                "duplicates_removed": dict(s.duplicates) or {"identical": 0, "conflicting": 0}}
+        if s.repeats:  # (shown only when a run's repeated docs were kept: repeats=count)
+            out["repeats_counted"] = s.repeats
         if s.extra_column_lines:  # (shown only when a run file has them)
             out["extra_column_lines"] = s.extra_column_lines
         if s.encoding:  # (shown only for a text file decoded from another encoding than UTF-8)
@@ -267,12 +272,13 @@ def policies(on_duplicate: str) -> dict[str, str]:
 
 def prepare(qrels: Any, runs: Any, on_duplicate: str = "error", settle_now: bool = True,
             ) -> tuple[Dataset, dict[str, Any]]:
-    """Read, validate and intern the inputs; on_duplicate is `error`, `first` or `max` (io/duplicates.py).
+    """Read, validate and intern the inputs; on_duplicate is `error`, `first` or `max` (io/duplicates.py), or
+    `count` when every flavor of the evaluation counts repeated docs (report/report.py `repeats_policy`).
 
     settle_now False: TREC files are read speculatively, their bytes' hash and plainness scan still running
     on another core (io.trec.settle); the caller overlaps its own work with them, then calls
     `settle_inputs` before it trusts or shows anything, and prepares again (settled) when that says False."""
-    if on_duplicate not in POLICIES:
+    if on_duplicate not in (*POLICIES, COUNT):
         raise SpecError(f"on_duplicate must be one of {', '.join(POLICIES)}, not {on_duplicate!r}")
     check_one_stdin(qrels, runs)
     if settle_now:

@@ -29,6 +29,7 @@ class Source:
     extra_column_lines: int = 0  # run lines with columns after the sixth (skipped, as trec_eval does)
     encoding: str | None = None  # a text file decoded from another encoding than UTF-8 (a UTF-16 file with a BOM)
     duplicates: dict[str, int] = field(default_factory=dict)  # rows removed by the on_duplicate policy, by kind
+    repeats: int = 0  # run rows listing a doc again for its query, kept (the `count` policy: repeats=count)
     columns_set_aside: dict[str, str] = field(default_factory=dict)  # a PyTerrier pair's other column (columns.py)
     pending: Any = field(default=None, repr=False, compare=False)  # a deferred scan of the bytes (io.trec.settle)
     notes: list[str] = field(default_factory=list)  # what the reader decided that the output must say (a warning each)

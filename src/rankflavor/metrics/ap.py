@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 class AveragePrecision(BinaryMetric):
     """AP = sum of P@i over the relevant docs ranked i / R"""
 
+    value_bounds = (0.0, 1.0)
     qrels_rows_only = True
 
     name = "map"

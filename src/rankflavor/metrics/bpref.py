@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 class BinaryPreference(BinaryMetric):
     """bpref = the mean over the R relevant docs of the share of judged nonrelevant docs ranked below it"""
 
+    value_bounds = (0.0, 1.0)
     qrels_rows_only = True
 
     name = "bpref"

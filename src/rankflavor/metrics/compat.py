@@ -6,10 +6,12 @@ providers/compat_provider.py).
     RBO(A, B) = sum_{i=1..D} p^(i-1) |A[:i] & B[:i]| / i  /  sum_{i=1..D} p^(i-1),   D = max(|run|, |ideal|)
 
 The ideal holds the query's relevant docs (judged, grade >= rel_level) by grade descending; equal grades by the
-run's score descending (0 for a doc the run lacks); then by doc id ascending (ir_measures: the qrels' order, the
-same for a qrels sorted by doc id). A relevant doc retrieved at rank r and ideal at rank s is in both prefixes
-from depth max(r, s) on, so RBO(run, ideal) = sum over such docs of sum_{i=max(r,s)..D} p^(i-1)/i, over the
-weights' sum. p: the persistence (ir_measures: 0.95).
+run's score descending (0 for a doc the run lacks); then by `ideal_ties`: doc id ascending (docid_asc), or the
+qrels' order (qrels: compat_provider.py's `compatibility` keeps the order of the qrels' dict, which its two stable
+sorts leave to the ties). A relevant doc retrieved at rank r and ideal at rank s is in both prefixes from depth
+max(r, s) on. The sums run as compat_provider.py's `rbo` loop runs them: the weight p^(i-1) by repeated
+multiplication, each term weight x overlap / i, added from i = 1 on (a cumulative sum along each query's row), so
+the value is ir_measures' to the last bit. p: the persistence (ir_measures: 0.95).
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from rankflavor.engine.metric import Metric, MetricValues
 from rankflavor.engine.qrels import judged_mask
 from rankflavor.errors import SpecError
 from rankflavor.flavor.values import Param, number_parser, word_parser
-from rankflavor.metrics.rbp import powers
 from rankflavor.metrics.relevance import BINARY_AXES
 from rankflavor.reference import ir_measures_ref
 from rankflavor.reference.lists import CLOSE
@@ -39,6 +40,10 @@ PERSISTENCE = Param("p", "0.95", number_parser("p", 0.0, 1.0, low_open=True),
 NORMALIZE = Param("normalize", "true", word_parser("normalize", ("true", "false")),
                   "true: divided by the ideal's own overlap (ir_measures' default); false: RBO alone",
                   ("true", "false"))
+IDEAL_TIES = Param("ideal_ties", "docid_asc", word_parser("ideal_ties", ("docid_asc", "qrels")),
+                   "the order of the ideal's docs of one grade and one run score: doc id ascending, or the qrels' "
+                   "order (ir_measures' compat provider)", ("docid_asc", "qrels"))
+CELLS = 1 << 22  # (queries x depth) cells of one block of the overlap sums
 
 
 def _ideal_ranks(lists: RankedLists, flavor: Flavor) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -57,12 +62,53 @@ def _ideal_ranks(lists: RankedLists, flavor: Flavor) -> tuple[np.ndarray, np.nda
     found = row_of >= 0
     score = np.zeros(len(rel_keys))
     score[found] = rows.score[row_of[found]]
-    ideal = np.lexsort((rel_d, -score, -rel_grade, rel_q))
+    last = qrels.positions()[relevant] if flavor.param("ideal_ties") == "qrels" else rel_d
+    ideal = np.lexsort((last, -score, -rel_grade, rel_q))
     ideal_rank = np.empty(len(ideal), dtype=np.int64)
     ideal_rank[ideal] = positions_in_query(rel_q[ideal]) + 1
     per_row = np.zeros(len(rows.q), dtype=np.int64)
     per_row[row_of[found]] = ideal_rank[found]
     return per_row, np.bincount(rel_q, minlength=lists.n_queries), found
+
+
+def overlap_sums(q: np.ndarray, enters: np.ndarray, ideal_length: np.ndarray, depth: np.ndarray,
+                 p: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per query code, the sums of compat_provider.py's `rbo` loop, in its order: (sum over i <= D of
+    w_i |run[:i] & ideal[:i]| / i, the same of the ideal with itself (|ideal[:i]| = min(i, L)), sum of w_i), w_1 = 1
+    and w_(i+1) = w_i x p. q, enters: per doc shared by the run and the ideal, its query and the depth from which it
+    is in both prefixes. Each query is a row of a block, its terms beyond D zero: a cumulative sum along the row
+    adds the terms one by one from i = 1, as the loop does (a plain sum would add them pairwise)."""
+    n = len(depth)
+    found, best, norm = np.zeros(n), np.zeros(n), np.ones(n)
+    top = int(depth.max()) if n else 0
+    if top == 0:
+        return found, best, norm
+    weight = np.cumprod(np.r_[1.0, np.full(top - 1, p)])
+    norm = np.where(depth > 0, np.cumsum(weight)[np.maximum(depth, 1) - 1], 1.0)
+    codes = np.flatnonzero(depth > 0)
+    codes = codes[np.argsort(depth[codes], kind="stable")]
+    order = np.argsort(q, kind="stable")
+    q, enters = q[order], enters[order]
+    start = 0
+    while start < len(codes):
+        cells = np.arange(1, len(codes) - start + 1) * depth[codes[start:]]  # (a block of m queries: m x its widest)
+        stop = start + max(1, int(np.searchsorted(cells, CELLS, side="right")))
+        block = codes[start:stop]
+        width = int(depth[block[-1]])
+        i = np.arange(1, width + 1, dtype=np.float64)
+        inside = i[None, :] <= depth[block][:, None]
+        row = np.full(n, -1, dtype=np.int64)
+        row[block] = np.arange(len(block))
+        lo, hi = np.searchsorted(q, [block.min(), block.max() + 1])
+        mine = np.flatnonzero(row[q[lo:hi]] >= 0) + lo
+        counts = np.zeros((len(block), width))
+        np.add.at(counts, (row[q[mine]], enters[mine] - 1), 1.0)
+        overlap = np.cumsum(counts, axis=1)
+        own = np.minimum(i[None, :], ideal_length[block][:, None].astype(np.float64))
+        found[block] = np.cumsum(np.where(inside, weight[:width] * overlap / i, 0.0), axis=1)[:, -1]
+        best[block] = np.cumsum(np.where(inside, weight[:width] * own / i, 0.0), axis=1)[:, -1]
+        start = stop
+    return found, best, norm
 
 
 class Compatibility(Metric):
@@ -72,7 +118,7 @@ class Compatibility(Metric):
     reads = tuple(a for a in BINARY_AXES if a != "unjudged")
     not_read: ClassVar[dict[str, tuple[str, str]]] = {
         "unjudged": ("an unjudged doc keeps its rank and is never in the ideal", "")}
-    parameters = (PERSISTENCE, NORMALIZE)
+    parameters = (PERSISTENCE, NORMALIZE, IDEAL_TIES)
     parts = ("overlap", "ideal_overlap", "ideal_length")
     row_columns = ("ideal_rank",)
     reference_formula: ClassVar[Any] = ir_measures_ref.compat
@@ -86,20 +132,10 @@ class Compatibility(Metric):
         p = flavor.param("p").number
         ideal_rank, ideal_length, _ = _ideal_ranks(lists, flavor)
         depth = np.maximum(lists.returned.astype(np.int64), ideal_length)
-        top = int(depth.max()) if len(depth) else 0
-        weight = powers(p, np.arange(1, top + 1))
-        weights_to = np.r_[0.0, np.cumsum(weight)]  # [j]: sum of the first j weights
-        tail_to = np.r_[0.0, np.cumsum(weight / np.arange(1, top + 1))]  # [j]: sum_{i<=j} p^(i-1)/i
-        q = lists.rows.q
         shared = ideal_rank > 0
-        start = np.maximum(lists.positions.rank, ideal_rank)
-        gain = np.where(shared, tail_to[depth[q]] - tail_to[np.where(shared, start, 1) - 1], 0.0)
-        overlap = np.bincount(q, weights=gain, minlength=lists.n_queries)
-        ideal_q = np.repeat(np.arange(lists.n_queries), ideal_length)
-        ideal_at = positions_in_query(ideal_q)  # 0-based ideal ranks
-        best = np.bincount(ideal_q, weights=tail_to[depth[ideal_q]] - tail_to[ideal_at], minlength=lists.n_queries)
-        norm = np.where(depth > 0, weights_to[depth], 1.0)
-        found, ideal = overlap / norm, best / norm
+        enters = np.maximum(lists.positions.rank, ideal_rank)[shared]  # the depth from which a doc is in both
+        found, best, norm = overlap_sums(lists.rows.q[shared], enters, ideal_length, depth, p)
+        found, ideal = found / norm, best / norm
         if flavor.param("normalize") == "true":
             value = np.where(ideal > 0, found / np.where(ideal > 0, ideal, 1.0), found)
         else:
@@ -107,6 +143,9 @@ class Compatibility(Metric):
         return MetricValues(value, np.zeros(lists.n_queries, dtype=bool),
                             {"overlap": found, "ideal_overlap": ideal, "ideal_length": ideal_length.astype(np.float64)},
                             {"ideal_rank": ideal_rank.astype(np.float64)} if detail else {})
+
+    def reads_qrels_order(self, flavor: Flavor) -> bool:
+        return flavor.param("ideal_ties") == "qrels"
 
     def reference(self, flavor: Flavor, judgments: Any, ranked: Any, qrels: Any) -> tuple:
         """The slow per-query (value, parts, undefined) (reference/ir_measures_ref.py compat)."""
@@ -116,7 +155,7 @@ class Compatibility(Metric):
         kept = {d: g for d, g in judgments.items() if judgment(g, flavor)[0]}
         value, found, best = ir_measures_ref.compat([(d, ranked.scores[d]) for d in ranked.docs], kept,
                                                     flavor.param("p").number, flavor.param("normalize") == "true",
-                                                    level)
+                                                    level, str(flavor.param("ideal_ties")))
         length = sum(1 for g in kept.values() if g >= level)
         return value, {"overlap": found, "ideal_overlap": best, "ideal_length": float(length)}, False
 
@@ -130,8 +169,16 @@ class Compatibility(Metric):
         if record.status == "missing":
             return problems
         judgments = {u["doc"]: u["grade"] for u in record.universe if u["judged"]}
-        value, _, _ = ir_measures_ref.compat([(row["doc"], row["score"]) for row in record.ranked], judgments,
-                                             flavor.param("p").number, flavor.param("normalize") == "true", level)
+        ranking = [(row["doc"], row["score"]) for row in record.ranked]
+        p, normalize = flavor.param("p").number, flavor.param("normalize") == "true"
+        if flavor.param("ideal_ties") == "qrels":  # (a record lists its universe by doc id: the ideal its ranks show)
+            shown = {row["doc"]: int(row["ideal_rank"]) for row in record.ranked if row.get("ideal_rank")}
+            ideal, why = ir_measures_ref.ideal_from_ranks(ranking, judgments, shown, level)
+            if ideal is None:
+                return [*problems, why]
+            value, _, _ = ir_measures_ref.overlap([d for d, _ in ranking], ideal, p, normalize)
+        else:
+            value, _, _ = ir_measures_ref.compat(ranking, judgments, p, normalize, level)
         if flavor.round.decimals is not None:
             value = round(value, flavor.round.decimals)
         if record.value is None or not math.isclose(value, record.value, rel_tol=CLOSE, abs_tol=CLOSE):

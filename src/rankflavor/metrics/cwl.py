@@ -80,15 +80,25 @@ def _t(default: str = "1") -> Param:
     return Param("T", default, number_parser("T", 0.0, 1e6, low_open=True), "the gain the user wants", ("1", "2"))
 
 
+def dot_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per row, np.dot(a[i], b[i]): numpy's matmul of a stack of row and column vectors calls BLAS's ddot per row,
+    as cwl_metrics.py's np.dot(wvec, gain_vec) does, so each sum runs in cwl_eval's order (a plain `.sum(axis=1)`
+    is numpy's pairwise sum: another last bit)."""
+    a, b = np.ascontiguousarray(a), np.ascontiguousarray(np.broadcast_to(b, a.shape))  # (BLAS takes contiguous rows)
+    return np.matmul(a[:, None, :], b[:, :, None])[:, 0, 0]
+
+
 def examine(c: np.ndarray, g: np.ndarray) -> dict[str, np.ndarray]:
-    """Per row of `c` (C(1..D)) and `g` (gains): EU, ETU, EC, ETC, ED and the weights W (cwl_metrics.py)."""
+    """Per row of `c` (C(1..D)) and `g` (gains): EU, ETU, EC, ETC, ED and the weights W, each as CWLMetric._do_score
+    computes it (cwl_metrics.py: W(1) = 1 / np.sum(cumprod), then np.dot of the vectors: `dot_rows`)."""
     reach = np.cumprod(np.concatenate([np.ones((len(c), 1)), c[:, :-1]], axis=1), axis=1)
-    first = 1.0 / reach.sum(axis=1)
+    first = 1.0 / reach.sum(axis=1)  # (np.sum of each row: numpy's pairwise sum, as cwl_eval's np.sum)
     w = reach * first[:, None]
     stop = reach * (1.0 - c)
     ranks = np.arange(1, c.shape[1] + 1, dtype=np.float64)
-    return {"eu": (w * g).sum(axis=1), "etu": (stop * np.cumsum(g, axis=1)).sum(axis=1), "ec": w.sum(axis=1),
-            "etc": (stop * ranks).sum(axis=1), "ed": 1.0 / first, "weight": w}
+    ones = np.ones(c.shape[1])
+    return {"eu": dot_rows(w, g), "etu": dot_rows(stop, np.cumsum(g, axis=1)), "ec": dot_rows(w, ones),
+            "etc": dot_rows(stop, ranks), "ed": 1.0 / first, "weight": w}
 
 
 class CWLMetric(BinaryMetric):

@@ -53,6 +53,7 @@ def rank_by_rank(lists: RankedLists, mask: np.ndarray):
 class ExpectedReciprocalRank(BinaryMetric):
     """ERR = sum over ranks i of R_i / i * prod over j < i of (1 - R_j), R = (2^g - 1) / 2^max_grade"""
 
+    value_bounds = (0.0, 1.0)
     name = "err"
     reads = GRADED_AXES
     not_read: ClassVar[dict[str, tuple[str, str]]] = {
@@ -87,7 +88,8 @@ class ExpectedReciprocalRank(BinaryMetric):
     def _refuse_high_grades(lists: RankedLists, flavor: Flavor, max_grade: float) -> None:
         ds = lists.scope.dataset
         judged = lists.scope.shared(judged_mask, flavor.negative)
-        high = judged & (ds.qrels.grade > max_grade) & lists.scope.run.present[ds.qrels.q]
+        scored = lists.scope.run.present[ds.qrels.q] | (flavor.missing == "empty")  # (missing=empty: over no docs)
+        high = judged & (ds.qrels.grade > max_grade) & scored
         if high.any():
             i = int(np.flatnonzero(high)[0])
             raise EvaluationError(

@@ -55,6 +55,7 @@ def beta_token(squared: float) -> str:
 class FMeasure(BinaryMetric):
     """F = (1 + beta²) P R / (beta² P + R)"""
 
+    value_bounds = (0.0, 1.0)
     qrels_rows_only = True
 
     name = "f"
@@ -79,6 +80,7 @@ class FMeasure(BinaryMetric):
 class SetMap(BinaryMetric):
     """set_map = P · R of the whole list"""
 
+    value_bounds = (0.0, 1.0)
     qrels_rows_only = True
 
     name = "set_map"

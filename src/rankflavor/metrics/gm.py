@@ -65,6 +65,7 @@ class _PerQueryLog:
 
     aggregate = "log_gm"
     zero_value = math.log(MIN_GEO_MEAN)
+    value_bounds = (math.log(MIN_GEO_MEAN), 0.0)  # (the log of a value of [0, 1], at least 1e-5)
     not_read: ClassVar[dict[str, tuple[str, str]]] = {
         "empty": ("a query with no relevant doc scores log(1e-5), as trec_eval's 0 does", "map")}
 

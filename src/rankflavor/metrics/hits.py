@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 class Hits(BinaryMetric):
     """hits = relevant docs in the top k"""
 
+    judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
+    value_grows_with_grade = True  # (a doc judged relevant never lowers it)
     qrels_rows_only = True
 
     name = "hits"

@@ -98,6 +98,7 @@ def interpolation_table(ranked: RowsScope, positions: Positions, rel_level: RelL
 class InterpolatedPrecision(BinaryMetric):
     """iprec = the max precision at or below the rank where recall reaches the level"""
 
+    value_bounds = (0.0, 1.0)
     qrels_rows_only = True
 
     name = "iprec"

@@ -31,6 +31,9 @@ COVERAGE_AXES = tuple(a for a in BINARY_AXES if a not in ("unjudged", "rel_level
 class Judged(BinaryMetric):
     """judged = judged docs in the top k / min(k, list length)"""
 
+    value_bounds = (0.0, 1.0)
+    judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
+    value_grows_with_grade = True  # (a doc judged relevant never lowers it)
     name = "judged"
     reads = COVERAGE_AXES
     not_read: ClassVar[dict[str, tuple[str, str]]] = {

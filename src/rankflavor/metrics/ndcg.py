@@ -202,6 +202,15 @@ class DCG(Metric):
     def reason(self, flavor: Flavor, status: str, value: float | None) -> str:
         return "DCG = sum of contributions"
 
+    def judgments_read(self, flavor: Flavor) -> float:
+        """DCG reads the gains of its ranked rows only."""
+        return 0.0
+
+    def grows_with_grade(self, flavor: Flavor) -> bool:
+        """A positive discount times a gain that grows with the grade (linear, exp2, min_grade; not a table); a tie
+        order by gain (pessimistic, optimistic) or the average over the orders keeps it so."""
+        return flavor.gain.table is None
+
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
         """A doc absent from the qrels has gain 0: it adds nothing to DCG, unless ties=average spreads the discounts
         of its tie group (every row of the group counts), or the ideal is made from the list's own docs."""
@@ -243,6 +252,28 @@ class NDCG(DCG):
                 raise SpecError("ideal=max needs a cutoff @k (the ideal puts the top grade at every position)")
             if flavor.ideal_depth == "all":
                 raise SpecError("ideal=max with ideal_depth=all is unbounded; use ideal_depth=k or returned")
+
+    def grows_with_grade(self, flavor: Flavor) -> bool:
+        return False  # (a doc judged relevant can raise the ideal more than the DCG)
+
+    def judgments_read(self, flavor: Flavor) -> float:
+        """The global ideal cut at k reads the k highest gains of the qrels, the highest grades where the gain grows
+        with the grade (linear, exp2, min_grade; not a table); an ideal of the list's own docs (local, recall(K))
+        reads none beyond them, ideal=max the top grade of the whole qrels only."""
+        ideal = flavor.ideal.kind
+        if ideal in ("local", "recall", "max"):
+            return 0.0
+        if flavor.cutoff is None or flavor.ideal_depth == "all" or flavor.gain.table is not None:
+            return math.inf
+        return float(flavor.cutoff)
+
+    def value_range(self, flavor: Flavor) -> tuple[float, float] | None:
+        """[0, 1] when no gain is negative: DCG over the run's docs is at most the ideal's (the ideal holds them, or
+        the top grade everywhere); a negative gain (negative=keep, a table's) makes NDCG unbounded."""
+        table = flavor.gain.table or {}
+        if flavor.negative == "keep" or any(gain < 0 for grade, gain in table.items() if grade >= 0):
+            return None
+        return (0.0, 1.0)
 
     def depth_read(self, flavor: Flavor) -> float:
         need = flavor.depth

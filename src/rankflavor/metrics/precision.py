@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 class Precision(BinaryMetric):
     """P = relevant retrieved / k (no cutoff: / retrieved)"""
 
+    value_bounds = (0.0, 1.0)
+    judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
+    value_grows_with_grade = True  # (a doc judged relevant never lowers it)
     qrels_rows_only = True
 
     name = "p"
@@ -58,6 +61,9 @@ class Precision(BinaryMetric):
 class Success(BinaryMetric):
     """success = 1 when a relevant doc is in the top k"""
 
+    value_bounds = (0.0, 1.0)
+    judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
+    value_grows_with_grade = True  # (a doc judged relevant never lowers it)
     qrels_rows_only = True
 
     name = "success"
@@ -75,6 +81,7 @@ class Success(BinaryMetric):
 class RPrecision(BinaryMetric):
     """Rprec = relevant in the top R / R"""
 
+    value_bounds = (0.0, 1.0)
     qrels_rows_only = True
 
     name = "rprec"

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 class Recall(BinaryMetric):
     """R = relevant in the top k / R"""
 
+    value_bounds = (0.0, 1.0)
     qrels_rows_only = True
 
     name = "recall"

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 class ReciprocalRank(BinaryMetric):
     """RR = 1 / the rank of the first relevant doc"""
 
+    value_bounds = (0.0, 1.0)
+    judgments_beyond_rows = 0.0  # (it reads the grades of its ranked rows only)
+    value_grows_with_grade = True  # (a doc judged relevant never lowers it)
     qrels_rows_only = True
 
     name = "mrr"

@@ -81,6 +81,10 @@ PARAMETERS = (
     Param("positions", "flat", positions_value,
           "a weight per rank multiplying the discount: flat, or w1:w2:...:wm for ranks 1..m (a reader's "
           "positional profile; needs @k with k <= m)", ("flat", "1:0.5:0.8")),
+    Param("repeats", "refuse", word_parser("repeats", ("refuse", "count")),
+          "a doc a run lists twice for a query: refuse (the inputs' on_duplicate policy), or count each listing as "
+          "a passage, with the doc's utility, when every flavor evaluated counts them (the authors: every entry of "
+          "the passage list)", ("refuse", "count")),
 )
 _NOT_READ = {
     "negative": ("a negative grade is a distractor's utility, always kept", "dcg"),
@@ -140,6 +144,10 @@ class UDCG(Metric):
     undefined_reason = "an ideal sum of 0"
     undefined_note = "(no positive utility in the query's judgments)"
     reference = staticmethod(reference.query_value)
+    scores_unjudged_queries = True  # (a query with no utility at all: every passage 0, as the authors score it)
+
+    def counts_repeats(self, flavor: Flavor) -> bool:
+        return flavor.param("repeats") == "count"
 
     def validate(self, flavor: Flavor) -> None:
         if flavor.ties == "average":
@@ -201,7 +209,11 @@ class UDCGAuthors(UDCG):
     not_read: ClassVar[dict[str, tuple[str, str]]] = {
         **_NOT_READ, "discount": (f"the authors' code has no positional discount ({_SOURCE})", "udcg")}
     parameters = (PARAMETERS[0], PARAMETERS[1]._replace(default=AUTHORS_DISTRACTING),
-                  PARAMETERS[2]._replace(default="sigmoid_mean"), PARAMETERS[3])
+                  PARAMETERS[2]._replace(default="sigmoid_mean"), PARAMETERS[3], PARAMETERS[4]._replace(default="count"))
+    # compute_udcg_score scores every item it is given: an empty passage list 0.0 (missing=empty: a query of the
+    # utilities absent from the run), a list none of whose passages has a utility sigmoid(0) = 0.5
+    # (unjudged_queries=score: a run query absent from the utilities)
+    axis_defaults: ClassVar[dict[str, str]] = {"missing": "empty", "unjudged_queries": "score"}
 
 
 register(UDCG())

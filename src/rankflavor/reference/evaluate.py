@@ -75,9 +75,14 @@ def _rounded(result: RefResult, flavor: Flavor) -> RefResult:
 def reference_evaluate(flavor: Flavor, qrels: Mapping[str, Mapping[str, float]],
                        run: Mapping[str, Mapping[str, float]]) -> dict[str, RefResult]:
     """Score every judged query (one with a judgment: an empty dict is not judged) of a run given as nested
-    dicts (dict order is the input order)."""
-    return {query: reference_query(flavor, judgments, run.get(query), query=query, qrels=qrels)
-            for query, judgments in qrels.items() if judgments}
+    dicts (dict order is the input order); under unjudged_queries=score, then every run query without one, over
+    its list with no judgment."""
+    out = {query: reference_query(flavor, judgments, run.get(query), query=query, qrels=qrels)
+           for query, judgments in qrels.items() if judgments}
+    if flavor.unjudged_queries == "score":
+        out.update({query: reference_query(flavor, {}, ranking, query=query, qrels=qrels)
+                    for query, ranking in run.items() if query not in out})
+    return out
 
 
 def reference_mean(values: list[float | None], weights: list[float] | None, decimals: int | None, mean_of: str,

@@ -80,7 +80,8 @@ def build_record(ds: Dataset, run_name: str, flavor: Flavor, res: QueryResults, 
     record = Record(run=run_name, query=str(ds.query_ids[code]), flavor=str(flavor), status=status, value=value,
                     parts={name: plain(part[pos]) for name, part in res.parts.items()},
                     reason=reason_of(flavor, status, value))
-    sel = ds.qrels.q == code
+    lo, hi = np.searchsorted(ds.qrels.q, [code, code + 1])  # (the qrels are sorted by (q, d): InternedQrels)
+    sel = slice(int(lo), int(hi))
     for d, grade, judged, g in zip(ds.qrels.d[sel], ds.qrels.grade[sel], rows.qrels_judged[sel], rows.qrels_gain[sel],
                                    strict=True):
         record.universe.append({"doc": str(ds.doc_ids[d]), "grade": float(grade), "judged": bool(judged),

@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rankflavor import registry
 from rankflavor.engine import Engine, QueryResults, RecordRows
 from rankflavor.engine import max_memory as budget_of
 from rankflavor.flavor import Flavor, labelled_specs
+from rankflavor.inputs.duplicates import COUNT
 from rankflavor.inputs.intern import Dataset
 from rankflavor.inputs.pipeline import apply_names, bind_weights, speculatively
 from rankflavor.inputs.subtopics import as_subtopic_qrels
@@ -117,7 +119,7 @@ class Report:
         if query is None:
             raise ValueError("name the query to explain")
         code = self._query_code(query)
-        if not self.dataset.judged[code]:
+        if not self.dataset.judged[code] and wanted.unjudged_queries != "score":
             raise KeyError(f"query {query!r} is in the run but not in the qrels: it is never scored")
         return self._records(name, wanted, np.array([code], dtype=np.int64))[0]
 
@@ -218,6 +220,15 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
     return Report(dataset, flavors, results, provenance, engine)
 
 
+def repeats_policy(flavors: Sequence[Flavor], on_duplicate: str) -> str:
+    """The inputs' duplicate policy for these flavors: `count` (inputs/duplicates.py COUNT: a run's repeated docs
+    kept, each listing ranked) when on_duplicate is the default `error` and every flavor's metric counts repeats
+    (udcg_authors: repeats=count, the authors' reading of a passage list); else `on_duplicate` as given."""
+    if on_duplicate == "error" and flavors and all(registry.get(f.metric).counts_repeats(f) for f in flavors):
+        return COUNT
+    return on_duplicate
+
+
 def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str = "error",
              weights: Mapping[str, Any] | None = None, warnings: bool = True,
              names: Sequence[str] | Mapping[str, str] | None = None,
@@ -228,7 +239,8 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
     runs: a run (TREC run path, {qid: {docid: score}}, DataFrame), a list of runs, or {name: run}.
     flavors: a spec string (`ndcg@10 gain=exp2`, `trec_eval`), a Flavor, or a list of either; parsed and
     checked before any input is read.
-    on_duplicate: a (query, doc) listed twice in the qrels or a run: `error`, keep the `first`, or the `max`.
+    on_duplicate: a (query, doc) listed twice in the qrels or a run: `error`, keep the `first`, or the `max`; under
+    `error`, a run's repeated doc is kept and counted when every flavor counts repeats (`repeats_policy`).
     weights: {NAME: file of 'qid weight' lines, or {qid: weight}}, for flavors with weights=NAME.
     warnings: False skips the warnings' extra evaluations (the tie range, the unjudged=skip mean): each result
     keeps the warnings its counts tell, without those numbers; what `rankflavor eval --format trec` does, as
@@ -255,7 +267,7 @@ def evaluate(qrels: Any, runs: Any, flavors: Any = "ndcg@10", on_duplicate: str 
         return build_report(dataset, wanted, provenance, labelled, with_warnings=warnings)
 
     with budget_of(max_memory):
-        return speculatively(qrels, runs, on_duplicate, work)
+        return speculatively(qrels, runs, repeats_policy(wanted, on_duplicate), work)
 
 
 def explain(qrels: Any, run: Any, query: str, flavor: Flavor | str = "ndcg@10", on_duplicate: str = "error") -> Record:
@@ -276,4 +288,5 @@ def explain_each(qrels: Any, run: Any, query: str | Sequence[str], flavors: Sequ
         report = Report(dataset, wanted, [], provenance)
         return [report.explain(report.runs[0], q, flavor) for q in queries for flavor in wanted]
 
-    return speculatively(qrels, [run] if not isinstance(run, list) else run, on_duplicate, records)
+    return speculatively(qrels, [run] if not isinstance(run, list) else run, repeats_policy(wanted, on_duplicate),
+                         records)

@@ -317,5 +317,8 @@ def compose_warnings(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers)
         text = f"{counted(n, 'run query has', 'run queries have')} no judgments and {'is' if n == 1 else 'are'} not scored"
         if flavor.unjudged_queries == "zero":
             text += "; unjudged_queries=zero counts each as 0 in the mean"
+        elif flavor.unjudged_queries == "score":
+            text = (f"{counted(n, 'run query has', 'run queries have')} no judgments; unjudged_queries=score scores "
+                    f"{'it' if n == 1 else 'each'} over {'its' if n == 1 else 'their'} list, every doc unjudged")
         out.append(FlavorWarning("unjudged_queries", text, queries=n))
     return out

@@ -21,6 +21,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from rankflavor import registry
 from rankflavor.errors import EvaluationError, InputError, RankflavorError, SpecError, UsageError
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.duplicates import POLICIES
@@ -121,8 +122,9 @@ def evaluate(qrels: Any, run: Any, flavors: Any = "ndcg@10", *, columns: Columns
     `weights=`). A file or mapping is read and checked on the driver; a DataFrame's rows are checked on the
     executors. The weights are hashed by query with the other rows: the per-query values are unchanged, the
     means weighted.
-    unjudged_bounds: a grade ('top': each query's top judged grade) for each mean's interval of judgments, in
-    `aggregate_rows` as "bounds" (low, high): rf.evaluate's report_bounds (compare/unjudged_bounds.py), per slice.
+    unjudged_bounds: g ('top': each query's top judged grade) of each mean's lowest and highest over the fills of
+    the run's holes, in `aggregate_rows` as "bounds" (lowest, highest, queries enumerated, queries bounded by their
+    measure's range): rf.evaluate's report_bounds (compare/unjudged_bounds.py), by the same function per slice.
     """
     from pyspark.sql import functions as F
 
@@ -265,6 +267,10 @@ def _refuse(flavors: list[Flavor], order_col: str | None, on_duplicate: str, qre
         if flavor.ties.kind in ORDERED_TIES and order_col is None:
             raise SpecError(f"{flavor}: ties={flavor.ties} reads the input order, which a shuffle does not keep; give "
                             "columns=Columns(order=...) (the rank, or the line number written when the file was read)")
+        if registry.get(flavor.metric).reads_qrels_order(flavor) and (order_col is None or
+                                                                     order_col not in qrels.columns):
+            raise SpecError(f"{flavor}: it reads the qrels' order, which a shuffle does not keep; give "
+                            "columns=Columns(order=...) naming a column of the qrels frame (its line numbers)")
     if on_duplicate == "first" and (order_col is None or order_col not in run.columns or order_col not in qrels.columns):
         raise SpecError("on_duplicate='first' keeps the first row in input order, which a shuffle does not keep; give "
                         "columns=Columns(order=...) naming a column of both frames, or use on_duplicate='max' or "

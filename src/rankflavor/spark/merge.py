@@ -22,7 +22,7 @@ from rankflavor.errors import EvaluationError
 from rankflavor.flavor import Flavor
 from rankflavor.report.averages import refuse_unweighted
 from rankflavor.report.warnings import FlavorWarning, WarningNumbers, compose_warnings
-from rankflavor.spark.partitions import Partial, Plan
+from rankflavor.spark.partitions import BOUNDS_BY_RANGE, BOUNDS_EXACT, Partial, Plan
 
 AGGREGATES_DDL = ("run string, flavor_index int, label string, flavor string, mean double, n bigint, "
                   "counts map<string,bigint>, undefined_status string, warnings array<string>, "
@@ -71,13 +71,15 @@ def merge_group(run: str, index: int, partials: list[Partial], plan: Plan) -> di
         else:
             merged = Aggregate(part.n, list(part.partials), list(part.log_partials))
             means[part.name] = merged if part.name not in means else means[part.name].merge(merged)  # type: ignore[union-attr]
+    bounded = (counts.pop(BOUNDS_EXACT, 0), counts.pop(BOUNDS_BY_RANGE, 0))  # (not `aggregates` counts)
     mean, n, counts, warnings = summarise(flavor, counts, means, weighings)
     undefined = registry.get(flavor.metric).undefined_status
     out = {"run": run, "flavor_index": index, "label": plan.labels[index], "flavor": plan.specs[index],
            "mean": mean, "n": n, "counts": counts, "undefined_status": undefined,
            "warnings": [str(w) for w in warnings], "warning_details": [w.to_dict() for w in warnings]}
-    if plan.bounds_grade is not None:  # (--unjudged-bounds: the low and high mean; not an `aggregates` column)
-        out["bounds"] = tuple(variant_mean(flavor, means, weighings, end) for end in ("bound_low", "bound_high"))
+    if plan.bounds_grade is not None:  # (--unjudged-bounds: the lowest and highest mean over the fills and the queries
+        # enumerated and bounded by their measure's range; not an `aggregates` column)
+        out["bounds"] = (*(variant_mean(flavor, means, weighings, end) for end in ("bound_low", "bound_high")), *bounded)
     if flavor.weights.name is not None:  # (the denominator's total weight; not an `aggregates` column)
         main = weighings.get("main")
         out["total_weight"] = main.total.total if main is not None and n else 0.0

@@ -11,7 +11,8 @@ Emitted per slice, per run and flavor: one OUTPUT row per judged query (kind "qu
 `Partial` (kind "partial": a count, `count` NAME, or a mean's partial sums, `mean` VARIANT, the variants
 being the means a warning reports: main, pessimistic, optimistic, skip, without_undefined, other_missing,
 and judged_share, the share of judged docs among the scored ranks; with `Plan.bounds_grade`, bound_low and
-bound_high, the two ends of the unjudged bounds). Under weights=NAME a mean's partials are
+bound_high, the lowest and highest over the fills of the unjudged bounds, from compare/fills.py query_ends as
+on one machine, with their counts bounds_exact and bounds_by_range). Under weights=NAME a mean's partials are
 those of w*v (and w*log), with `weight` VARIANT (the exact sum of the weights averaged; n: how many averaged
 queries have no weight) and up to 5 `noweight` VARIANT rows naming such queries. The
 weights arrive as INPUT rows of kind WEIGHTS (run: the weights' name, value: the weight), hashed with the
@@ -23,8 +24,8 @@ them a SubtopicQrels as the local reader does (inputs/subtopics.py), interned in
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -42,6 +43,9 @@ from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.weights import QueryWeights
 from rankflavor.report.averages import Averaging, averaging_for
 from rankflavor.report.result import Result
+
+if TYPE_CHECKING:
+    from rankflavor.compare.fills import Ends
 
 QRELS, RUN, WEIGHTS = 0, 1, 2
 INPUT = pa.schema([("kind", pa.int8()), ("run", pa.string()), ("query", pa.string()), ("doc", pa.string()),
@@ -63,7 +67,7 @@ class Plan:
     max_query_rows: int = 50_000_000
     weights: tuple[str, ...] = ()  # the names of the weights among the INPUT rows (kind WEIGHTS)
     subtopics: bool = False  # a diversity measure is asked for: the QRELS rows are subtopic judgments
-    bounds_grade: str | float | None = None  # --unjudged-bounds: the grade of the high end (compare/unjudged_bounds.py)
+    bounds_grade: str | float | None = None  # --unjudged-bounds: g of the fills (compare/unjudged_bounds.py)
 
     @classmethod
     def of(cls, labelled: Mapping[Flavor, Sequence[str]], runs: Sequence[str], on_duplicate: str = "error",
@@ -224,14 +228,14 @@ def evaluate_slice(table: pa.Table, plan: Plan) -> Iterator[pa.RecordBatch]:
     schema = output_schema(plan.parts)
     engine = Engine(dataset)
     for run in dataset.runs:
-        bounds = None if plan.bounds_grade is None else SliceBounds(plan.bounds_grade)
         unjudged_queries = int((run.present & ~dataset.judged).sum())
         evaluations = engine.evaluate(run, flavors)
+        bounds = None if plan.bounds_grade is None else slice_bounds(dataset, run, flavors, plan.bounds_grade)
         for index, (flavor, evaluation) in enumerate(zip(flavors, evaluations, strict=True)):
             result = Result(run.name, flavor, evaluation.results, dataset.query_ids, unjudged_queries,
                             averaging=averaging_for(dataset, run, flavor))
             yield _query_rows(result, index, plan, schema)
-            yield _partial_rows(result, index, engine, run, schema, bounds)
+            yield _partial_rows(result, index, engine, run, schema, None if bounds is None else bounds[index])
         engine.release(run)
 
 
@@ -284,18 +288,22 @@ class Partial(NamedTuple):
 
 PARTIAL_COLUMNS = ("run", "flavor_index", "partial", "name", "n", "partials", "log_partials", "query")
 NOWEIGHT_SHOWN = 5  # the queries named when averaged queries have no weight (Averaging: the first 5)
+BOUNDS_EXACT, BOUNDS_BY_RANGE = "bounds_exact", "bounds_by_range"  # (the unjudged bounds' counts: not `counts`)
 
 
 def _partial_rows(result: Result, index: int, engine: Engine, run: InternedRun, schema: pa.Schema,
-                  bounds: SliceBounds | None = None) -> pa.RecordBatch:
+                  bounds: Ends | None = None) -> pa.RecordBatch:
     rows = [Partial("count", name, int(value)) for name, value in result.counts.items()]
     q = result.queries
     rows.append(Partial("count", "unjudged_queries_in_top", int((q.unjudged_in_top > 0).sum())))
     shares = Aggregate.of(q.judged_in_top)
     rows.append(Partial("mean", "judged_share", shares.count, shares.partials))
     found = variants(result, engine, run)
-    if bounds is not None:
-        found.update(bounds.ends(result, engine, run))
+    if bounds is not None:  # (the ends of the queries the mean averages, as report_bounds takes them)
+        from rankflavor.compare.unjudged_bounds import masked
+
+        found["bound_low"], found["bound_high"], exact, by_range = masked(bounds, q.raw_value)
+        rows += [Partial("count", BOUNDS_EXACT, exact), Partial("count", BOUNDS_BY_RANGE, by_range)]
     for variant, raw in found.items():
         rows += _mean_partials(result.averaging, q, raw, variant)
     n = len(rows)
@@ -366,23 +374,9 @@ def variants(result: Result, engine: Engine, run: InternedRun) -> dict[str, np.n
     return out
 
 
-@dataclass
-class SliceBounds:
-    """The unjudged bounds of one run of a slice at `grade` (compare/unjudged_bounds.py report_bounds, per slice):
-    the engine of the slice's qrels filled at `grade`, one per cutoff, as report_bounds keeps one per run and cutoff."""
+def slice_bounds(dataset: Dataset, run: InternedRun, flavors: list[Flavor], grade: str | float) -> list[Ends]:
+    """The unjudged bounds' per-query ends of one run of a slice under every flavor: compare/fills.py query_ends,
+    the function report_bounds calls on one machine (a slice holds whole queries, so its ends are the run's)."""
+    from rankflavor.compare.fills import query_ends
 
-    grade: str | float
-    filled: dict[int | None, Engine] = field(default_factory=dict)
-
-    def ends(self, result: Result, engine: Engine, run: InternedRun) -> dict[str, np.ndarray]:
-        """The per-query raw values of the two ends: the flavor under unjudged=zero, and the same on the qrels
-        filled with the run's unjudged docs within the cutoff."""
-        from rankflavor.compare.unjudged_bounds import filled_dataset
-
-        low_flavor = result.flavor.with_(unjudged="zero")
-        low = (result.queries.raw_value if low_flavor == result.flavor else
-               engine.evaluate(run, [low_flavor])[0].results.raw_value)
-        cutoff = result.flavor.cutoff
-        if cutoff not in self.filled:
-            self.filled[cutoff] = Engine(filled_dataset(engine.dataset, run, cutoff, self.grade))
-        return {"bound_low": low, "bound_high": self.filled[cutoff].evaluate(run, [low_flavor])[0].results.raw_value}
+    return query_ends(dataset, [run], flavors, grade)

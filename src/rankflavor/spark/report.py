@@ -67,7 +67,7 @@ class SparkResult(FlavorNames):
     rows: list[dict[str, Any]] = field(default_factory=list)  # per query (with --per-query)
     details: list[dict[str, Any]] = field(default_factory=list)  # each warning's code, message and numbers
     total_weight: float | None = None  # weights=NAME: the total weight of the queries averaged
-    bounds: tuple[float | None, float | None] | None = None  # --unjudged-bounds: the low and high mean
+    bounds: tuple[float | None, float | None, int, int] | None = None  # --unjudged-bounds: lowest, highest, counts
 
     @property
     def parts(self) -> list[str]:
@@ -102,15 +102,15 @@ class SparkReport:
     frames: Any = None  # the SparkEvaluation
     bounds_grade: str | float | None = None  # the grade of the unjudged bounds evaluated (None: none)
 
-    def unjudged_bounds(self, grade: str | float) -> list[tuple[str, str, float | None, float | None, float | None]]:
-        """(label, run, mean, low, high) of every result, as compare/unjudged_bounds.py report_bounds gives a local
-        report's: merged from the executors' per-slice ends (evaluated for `bounds_grade` only)."""
-        from rankflavor.compare.unjudged_bounds import parse_grade
+    def unjudged_bounds(self, grade: str | float) -> list:
+        """Every result's MeanBounds, as compare/unjudged_bounds.py report_bounds gives a local report's: merged
+        from the executors' per-slice ends (evaluated for `bounds_grade` only)."""
+        from rankflavor.compare.unjudged_bounds import MeanBounds, parse_grade
 
         if self.bounds_grade is None or parse_grade(grade) != self.bounds_grade:
             raise UsageError(f"the Spark evaluation holds no unjudged bounds at grade {grade!r}: evaluate again "
                              "with unjudged_bounds=GRADE")
-        return [(r.label, r.run, r.mean, *(r.bounds or (None, None))) for r in self.results]
+        return [MeanBounds(r.label, r.run, r.flavor, r.mean, *(r.bounds or (None, None, 0, 0))) for r in self.results]
 
     @property
     def runs(self) -> list[str]:
