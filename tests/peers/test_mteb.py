@@ -58,12 +58,20 @@ def judged_case(seed: int):
     return case
 
 
+def fitting_case(seed: int, ignore: bool):
+    """The first judged case from `seed` on (seeds seed, seed + 1000, ...) with a run query, none left empty by the
+    identical-id pop when `ignore` (MTEB's scoring divides by the queries it scores)."""
+    for attempt in range(50):
+        case = judged_case(seed + 1000 * attempt)
+        if case.run and not (ignore and not all(len(d) > 1 for d in case.run.values())):
+            return case
+    raise AssertionError(f"no fitting case from seed {seed}")
+
+
 @pytest.mark.parametrize("seed", range(15))
 @pytest.mark.parametrize(("ignore", "skip"), [(False, False), (True, False), (False, True), (True, True)])
 def test_mteb_retrieval_scores(seed, ignore, skip):
-    case = judged_case(seed)
-    if not case.run or (ignore and not all(len(d) > 1 for d in case.run.values())):
-        pytest.skip("no run query, or one left empty by the identical-id pop")
+    case = fitting_case(seed, ignore)
     scores, means = mteb_scores(case.qrels, case.run, K_VALUES, ignore, skip)
     ours = rankflavor.mteb.evaluate(case.qrels, case.run, list(K_VALUES), ignore, skip)
     got = {**ours.ndcg, **ours.map, **ours.recall, **ours.precision, **ours.hit_rate, **ours.mrr}
