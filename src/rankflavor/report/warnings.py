@@ -249,26 +249,30 @@ class WarningNumbers:
     other_missing: float | None = None  # the mean under the other missing= policy
 
 
+def _ties_warning(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers, k: str) -> list[FlavorWarning]:
+    """The ties_across_cutoff warning, with the mean's range over the tie orders when it is not one value."""
+    if not c["ties_across_cutoff"]:
+        return []
+    n, mean = c["ties_across_cutoff"], numbers.mean
+    text = (f"{counted(n, 'query has', 'queries have')} tied scores across the cutoff {k}: ties={flavor.ties} "
+            "decides which docs are scored")
+    if numbers.tie_range is None:
+        return [FlavorWarning("ties_across_cutoff", text, queries=n)]
+    lo, hi = numbers.tie_range
+    if lo is not None and hi is not None and abs(hi - lo) <= TOLERANCE:
+        return []
+    return [FlavorWarning(
+        "ties_across_cutoff",
+        f"{text}; the mean is {_fmt(lo)} with ties=pessimistic, {_fmt(hi)} with ties=optimistic, "
+        f"{_fmt(mean)} with ties={flavor.ties}",
+        queries=n, mean=mean, mean_pessimistic=lo, mean_optimistic=hi)]
+
+
 def compose_warnings(c: dict[str, int], flavor: Flavor, numbers: WarningNumbers) -> list[FlavorWarning]:
     """The warnings of a result from its counts `c` and `numbers` (see warnings_for)."""
     k = "" if flavor.cutoff is None else f"@{flavor.cutoff}"
     mean = numbers.mean
-    out: list[FlavorWarning] = []
-
-    if c["ties_across_cutoff"]:
-        n = c["ties_across_cutoff"]
-        text = (f"{counted(n, 'query has', 'queries have')} tied scores across the cutoff {k}: ties={flavor.ties} "
-                "decides which docs are scored")
-        if numbers.tie_range is not None:
-            lo, hi = numbers.tie_range
-            if not (lo is not None and hi is not None and abs(hi - lo) <= TOLERANCE):
-                out.append(FlavorWarning(
-                    "ties_across_cutoff",
-                    f"{text}; the mean is {_fmt(lo)} with ties=pessimistic, {_fmt(hi)} with ties=optimistic, "
-                    f"{_fmt(mean)} with ties={flavor.ties}",
-                    queries=n, mean=mean, mean_pessimistic=lo, mean_optimistic=hi))
-        else:
-            out.append(FlavorWarning("ties_across_cutoff", text, queries=n))
+    out = _ties_warning(c, flavor, numbers, k)
 
     metric = registry.get(flavor.metric)
     if c["unjudged_in_top"] and unjudged_applies(metric, flavor):
