@@ -140,6 +140,12 @@ def weight_files(items: list[str]) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     if args.engine != "spark":
+        given = [name for name, value in (("--output", args.output), ("--master", args.master),
+                                          ("--overwrite", args.overwrite or None)) if value is not None]
+        if given:  # (never dropped silently: the local engine writes no folder and starts no session)
+            from rankflavor.errors import UsageError
+
+            raise UsageError(f"{', '.join(given)}: options of --engine spark; add --engine spark, or drop them")
         return _run(args)
     from rankflavor.spark.session import end_spark, quiet_py4j_on_interrupt, spark_running
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import signal
 import sys
 from collections.abc import Sequence
 
 from rankflavor import progress
+from rankflavor.cli import signals
 from rankflavor.cli.memory_option import apply_max_memory
 from rankflavor.cli.threads import malloc_settings, numpy_environment
-from rankflavor.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RankflavorError
+from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RankflavorError
 
 COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "power", "diff", "report",
             "trec_eval")
@@ -105,29 +105,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command line; Ctrl-C anywhere in it (start-up imports, reading, evaluating, writing) ends it with
     `rankflavor: interrupted` and exit 130 (`--debug`: the traceback)."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    numpy_environment()  # (before parsing: a spec's resolution imports numpy)
-    malloc_settings()  # (before any thread)
     try:
-        return _main(argv)
+        with signals.handled():  # (SIGTERM, SIGHUP: as Ctrl-C, every `finally` runs; cli/signals.py)
+            numpy_environment()  # (before parsing: a spec's resolution imports numpy)
+            malloc_settings()  # (before any thread)
+            return _main(argv)
     except KeyboardInterrupt:
         if "--debug" in argv:
             raise
         return interrupted()
+    except signals.Terminated as exc:
+        if "--debug" in argv:
+            raise
+        return signals.terminated(exc)
 
 
 def interrupted() -> int:
     """After Ctrl-C (the command's `finally` blocks have run): one line on stderr, exit code 130 (128 + SIGINT,
-    what a shell reports). A second Ctrl-C while the process winds down ends it at once, without a traceback."""
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-    except ValueError:  # (not the main thread: the signal is not ours to set)
-        pass
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError):  # (a closed pipe: what was printed is all there is)
-        pass
-    sys.stderr.write("rankflavor: interrupted\n")
-    return EXIT_INTERRUPTED
+    what a shell reports). A second Ctrl-C while the process winds down (or the one pyarrow sends again when it
+    cancels a read) ends it at once with 130, without a traceback (cli/signals.py)."""
+    return signals.interrupted()
 
 
 def _main(argv: list[str]) -> int:

@@ -98,3 +98,22 @@ def project_spec(name: str, start: Path | None = None) -> tuple[str, Project]:
         raise SpecError(f"{name}: {project.path} names no flavor {key!r}; {hint}it names: "
                         f"{', '.join(PREFIX + n for n in project.flavors) or 'none'}")
     return project.flavors[key], project
+
+
+def project_files(start: Path | None = None) -> list[str]:
+    """The files `find_project` reads (each `rankflavor.toml` and `pyproject.toml` from `start` upward, up to the
+    project's folder): inputs an output may never be written over (rankflavor/outputs.py). Never raises."""
+    found: list[str] = []
+    try:
+        directory = (start or Path.cwd()).resolve()
+    except OSError:
+        return found
+    for folder in (directory, *directory.parents):
+        files = [p for p in (folder / "rankflavor.toml", folder / "pyproject.toml") if p.is_file()]
+        found += [str(p) for p in files]
+        try:
+            if any(_table(p) is not None for p in files):
+                break
+        except SpecError:
+            break
+    return found

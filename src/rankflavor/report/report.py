@@ -152,10 +152,12 @@ class Report:
         given; `rankflavor.load(path)` reads it back."""
         text = json.dumps(self.to_dict(per_query), indent=2) + "\n"
         if path is not None:  # (atomic, and never over one of the report's inputs: rankflavor/outputs.py)
+            from rankflavor.flavor.project import project_files
             from rankflavor.outputs import check_output, write_text
 
-            check_output(path, [i["path"] for i in self.provenance.get("inputs", []) if i.get("path")], "path")
-            write_text(path, text)
+            inputs = [i.get("path") or ("-" if i.get("name") == "<stdin>" else None)
+                      for i in self.provenance.get("inputs", [])]
+            write_text(check_output(path, [*filter(None, inputs), *project_files()], "path"), text)
         return text
 
     def to_frame(self):
