@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from rankflavor import progress
+from rankflavor import limits, progress
 from rankflavor.cli import signals
 from rankflavor.cli.memory_option import apply_max_memory
 from rankflavor.cli.threads import malloc_settings, numpy_environment
@@ -128,28 +128,31 @@ def interrupted() -> int:
 
 
 def _main(argv: list[str]) -> int:
-    if argv[:1] == ["trec_eval"]:  # (trec_eval's own flags: read by its getopt rules, not argparse)
-        return _module("trec_eval").main(argv[1:])
-    parser = build_parser(named_command(argv))
-    args = parser.parse_args(argv)
+    debug, tokens = "--debug" in argv, []
     try:
+        if argv[:1] == ["trec_eval"]:  # (trec_eval's own flags: read by its getopt rules, not argparse)
+            return _module("trec_eval").main(argv[1:])
+        args = build_parser(named_command(argv)).parse_args(argv)
+        debug = args.debug
         progress.start()
-        apply_max_memory(args)
+        tokens = apply_max_memory(args)
         _tell_readings(args)
         return _module(args.command).run(args)
     except RankflavorError as exc:
-        if args.debug:
+        if debug:
             raise
         sys.stderr.write(f"rankflavor: {exc}\n")
         return exc.exit_code
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # an internal error: say so, short unless --debug
-        if args.debug:
+        if debug:
             raise
         sys.stderr.write(f"rankflavor: internal error: {type(exc).__name__}: {exc}\n"
                          "(run with --debug for the traceback)\n")
         return EXIT_INTERNAL
+    finally:
+        limits.reset(*tokens)  # (an in-process caller's budget and input cap as they were)
 
 
 if __name__ == "__main__":

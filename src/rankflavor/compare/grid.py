@@ -99,7 +99,10 @@ def read_grid_file(path: str | Path, params: Sequence[str] = ()) -> tuple[dict[s
     axes (`p: 0.5 0.8 0.95` over rbp)."""
     axes: dict[str, tuple[str, ...]] = {}
     specs: list[str] = []
-    for number, raw in enumerate(Path(path).read_text().splitlines(), 1):
+    from rankflavor.inputs.structured import read_text
+
+    text = read_text(path, "a grid file holds 'axis: value value' lines and specs, one per line")  # (within the cap)
+    for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue

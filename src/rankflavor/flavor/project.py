@@ -37,14 +37,15 @@ class Project:
 
 
 def _table(path: Path) -> dict | None:
-    import tomllib  # (here: its import is 10 ms of every command's start-up, and only a project file needs it)
+    from rankflavor.errors import InputError
+    from rankflavor.inputs.structured import load_toml
 
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(f"{path}: cannot read the project's flavors ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path}: not valid TOML ({exc}); fix the file, or remove it") from None
+    try:  # (within the input and nesting caps: inputs/structured.py)
+        data = load_toml(path, "fix the file, or remove it")
+    except InputError as exc:
+        reason = exc.reason if exc.reason.startswith("not valid TOML") else f"cannot read the project's flavors: " \
+                 f"{exc.reason}"
+        raise SpecError(f"{path}: {reason}; {exc.fix}") from None
     if path.name == "pyproject.toml":
         return data.get("tool", {}).get("rankflavor")
     return data

@@ -42,7 +42,7 @@ def parse_columns(path: Path, columns: tuple[str, ...], value_col: int, wanted: 
         return None
     progress = _Progress(path, raw) if _terminal() else None
     try:
-        source: Any = pa.CompressedInputStream(raw, "gzip") if gz else raw
+        source: Any = pa.PythonFile(_Capped(pa.CompressedInputStream(raw, "gzip")), mode="r") if gz else raw
         return pacsv.read_csv(
             source,
             read_options=pacsv.ReadOptions(column_names=list(columns), block_size=BLOCK_SIZE),
@@ -59,6 +59,30 @@ def parse_columns(path: Path, columns: tuple[str, ...], value_col: int, wanted: 
         if progress is not None:
             progress.stop()
         raw.close()
+
+
+class _Capped:
+    """A decompressed stream that fails (OSError: the parse is given up, and the line reader says why) past the input
+    cap (rankflavor/limits.py): never a table of the first bytes only."""
+
+    def __init__(self, stream: Any) -> None:
+        from rankflavor.limits import input_cap
+
+        self.stream, self.left, self.closed = stream, input_cap(), False
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(self.left + 1 if size is None or size < 0 else min(size, self.left + 1))
+        self.left -= len(data)
+        if self.left < 0:
+            raise OSError("the input cap: the decompressed file is larger")
+        return data
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self.closed = True
+        self.stream.close()
 
 
 class _Progress(threading.Thread):

@@ -73,7 +73,12 @@ def _plain_regular_file(path: str) -> bool:
     except OSError:
         return False
     columnar = head.startswith((b"PAR1", b"ARROW1", b"FEA1")) or head.startswith(b"\xff\xff\xff\xff")
-    return not columnar and b"\x00" not in head  # (NULs: not text, the reader stops at them without a parse)
+    from rankflavor.limits import input_cap
+
+    if os.stat(path).st_size > input_cap():  # (past the input cap: the reader refuses it, unparsed)
+        return False
+    empty_line = b"\n\n" in head or b"\r" in head or head.startswith(b"\n")  # (trec_fast.sniff_text: not parsed)
+    return not columnar and not empty_line and b"\x00" not in head  # (NULs: not text, the reader stops at them)
 
 
 def prefetch_runs(paths: list[str]) -> list[Prefetched | str]:

@@ -18,10 +18,11 @@ from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS, arrow_pool
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.arrow_table import columns_of
 from rankflavor.inputs.columnar import columnar_kind, file_head, read_columnar
-from rankflavor.inputs.columns import GRADE_COLUMNS, SCORE_COLUMNS, set_aside
+from rankflavor.inputs.columns import GRADE_COLUMNS, SCORE_COLUMNS, pick_roles, set_aside
 from rankflavor.inputs.stdin import STDIN_NAME, is_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.trec_fast import read_fast
+from rankflavor.limits import input_cap
 
 
 def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer_scan: bool,
@@ -29,13 +30,16 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
     stdin = str(path) == STDIN_NAME
     source = Source(name=STDIN_NAME if stdin else path.name, path=None if stdin else str(path), kind="trec")
     regular = not stdin and _regular_file(path)
+    if regular and path.stat().st_size > input_cap():  # (the line reader's read refuses it: its NULs, or its size)
+        regular = False
     raw = None if regular else _lines().read_raw(path)  # (a pipe or the standard input is read once, here)
     kind = columnar_kind(file_head(path) if raw is None else raw)
     if kind is not None:  # a Parquet or Arrow file, whatever its name
-        table, source.sha256 = read_columnar(_lines().read_raw(path) if raw is None else raw, kind, str(path))
+        table, source.sha256, names = read_columnar(_lines().read_raw(path) if raw is None else raw, kind, str(path),
+                                                    lambda names: pick_roles(names, value_columns, what, str(path)))
         source.kind = "parquet" if kind == "parquet" else "arrow"
         query, doc, values = columns_of(table, str(path), what, value_columns)
-        source.columns_set_aside = set_aside(table.column_names)
+        source.columns_set_aside = set_aside(names)
         return source, query, doc, values, None
     fast = read_fast(path, columns, value_col, defer_scan, parsed) if regular else None
     if fast is not None and fast.table.num_rows > 0:
@@ -52,8 +56,7 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
         source.comment_lines, source.blank_lines, source.extra_column_lines = read.comments, read.blanks, \
             read.extra_columns
         source.encoding = read.encoding
-        query, doc = pa.array(read.query, pa.string()), pa.array(read.doc, pa.string())
-        values, lines = np.asarray(read.value, dtype=np.float64), read.line
+        query, doc, values, lines = read.query, read.doc, read.value, read.line
         source.sha256 = hashlib.sha256(raw).hexdigest()
     return source, query, doc, values, lines
 
@@ -134,9 +137,6 @@ def line_of(table: QrelsTable | RunTable, row: int) -> int | None:
     """The source line of a row, reading the file line by line when the fast reader kept no line numbers."""
     if table.source.kind != "trec":
         return None
-    if table.line is None:
-        path = Path(table.source.path or table.source.name)  # (<stdin>: its kept bytes)
-        is_run = isinstance(table, RunTable)
-        cols, col = (RUN_COLUMNS, 4) if is_run else (QRELS_COLUMNS, 3)
-        table.line = _lines().read_lines(path, cols, col, "score" if is_run else "grade").line
+    if table.line is None:  # (read by the fast reader: a plain file, no blank or comment line, one row per line)
+        return row + 1
     return int(table.line[row])

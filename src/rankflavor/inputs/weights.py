@@ -20,7 +20,7 @@ import numpy as np
 
 from rankflavor.errors import InputError
 from rankflavor.inputs.tables import Source
-from rankflavor.inputs.trec_lines import decompress, parse_number, read_raw, split_lines
+from rankflavor.inputs.trec_lines import decompress, numbered_lines, parse_number, read_raw
 from rankflavor.plural import counted
 
 
@@ -91,7 +91,7 @@ def _read_file(name: str, path: Path) -> QueryWeights:
     except UnicodeDecodeError:
         raise InputError("not valid UTF-8 text", source=str(path), fix="a weights file holds 'qid weight' lines") from None
     query, weight, seen = [], [], {}
-    for number, line in enumerate(split_lines(text), start=1):
+    for number, line in numbered_lines(text):
         fields = line.split()
         if not fields or fields[0].startswith("#"):
             continue

@@ -10,7 +10,6 @@ needs the qrels and the runs (`explain`, `records`, `verify`) is refused with th
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,20 +119,10 @@ def load(path: str | Path) -> SavedReport:
     """Read a report saved as JSON (`rankflavor eval --format json`, `Report.to_json`) back into a SavedReport.
     A missing file, a file that is not JSON, JSON of another shape or of a newer format version is an
     InputError naming the file, what is wrong and what to do."""
+    from rankflavor.inputs.structured import load_json
+
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("file not found", source=source, fix=f"load a report saved by {WRITERS}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot be read as UTF-8 text ({exc})", source=source,
-                         fix=f"load a report saved by {WRITERS}") from None
-    try:
-        saved = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON: {exc.msg} (column {exc.colno})", source=source, line=exc.lineno,
-                         text=text.splitlines()[exc.lineno - 1] if text.splitlines() else None,
-                         fix=f"load a report saved by {WRITERS}") from None
+    saved = load_json(path, f"load a report saved by {WRITERS}")  # (within the input and nesting caps, finite)
     results = checked_results(saved, source)
     return SavedReport(results, dict(saved.get("provenance") or {}), source)
 
