@@ -14,7 +14,7 @@ from rankflavor.errors import InputError
 from rankflavor.inputs.bounded import read_file_capped
 from rankflavor.limits import depth_cap
 
-_STEP = 1 << 22  # characters per block of the nesting count
+_STEP = 1 << 18  # characters per block of the nesting count (its arrays: 3 MB)
 JSON_OBJECTS = 10  # bytes of Python values per byte of JSON, about (dicts and strings of a saved report's rows)
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _TOML_SKIP = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*', re.DOTALL)
