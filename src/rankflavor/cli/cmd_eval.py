@@ -69,31 +69,38 @@ def add_cutoff_and_base_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
 
 
-def _whole_number(text: str, least: int, what: str, example: str) -> int:
-    """A whole number of `least` or more, else argparse's usage error naming the value."""
+def _whole_number(text: str, least: int, what: str, example: str, most: int | None = None) -> int:
+    """A whole number of `least` or more (and `most` or less), else argparse's usage error naming the value."""
     try:
         value = int(text)
     except ValueError:
         value = least - 1
-    if value < least:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {what}: give a whole number of {least} or more, e.g. "
-                                         f"{example}")
+    if value < least or (most is not None and value > most):
+        span = f"of {least} or more" if most is None else f"from {least} to {most:,}"
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}: give a whole number {span}, e.g. {example}")
     return value
 
 
+MAX_CUTOFF = (1 << 31) - 1  # a cutoff beyond any run's length reads every row; beyond an int32, a typo
+
+
 def cutoff(text: str) -> int:
-    """-k K (compare, power, report): a whole number of 1 or more."""
-    return _whole_number(text, 1, "a cutoff", "-k 10")
+    """-k K (compare, power, report): a whole number from 1 (a cutoff beyond every list reads the whole list)."""
+    return _whole_number(text, 1, "a cutoff", "-k 10", MAX_CUTOFF)
 
 
 def resamples(text: str) -> int:
-    """--resamples N (compare, report): a whole number of 1 or more."""
-    return _whole_number(text, 1, "a number of resamples", "--resamples 10000")
+    """--resamples N (compare, report): a whole number from 1 to compare/stats.py MAX_RESAMPLES."""
+    from rankflavor.compare.stats import MAX_RESAMPLES
+
+    return _whole_number(text, 1, "a number of resamples", "--resamples 10000", MAX_RESAMPLES)
 
 
 def seed(text: str) -> int:
     """--seed N (compare, report): a whole number of 0 or more (numpy's SeedSequence takes no negative seed)."""
-    return _whole_number(text, 0, "a seed", "--seed 0")
+    from rankflavor.compare.stats import MAX_SEED
+
+    return _whole_number(text, 0, "a seed", "--seed 0", MAX_SEED)
 
 
 def significance_level(text: str) -> float:

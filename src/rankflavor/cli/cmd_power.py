@@ -19,9 +19,11 @@ def _positive(text: str) -> float:
         value = float(text)
     except ValueError:
         value = float("nan")
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a difference worth detecting: give a number above 0, "
-                                         "e.g. --delta 0.02")
+    from rankflavor.compare.topic_size import MAX_DELTA, MIN_DELTA
+
+    if not MIN_DELTA <= value <= MAX_DELTA:  # (NaN fails both)
+        raise argparse.ArgumentTypeError(f"{text!r} is not a difference worth detecting: give a number from "
+                                         f"{MIN_DELTA:g} to {MAX_DELTA:g}, e.g. --delta 0.02")
     return value
 
 

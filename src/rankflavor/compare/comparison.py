@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rankflavor.compare import plan
 from rankflavor.compare.corrections import NAMES as CORRECTION_NAMES
 from rankflavor.compare.effects import EFFECT_SIZE
 from rankflavor.compare.grid import labelled_grid, short_label
@@ -245,6 +246,7 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Seq
                  for b in ([] if baseline is None else [baseline] if isinstance(baseline, str) else baseline)]
     baseline = baselines[0] if len(baselines) == 1 else None
     skipped = list(skipped or [])
+    plan.check(len(scores.query_ids), len(runs), len(flavors), settings)  # (memory known before it is spent)
     flavors = _usable(scores, flavors, skipped, label)
     pairs = run_pairs(runs, baselines)
     qs = build_query_set(scores, query_set, flavors)
@@ -330,7 +332,8 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
         raise CompareError("give flavors or a grid, not both")
     if isinstance(flavors, (str, Flavor)):
         flavors = [flavors]
-    labelled, skipped = labelled_grid(flavors if flavors is not None else grid, cutoffs, base)  # (before any input)
+    with budget_of(max_memory):  # (the grid is counted against the budget before it is made: compare/plan.py)
+        labelled, skipped = labelled_grid(flavors if flavors is not None else grid, cutoffs, base)  # (before any input)
     chosen = list(labelled)
     weighted = [f for f in chosen if f.weights.name is not None]
     if weighted:
