@@ -51,9 +51,11 @@ def _show(force: bool = False) -> None:
     import shutil  # (here: its import costs start-up time that a silent run never pays)
 
     width = max(20, shutil.get_terminal_size((100, 24)).columns - 1)
-    line = ("rankflavor: " + " · ".join(_parts))[:width]
+    from rankflavor.escape import cell, raw
+
+    line = cell("rankflavor: " + " · ".join(_parts))[:width]  # (a file name's control characters shown, not run)
     try:
-        sys.stderr.write("\r" + line + "\x1b[K")
+        raw(sys.stderr).write("\r" + line + "\x1b[K")
         sys.stderr.flush()
     except (OSError, ValueError):
         return
@@ -63,7 +65,9 @@ def _show(force: bool = False) -> None:
 def _wipe() -> None:
     if _state["shown"] and _terminal():
         try:
-            sys.stderr.write("\r\x1b[K")
+            from rankflavor.escape import raw
+
+            raw(sys.stderr).write("\r\x1b[K")
             sys.stderr.flush()
         except (OSError, ValueError):
             pass

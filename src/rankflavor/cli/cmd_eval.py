@@ -27,6 +27,9 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=("table", "json", "csv", "trec"), default="table",
                    help="trec: trec_eval's lines (name, query, value to 4 decimals); several runs are printed as a "
                         "trec_eval loop prints them, evaluated on every core (RANKFLAVOR_PROCESSES=1: one process)")
+    from rankflavor.cli.render import add_csv_option
+
+    add_csv_option(p)
     p.add_argument("--against", metavar="SAVED.json",
                    help="compare each mean with a saved result (rankflavor eval --format json), matched by run and "
                         "label; refused when the qrels or a label's flavor changed")

@@ -19,6 +19,7 @@ from rankflavor.cli import signals
 from rankflavor.cli.memory_option import apply_max_memory
 from rankflavor.cli.threads import malloc_settings, numpy_environment
 from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RankflavorError
+from rankflavor.escape import keep_formulas, visible_streams
 
 COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "power", "diff", "report",
             "trec_eval")
@@ -106,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     `rankflavor: interrupted` and exit 130 (`--debug`: the traceback)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        with signals.handled():  # (SIGTERM, SIGHUP: as Ctrl-C, every `finally` runs; cli/signals.py)
+        with signals.handled(), visible_streams():  # (SIGTERM, SIGHUP: as Ctrl-C; control characters shown)
             numpy_environment()  # (before parsing: a spec's resolution imports numpy)
             malloc_settings()  # (before any thread)
             return _main(argv)
@@ -137,7 +138,8 @@ def _main(argv: list[str]) -> int:
         progress.start()
         tokens = apply_max_memory(args)
         _tell_readings(args)
-        return _module(args.command).run(args)
+        with keep_formulas(getattr(args, "csv_formulas", False)):
+            return _module(args.command).run(args)
     except RankflavorError as exc:
         if debug:
             raise

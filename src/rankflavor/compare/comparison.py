@@ -49,6 +49,7 @@ from rankflavor.compare.stats import TestSettings
 from rankflavor.compare.verdicts import Pool, decide
 from rankflavor.engine import max_memory as budget_of
 from rankflavor.errors import EXIT_USAGE, RankflavorError
+from rankflavor.escape import visible
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.pipeline import apply_names
 from rankflavor.inputs.run_names import find_run
@@ -112,7 +113,7 @@ class Comparison:
 
     def __repr__(self) -> str:
         verdicts = "; ".join(f"{v.run_a} vs {v.run_b}: {v.verdict}" for v in self.verdicts.itertuples())
-        return f"<Comparison {len(self.runs)} runs x {len(self.flavors)} flavors: {verdicts}>"
+        return visible(f"<Comparison {len(self.runs)} runs x {len(self.flavors)} flavors: {verdicts}>")
 
     def to_dict(self) -> dict[str, Any]:
         def records(frame: pd.DataFrame) -> list[dict[str, Any]]:

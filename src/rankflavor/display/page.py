@@ -99,7 +99,7 @@ def _lists_note(model: PageModel) -> str:
 
 
 def _esc(text: str) -> str:
-    from html import escape
+    from rankflavor.escape import html as escape
 
     return escape(text, quote=True)
 

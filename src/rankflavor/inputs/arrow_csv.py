@@ -98,9 +98,13 @@ class _Progress(threading.Thread):
     def run(self) -> None:
         if self.done.wait(PROGRESS_AFTER):
             return
+        from rich.markup import escape as markup
         from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-        with Progress(TextColumn(f"reading {self.path.name}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+        from rankflavor.escape import cell
+
+        name = markup(cell(self.path.name))
+        with Progress(TextColumn(f"reading {name}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
                       console=_progress_console(), transient=True) as bar:
             task = bar.add_task("read", total=self.size)
             while not self.done.wait(0.1):
@@ -115,9 +119,13 @@ class _Progress(threading.Thread):
 
 
 def _progress_console():
+    import sys
+
     from rich.console import Console
 
-    return Console(stderr=True)
+    from rankflavor.escape import raw
+
+    return Console(file=raw(sys.stderr))  # (rich's own sequences beneath the CLI's Visible stream)
 
 
 def arrow_pool() -> pa.MemoryPool:

@@ -12,6 +12,7 @@ import numpy as np
 
 from rankflavor.engine import Engine, QueryResults, RecordRows
 from rankflavor.engine import max_memory as budget_of
+from rankflavor.escape import visible
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.intern import Dataset
 from rankflavor.inputs.pipeline import apply_names, bind_weights, speculatively
@@ -190,7 +191,7 @@ class Report:
             rows.append([f"... {len(runs) - 6} more runs"])
         widths = [max(len(row[i]) for row in rows if i < len(row)) for i in range(len(rows[0]))]
         lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)).rstrip() for row in rows]
-        return "\n".join([head, *(f"  {line}" for line in lines)]) + ">"
+        return visible("\n".join([head, *(f"  {line}" for line in lines)]) + ">")
 
 
 def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, Any],

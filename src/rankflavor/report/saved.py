@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rankflavor.errors import InputError, SpecError, UsageError
+from rankflavor.escape import visible
 from rankflavor.flavor import Flavor
 from rankflavor.report.report import Report
 from rankflavor.report.result import FORMAT_VERSION, FlavorNames
@@ -38,7 +39,7 @@ class SavedResult(FlavorNames):
 
     def __repr__(self) -> str:
         mean = "null" if self.mean is None else f"{self.mean:.6f}"
-        return (f"<SavedResult {self.run} {self.label}: mean {mean} over {self.counts.get('scored')} scored queries; "
+        return visible(f"<SavedResult {self.run} {self.label}: mean {mean} over {self.counts.get('scored')} scored queries; "
                 f"{len(self.warnings)} warnings; from {self.source}>")
 
     @property
