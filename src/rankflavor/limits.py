@@ -161,13 +161,9 @@ def input_cap_fix() -> str:
 
 def depth_cap() -> int:
     """The nesting cap of a saved JSON or a TOML file: RANKFLAVOR_MAX_DEPTH, else DEPTH."""
-    text = os.environ.get("RANKFLAVOR_MAX_DEPTH", "").strip()
-    if not text:
-        return DEPTH
-    if not text.isdigit() or not 1 <= int(text) <= 500:
-        raise UsageError(f"RANKFLAVOR_MAX_DEPTH={text!r}: give a whole number from 1 to 500 (the nesting cap of a "
-                         f"saved JSON or a TOML file; default {DEPTH})")
-    return int(text)
+    from rankflavor.environment import whole
+
+    return whole("RANKFLAVOR_MAX_DEPTH", DEPTH)
 
 
 def default_budget() -> int:

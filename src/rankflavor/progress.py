@@ -7,7 +7,6 @@ to a pipe, a file or a notebook. The parts nest: `steps("evaluating flavor group
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -29,10 +28,9 @@ def start() -> None:
 
 
 def _after() -> float:
-    try:
-        return float(os.environ.get("RANKFLAVOR_PROGRESS_AFTER", AFTER))
-    except ValueError:
-        return AFTER
+    from rankflavor.environment import seconds
+
+    return seconds("RANKFLAVOR_PROGRESS_AFTER", AFTER)
 
 
 def _terminal() -> bool:

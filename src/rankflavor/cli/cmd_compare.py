@@ -11,7 +11,7 @@ from typing import Any
 
 from rankflavor.cli import bounds_table, render
 from rankflavor.cli.cmd_check import add_on_duplicate
-from rankflavor.cli.cmd_eval import add_cutoff_and_base_options, add_name_option, add_quiet_option
+from rankflavor.cli.cmd_eval import add_cutoff_and_base_options, add_name_option, add_quiet_option, count_of
 from rankflavor.cli.compare_method import print_method, print_pairs
 from rankflavor.cli.memory_option import add_max_memory
 from rankflavor.cli.render import fmt, text_columns
@@ -42,7 +42,7 @@ def add_parser(sub) -> None:
                         "every run answers; qrels every judged query, one a run lacks counted as the flavor's "
                         "missing= says (refused under missing=skip: use missing=zero). --table pyterrier takes qrels "
                         "when every flavor has missing=zero (ir_measures' flavors), as PyTerrier's table is")
-    p.add_argument("--queries", type=int, default=5, metavar="N",
+    p.add_argument("--queries", type=count_of("a number of queries", "--queries 5"), default=5, metavar="N",
                    help="per-query views: the N queries that differ most / change winner (0: none)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     render.add_csv_option(p)

@@ -84,7 +84,15 @@ def _whole_number(text: str, least: int, what: str, example: str, most: int | No
     return value
 
 
-MAX_CUTOFF = (1 << 31) - 1  # a cutoff beyond any run's length reads every row; beyond an int32, a typo
+MAX_CUTOFF = (1 << 31) - 1  # (flavor/values.py MAX_WHOLE: a cutoff beyond any run's length reads every row)
+
+
+def count_of(what: str, example: str, most: int = 1_000_000):
+    """An option's type: a whole number from 0 to `most` (--queries N, --top N), else a usage error naming it."""
+    def parse(text: str) -> int:
+        return _whole_number(text, 0, what, example, most)
+
+    return parse
 
 
 def cutoff(text: str) -> int:

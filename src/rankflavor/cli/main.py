@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from rankflavor import limits, progress
+from rankflavor import environment, limits, progress
 from rankflavor.cli import signals
 from rankflavor.cli.memory_option import apply_max_memory
 from rankflavor.cli.threads import malloc_settings, numpy_environment
@@ -131,6 +131,7 @@ def interrupted() -> int:
 def _main(argv: list[str]) -> int:
     debug, tokens = "--debug" in argv, []
     try:
+        environment.check_all()  # (every RANKFLAVOR_* variable set, in range: rankflavor/environment.py)
         if argv[:1] == ["trec_eval"]:  # (trec_eval's own flags: read by its getopt rules, not argparse)
             return _module("trec_eval").main(argv[1:])
         args = build_parser(named_command(argv)).parse_args(argv)

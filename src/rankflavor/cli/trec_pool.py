@@ -33,7 +33,9 @@ ENV = "RANKFLAVOR_PROCESSES"  # set to 1: one process, as before (tests and timi
 def workers_for(args: Any) -> int:
     """How many worker processes `eval` gives the track (1: none, the one-process stream): several run files
     (no `-`), more than one core."""
-    wanted = int(os.environ.get(ENV, WORKERS) or WORKERS)
+    from rankflavor.environment import whole
+
+    wanted = whole(ENV, WORKERS)
     if wanted < 2 or len(args.runs) < MIN_RUNS or "-" in args.runs:
         return 1
     return min(wanted, len(args.runs) // 2)

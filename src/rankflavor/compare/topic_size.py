@@ -56,7 +56,10 @@ def approximate_topic_set_size(delta: float, variance: float, alpha: float = 0.0
 
     z_alpha, z_beta = stats.norm.isf(alpha / 2), stats.norm.isf(1 - power)
     lam = delta / math.sqrt(variance)
-    return ((z_alpha + z_beta) / lam) ** 2 + z_alpha**2 / 2
+    try:
+        return (float(z_alpha + z_beta) / lam) ** 2 + float(z_alpha) ** 2 / 2
+    except (OverflowError, ZeroDivisionError):
+        return math.inf  # (a difference too small against the spread: topic_set_size says so)
 
 
 def topic_set_size(delta: float, variance: float, alpha: float = 0.05, power: float = 0.8) -> int | None:

@@ -19,6 +19,7 @@ from rankflavor.dropin.c_reading import TrecEvalExit, c_doubles, c_longs
 from rankflavor.dropin.options import RequestedMeasure, TrecEvalOptions
 from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, parse_spec
+from rankflavor.flavor.values import MAX_WHOLE
 
 LONG_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 LEVELS = tuple(i / 10 for i in range(11))
@@ -155,7 +156,7 @@ def with_options(flavor: Flavor, options: TrecEvalOptions) -> Flavor:
     if options.complete_rel_info:
         changes["missing"] = "empty"  # (trec_eval.c: a missing query is scored on a bogus, emptied ranking)
     if options.max_docs_per_topic is not None:
-        changes["run_depth"] = str(max(options.max_docs_per_topic, 0))
+        changes["run_depth"] = str(min(max(options.max_docs_per_topic, 0), MAX_WHOLE))  # (beyond: every row)
     if options.relevance_level != 1 and "rel_level" in reads:
         changes["rel_level"] = str(options.relevance_level)
     if options.judged_docs_only:

@@ -57,8 +57,13 @@ def _tokens(spec: str) -> list[str]:
 
 
 def _cutoff(text: str, spec: str) -> int:
+    from rankflavor.flavor.values import MAX_WHOLE
+
     if not re.fullmatch(r"\d+", text) or int(text) < 1:
         raise SpecError(f"cutoff @{text} in {spec!r} is not a positive integer; write e.g. ndcg@10")
+    if int(text) > MAX_WHOLE:
+        raise SpecError(f"cutoff @{text} in {spec!r} is too large: give a whole number from 1 to {MAX_WHOLE:,} (a "
+                        "cutoff beyond every list reads the whole list)")
     return int(text)
 
 

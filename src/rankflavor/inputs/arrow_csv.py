@@ -10,7 +10,6 @@ into Python).
 from __future__ import annotations
 
 import functools
-import os
 import sys
 import threading
 from pathlib import Path
@@ -145,11 +144,11 @@ def _release_soon() -> None:
     blocks, freed when the columns are combined, are then gone while the engine allocates its own. Measured on
     the 7M-row run (trec_eval@10, 4 runs each): peak RSS 472-495 MB kept, 424-455 MB at 100 ms, 378-380 MB at 0
     (but 0.14 s slower: the parser's next blocks fault their pages in again); the time at 100 ms the kept one's.
-    RANKFLAVOR_JEMALLOC_DECAY=MS overrides it (anything but a number of milliseconds: Arrow's own setting); the CLI
+    RANKFLAVOR_JEMALLOC_DECAY=MS overrides it (0 to 3,600,000: rankflavor/environment.py); the CLI
     sets 0 for a small job (cli/threads.py small_job_allocator)."""
-    ms = os.environ.get("RANKFLAVOR_JEMALLOC_DECAY", str(DECAY_MS))
-    if ms.isdigit():
-        pa.jemalloc_set_decay_ms(int(ms))
+    from rankflavor.environment import whole
+
+    pa.jemalloc_set_decay_ms(whole("RANKFLAVOR_JEMALLOC_DECAY", DECAY_MS))
 
 
 def _terminal() -> bool:

@@ -31,6 +31,14 @@ class QueryWeights:
     query: list[str]
     weight: np.ndarray  # float64
 
+    def __post_init__(self) -> None:
+        with np.errstate(over="ignore"):
+            total = float(self.weight.sum()) if len(self.weight) else 0.0
+        if not np.isfinite(total):
+            raise InputError(f"the weights {self.name!r} sum past the largest number (1.8e308): a weighted mean's "
+                             "total weight must be finite", source=self.source.path or self.source.name,
+                             fix="scale the weights down (only their ratios matter), e.g. divide each by the largest")
+
     def by_code(self, query_ids: np.ndarray) -> np.ndarray:
         """Per query code of a dataset (its sorted query ids): the weight, nan where none is given."""
         out = np.full(len(query_ids), np.nan)

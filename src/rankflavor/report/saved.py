@@ -39,8 +39,8 @@ class SavedResult(FlavorNames):
 
     def __repr__(self) -> str:
         mean = "null" if self.mean is None else f"{self.mean:.6f}"
-        return visible(f"<SavedResult {self.run} {self.label}: mean {mean} over {self.counts.get('scored')} scored queries; "
-                f"{len(self.warnings)} warnings; from {self.source}>")
+        return visible(f"<SavedResult {self.run} {self.label}: mean {mean} over {self.counts.get('scored')} scored "
+                       f"queries; {len(self.warnings)} warnings; from {self.source}>")
 
     @property
     def parts(self) -> list[str]:
@@ -171,6 +171,9 @@ def _result(item: Any, index: int, source: str) -> SavedResult:
         if not isinstance(item.get(key), kinds) or isinstance(item.get(key), bool):
             raise InputError(f"{where} has no {key!r} of the right type (got {item.get(key)!r})", source=source,
                              fix=f"load a report saved by {WRITERS}")
+    from rankflavor.report.saved_fields import check_fields
+
+    check_fields(item, where, source)  # (counts, warnings, per-query rows: typed and in range)
     labels = item.get("labels", [item.get("label", "")])
     if not (isinstance(labels, list) and all(isinstance(label, str) for label in labels)):
         key = "labels" if "labels" in item else "label"
