@@ -56,7 +56,7 @@ def _run_file(folder: Path) -> str:
 @pytest.mark.parametrize("form", [["--per-query"], ["--format", "csv", "--per-query"], ["--format", "trec", "--per-query"],
                                   ["--format", "json", "--per-query"], []])
 def test_eval_shows_every_control_character(planted, form):
-    out, err = _clean(_cli(planted, "eval", "q.parquet", _run_file(planted), "-m", "ndcg@2", "-m", "p@1", *form))
+    out, _ = _clean(_cli(planted, "eval", "q.parquet", _run_file(planted), "-m", "ndcg@2", "-m", "p@1", *form))
     assert "\\u001b[2J" in out and "\\u202e" in out
     if "--per-query" in form:
         assert "q\\u001b]52;c;ZWNobyBwd25lZA==\\u00075" not in out and "q\\u009b31m4" in out
@@ -68,8 +68,9 @@ def test_eval_shows_every_control_character(planted, form):
 def test_explain_names_warnings_and_errors_show_them(planted):
     out, _ = _clean(_cli(planted, "explain", "q.parquet", _run_file(planted), "-q", IDS[1], "-m", "ndcg@3"))
     assert "d\\u001b]8;;http://evil.example/\\u0007x" in out and "=1+2*3" in out
-    _, err = _clean(_cli(planted, "eval", "q.parquet", "plain.parquet", "--name", f"plain.parquet=n{CLIP}",
-                         "-m", "ndcg@2", "-m", "p@1", "-m", "ndcg@3 unjudged=skip"))
+    out, err = _clean(_cli(planted, "eval", "q.parquet", "plain.parquet", "--name", f"plain.parquet=n{CLIP}",
+                           "-m", "ndcg@2", "-m", "p@1", "-m", "ndcg@3 unjudged=skip"))
+    assert "n\\u001b]52;c;ZWNobyBwd25lZA==\\u0007" in out  # (--name: the table's run column)
     _, err = _clean(_cli(planted, "eval", "q.parquet", f"missing{LINK}.run"))
     assert "missing\\u001b]8;;" in err
     done = _cli(planted, "eval", "q.parquet", "plain.parquet", "-m", f"ndcg@{CLEAR}")
