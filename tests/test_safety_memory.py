@@ -113,3 +113,29 @@ def test_the_block_is_what_the_budget_leaves(monkeypatch):
     monkeypatch.setattr(plan, "budget", lambda: 1000 * plan.RESAMPLE_BYTES * 10)
     assert plan.resample_block(10, 10_000) == 500 and plan.resample_block(10, 3) == 3
     assert plan.resample_block(10 ** 8, 10) == 1
+
+
+def test_trec_eval_cutoffs_by_the_thousand_are_refused_before_they_are_made(inputs):
+    """A variant: trec_eval -m P.1,...,30000 under a 300 MB budget made its flavors for 15 s (357 MB), then the
+    engine refused 'p@1' as if it alone could not fit."""
+    cuts = ",".join(map(str, range(1, 20_001)))  # (108 KB: one argument holds at most 128 KB)
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "rankflavor", "trec_eval", "-m", f"P.{cuts}", "q.qrels", "A.run"],
+                          cwd=inputs, capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin", "RANKFLAVOR_MAX_MEMORY": "300M"})
+    assert done.returncode == 2 and "not enough memory for P's cutoffs: 20,000 flavors need at least" in done.stderr
+    assert time.monotonic() - start < 30
+
+
+def test_a_report_whose_results_cannot_fit_is_refused_before_evaluating(inputs, monkeypatch):
+    from rankflavor.engine import budget
+
+    monkeypatch.setattr(budget, "resident_bytes", lambda: 0)
+    specs = [f"p@{k}" for k in range(1, 401)]
+    with pytest.raises(UsageError, match=r"not enough memory for the results of 400 flavors x 2 runs over 50 "):
+        rf.evaluate(inputs / "q.qrels", [inputs / "A.run", inputs / "B.run"], specs, max_memory="16M")
+
+
+def test_a_spec_quoting_thousands_of_values_gives_a_short_message(inputs):
+    done, _ = _cli(inputs, "eval", "q.qrels", "A.run", "-m", "trec_eval.P." + ",".join(map(str, range(1, 20_001))))
+    assert done.returncode == 2 and len(done.stderr) < 4000 and "(20,000 values)" in done.stderr

@@ -48,6 +48,17 @@ def cell(text: object) -> str:
     return text if text.isprintable() else _CONTROL_OR_SPACING.sub(_shown, text)
 
 
+MESSAGE_LINE = 2000  # an error's line quoting user text longer than this is cut in the middle
+
+
+def shortened(message: str, limit: int = MESSAGE_LINE) -> str:
+    """An error message with each line of more than `limit` characters cut in its middle (a 20,000-value spec
+    quoted twice made a 109 KB message)."""
+    return "\n".join(line if len(line) <= limit else
+                     f"{line[:limit // 2]} ... ({len(line) - limit:,} characters left out) ... {line[-limit // 4:]}"
+                     for line in message.split("\n"))
+
+
 def html(text: object, quote: bool = True) -> str:
     """`text` as HTML text or an attribute's value: markup escaped, control characters shown (`visible`)."""
     return _html_escape(visible(text), quote=quote)

@@ -19,7 +19,7 @@ from rankflavor.cli import signals
 from rankflavor.cli.memory_option import apply_max_memory
 from rankflavor.cli.threads import malloc_settings, numpy_environment
 from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RankflavorError
-from rankflavor.escape import keep_formulas, visible_streams
+from rankflavor.escape import keep_formulas, shortened, visible_streams
 
 COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "power", "diff", "report",
             "trec_eval")
@@ -144,14 +144,14 @@ def _main(argv: list[str]) -> int:
     except RankflavorError as exc:
         if debug:
             raise
-        sys.stderr.write(f"rankflavor: {exc}\n")
+        sys.stderr.write(f"rankflavor: {shortened(str(exc))}\n")
         return exc.exit_code
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # an internal error: say so, short unless --debug
         if debug:
             raise
-        sys.stderr.write(f"rankflavor: internal error: {type(exc).__name__}: {exc}\n"
+        sys.stderr.write(f"rankflavor: internal error: {type(exc).__name__}: {shortened(str(exc))}\n"
                          "(run with --debug for the traceback)\n")
         return EXIT_INTERNAL
     finally:

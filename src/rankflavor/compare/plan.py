@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rankflavor.engine.budget import budget, resident_bytes
+from rankflavor.engine.budget import FLAVOR_BYTES, budget, resident_bytes
 from rankflavor.errors import UsageError
 from rankflavor.limits import MEMORY_OPTION, size_text
 
@@ -70,7 +70,7 @@ def resample_block(n_resamples: int, width: int) -> int:
 def check_grid(crossed: int, listed: int) -> None:
     """Refuse, before making them, a grid of more flavors than the budget holds the results of on two runs."""
     count = crossed + listed
-    least = count * 2 * RESULT_FIXED
+    least = count * (2 * RESULT_FIXED + FLAVOR_BYTES)
     if least > budget():
         raise UsageError(
             f"not enough memory for a grid of {count:,} flavors ({crossed:,} crossed over the cutoffs, {listed:,} "

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from rankflavor.dropin.c_reading import TrecEvalExit, c_doubles, c_longs
 from rankflavor.dropin.options import RequestedMeasure, TrecEvalOptions
+from rankflavor.engine.budget import check_flavor_count
 from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, parse_spec
 from rankflavor.flavor.values import MAX_WHOLE
@@ -121,12 +122,14 @@ def measure_slots(name: str, params: str | None, options: TrecEvalOptions) -> li
     if kind == "cuts":
         cuts = sorted(c_longs(params)) if params else list(defaults)
         _check_cuts(name, cuts, positive=True)
+        check_flavor_count(len(cuts), f"{name}'s cutoffs")  # (before they are made: engine/budget.py)
         if name == "unj" and options.judged_docs_only:  # (-J drops every unjudged doc first: unj is 0)
             return [Slot(f"{name}_{k}", "double") for k in cuts]
         return [Slot(f"{name}_{k}", "double", with_options(trec_flavor(f"{name}_{k}"), options)) for k in cuts]
     if kind == "levels":
         levels = sorted(c_doubles(params)) if params else list(defaults)
         _check_cuts(name, levels, positive=False)
+        check_flavor_count(len(levels), f"{name}'s levels")
         param = "level" if name == "iprec_at_recall" else "factor"
         base = trec_flavor(f"{name}_{defaults[0]:3.2f}")
         return [Slot(f"{name}_{x:3.2f}", "double", with_options(base.with_(**{param: repr(x)}), options)) for x in levels]

@@ -127,5 +127,35 @@ def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str
     return groups, largest
 
 
+FLAVOR_BYTES = 12 << 10  # bytes a Flavor costs to make and keep (measured 8.6 KB: 10,000 P@k took 86 MB)
+RESULT_BYTES = 24 << 10  # bytes a report keeps per run x flavor beside its per-query arrays (measured 15 KB)
+RESULT_QUERY_BYTES = 48  # bytes a report keeps per run x flavor x query (values, statuses, parts, codes)
+
+
+def check_results(runs: int, flavors: int, queries: int) -> None:
+    """Refuse, before evaluating, a report whose results alone exceed what the budget leaves (trec_eval -m
+    P.1,...,30000 grew to 380 MB over a 300 MB budget before the engine refused a flavor of 8 MB)."""
+    need = runs * flavors * (RESULT_BYTES + RESULT_QUERY_BYTES * queries)
+    held = resident_bytes()
+    if need <= budget() - held or need < FLOOR:  # (below one flavor's least: the engine's own refusal says more)
+        return
+    raise UsageError(
+        f"not enough memory for the results of {flavors:,} flavor{'s' if flavors != 1 else ''} x {runs:,} "
+        f"run{'s' if runs != 1 else ''} over {queries:,} quer{'ies' if queries != 1 else 'y'}: about {_mb(need)}, and "
+        f"the memory budget of {_mb(budget())} leaves {_mb(max(budget() - held, 0))} beside the {_mb(held)} the "
+        f"process holds; give fewer flavors or cutoffs, fewer runs at a time, or a larger budget ({MEMORY_OPTION})")
+
+
+def check_flavor_count(count: int, what: str) -> None:
+    """Refuse, before making them, `count` flavors whose making and results (one run, no query) exceed what the
+    budget leaves (trec_eval -m P.1,...,30000 took 15 s and 357 MB to make its flavors)."""
+    need = count * (FLAVOR_BYTES + RESULT_BYTES)
+    room = budget() - resident_bytes()
+    if need > room:
+        raise UsageError(f"not enough memory for {what}: {count:,} flavors need at least {_mb(need)} to make and "
+                         f"evaluate, and the memory budget of {_mb(budget())} leaves {_mb(max(room, 0))}; ask for "
+                         f"fewer, or give a larger budget ({MEMORY_OPTION})")
+
+
 def _mb(size: int) -> str:
     return size_text(size)

@@ -199,6 +199,9 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
     """Every run under every flavor. The engine shares each run's stages across the flavors; the warnings'
     extra evaluations (tie range, unjudged=skip) are shared across flavors that lead to the same one; a
     run's stages are released before the next run."""
+    from rankflavor.engine.budget import check_results
+
+    check_results(len(dataset.runs), len(flavors), len(dataset.query_ids))  # (before any evaluation)
     engine = Engine(dataset)
     results = []
     for run in dataset.runs:
