@@ -153,3 +153,20 @@ def test_weights_whose_total_overflows_are_refused(files):
     (files / "w.txt").write_text("".join(f"q{q} 1e-320\n" for q in range(6)))  # (subnormal: equal weights)
     weighted = rf.evaluate(files / "q.qrels", files / "A.run", ["ndcg@5 weights=w"], weights={"w": files / "w.txt"})
     assert weighted.results[0].mean == rf.evaluate(files / "q.qrels", files / "A.run", ["ndcg@5"]).results[0].mean
+
+
+def test_an_early_error_never_crashes_the_process_at_exit(files):
+    """A variant: a weights error while the prefetch thread parsed the run ended in a segmentation fault (exit
+    139, one run in four): the CLI now stops and joins that thread before the interpreter finalises."""
+    codes = {_cli(files, "eval", "q.qrels", "A.run", "B.run", "-m", "ndcg@5 weights=w", "--weights",
+                  "w=missing.txt").returncode for _ in range(12)}
+    assert codes == {3}
+
+
+def test_cutoffs_past_an_int32_are_refused_in_python(files):
+    from rankflavor.flavor import Flavor
+
+    with pytest.raises(SpecError, match="cutoff must be a whole number from 1 to 2,147,483,647"):
+        Flavor.parse("ndcg@10").with_(cutoff=2 ** 63)
+    with pytest.raises(SpecError, match="cutoff must be a whole number"):
+        rf.compare.compare(files / "q.qrels", [files / "A.run", files / "B.run"], grid="gain", cutoffs=[2 ** 40])

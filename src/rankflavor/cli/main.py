@@ -156,6 +156,8 @@ def _main(argv: list[str]) -> int:
         return EXIT_INTERNAL
     finally:
         limits.reset(*tokens)  # (an in-process caller's budget and input cap as they were)
+        if "rankflavor.inputs.prefetch" in sys.modules:  # (no daemon parse left running at exit: prefetch.py)
+            sys.modules["rankflavor.inputs.prefetch"].stop_prefetch()
 
 
 if __name__ == "__main__":
