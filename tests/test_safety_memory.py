@@ -139,3 +139,13 @@ def test_a_report_whose_results_cannot_fit_is_refused_before_evaluating(inputs, 
 def test_a_spec_quoting_thousands_of_values_gives_a_short_message(inputs):
     done, _ = _cli(inputs, "eval", "q.qrels", "A.run", "-m", "trec_eval.P." + ",".join(map(str, range(1, 20_001))))
     assert done.returncode == 2 and len(done.stderr) < 4000 and "(20,000 values)" in done.stderr
+
+
+def test_pairs_are_counted_in_the_estimate(monkeypatch):
+    """A variant: 200 runs x a 64-flavor grid are 19,900 pairs x 64 flavors of rows and tests."""
+    monkeypatch.setattr(plan, "resident_bytes", lambda: 0)
+    monkeypatch.setattr(plan, "budget", lambda: 4 << 30)
+    settings = stats.TestSettings()
+    plan.check(50, 200, 64, settings, pairs=199)  # (each run against one baseline: fits)
+    with pytest.raises(UsageError, match="fewer runs or a --baseline"):
+        plan.check(50, 200, 64, settings)

@@ -247,9 +247,9 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Seq
                  for b in ([] if baseline is None else [baseline] if isinstance(baseline, str) else baseline)]
     baseline = baselines[0] if len(baselines) == 1 else None
     skipped = list(skipped or [])
-    plan.check(len(scores.query_ids), len(runs), len(flavors), settings)  # (memory known before it is spent)
-    flavors = _usable(scores, flavors, skipped, label)
     pairs = run_pairs(runs, baselines)
+    plan.check(len(scores.query_ids), len(runs), len(flavors), settings, pairs=len(pairs))  # (before it is spent)
+    flavors = _usable(scores, flavors, skipped, label)
     qs = build_query_set(scores, query_set, flavors)
     tested = test_pairs(scores, qs, flavors, pairs, settings)
     shares = judged_shares(scores, qs, flavors)

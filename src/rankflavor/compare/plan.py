@@ -10,6 +10,9 @@ estimated from their options before any flavor is evaluated, against the memory 
   leaves (`resample_block`; each block draws the same resamples, so the numbers are the unblocked ones), at least
   one column at a time: one column's share must fit.
 - Tukey's test holds its resampled ranges: 8 bytes x resamples per flavor.
+- Each pair x flavor keeps its row of the pairs' table and its tests: `PAIR_BYTES` (about 2 KB measured: 40 runs,
+  780 pairs x 8 flavors, peaked 58 MB above 10 runs); the pairs are every two runs, or each run against each
+  baseline (200 runs of a 64-flavor grid: 19,900 pairs x 64 flavors, 5 GB).
 
 - A grid's flavors are counted before they are made (`check_grid`): each costs at least its results on two runs
   (`RESULT_FIXED` each), so a grid whose count alone is over the budget is refused before its crossing.
@@ -27,6 +30,7 @@ from rankflavor.limits import MEMORY_OPTION, size_text
 
 RESULT_FIXED = 192 << 10  # bytes a run x flavor keeps beside its per-query arrays
 RESULT_PER_QUERY = 64  # bytes a run x flavor keeps per judged query
+PAIR_BYTES = 4 << 10  # bytes a pair x flavor keeps (its row of the pairs' table and its tests: measured about 2 KB)
 RESAMPLE_BYTES = 24  # bytes per resample per column of a bootstrap interval (its means, the percentile's copy)
 
 
@@ -36,28 +40,32 @@ def resampled(settings: Any) -> bool:
     return settings.ci == "bootstrap" or settings.test in ("randomization", "tukey")
 
 
-def estimate(queries: int, runs: int, flavors: int, settings: Any) -> tuple[int, int, int]:
-    """(the whole estimate, the results' part, the resampling's least part) in bytes."""
-    results = runs * flavors * (RESULT_FIXED + queries * RESULT_PER_QUERY)
+def estimate(queries: int, runs: int, flavors: int, settings: Any, pairs: int | None = None) -> tuple[int, int, int]:
+    """(the whole estimate, the results' part, the resampling's least part) in bytes; `pairs` tested (None: every
+    pair of the runs)."""
+    pairs = runs * (runs - 1) // 2 if pairs is None else pairs
+    results = runs * flavors * (RESULT_FIXED + queries * RESULT_PER_QUERY) + pairs * flavors * PAIR_BYTES
     column = settings.n_resamples * RESAMPLE_BYTES if resampled(settings) else 0
     tukey = settings.n_resamples * 8 * 2 if settings.test == "tukey" else 0
     return results + max(column, tukey), results, max(column, tukey)
 
 
-def check(queries: int, runs: int, flavors: int, settings: Any, what: str = "comparing") -> None:
+def check(queries: int, runs: int, flavors: int, settings: Any, what: str = "comparing", pairs: int | None = None,
+          ) -> None:
     """Refuse, before any evaluation, a comparison whose estimate exceeds what the budget leaves."""
-    need, results, resampling = estimate(queries, runs, flavors, settings)
+    need, results, resampling = estimate(queries, runs, flavors, settings, pairs)
     held = resident_bytes()
     room = budget() - held
     if need <= room:
         return
-    parts = f"{size_text(results)} for the results" + (
+    parts = f"{size_text(results)} for the results and the pairs' tests" + (
         f", {size_text(resampling)} for one column's {settings.n_resamples:,} resamples" if resampling else "")
     raise UsageError(
         f"not enough memory for {what} {flavors:,} flavor{'s' if flavors != 1 else ''} x {runs} runs over {queries:,} quer"
         f"{'ies' if queries != 1 else 'y'} needs about {size_text(need)} ({parts}), and the memory budget of "
         f"{size_text(budget())} leaves {size_text(max(room, 0))} beside the {size_text(held)} the process holds; "
-        f"give fewer flavors (a smaller grid, fewer -k), fewer resamples (--resamples), or a larger budget "
+        f"give fewer flavors (a smaller grid, fewer -k), fewer runs or a --baseline (fewer pairs), fewer resamples "
+        f"(--resamples), or a larger budget "
         f"({MEMORY_OPTION})")
 
 
