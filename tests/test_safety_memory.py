@@ -149,3 +149,21 @@ def test_pairs_are_counted_in_the_estimate(monkeypatch):
     plan.check(50, 200, 64, settings, pairs=199)  # (each run against one baseline: fits)
     with pytest.raises(UsageError, match="fewer runs or a --baseline"):
         plan.check(50, 200, 64, settings)
+
+
+def test_a_memory_error_is_one_line_naming_the_budget(inputs, monkeypatch, capsys):
+    """A variant: a budget set above what the process can get (--max-memory 64G under `ulimit -v 1500000`) ended
+    in a MemoryError reported as an internal error; now one line, exit 2, and a warning when the budget is set."""
+    from rankflavor.cli import cmd_eval
+    from rankflavor.cli.main import main
+
+    def exhausted(args):
+        raise MemoryError
+
+    monkeypatch.setattr(cmd_eval, "run", exhausted)
+    monkeypatch.chdir(inputs)
+    assert main(["eval", "q.qrels", "A.run", "-m", "ndcg@5", "--max-memory", "1T"]) == 2
+    err = capsys.readouterr().err
+    assert "warning: --max-memory 1T is more than this process can get now" in err
+    assert "rankflavor: out of memory: an allocation failed under the memory budget of 1 TB (set)" in err
+    assert "internal error" not in err

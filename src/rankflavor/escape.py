@@ -112,7 +112,7 @@ class Visible:
         self.raw = raw
 
     def write(self, text: str) -> int:
-        self.raw.write(visible(text))
+        self.raw.write(text if _CONTROL.search(text) is None else _CONTROL.sub(_shown, text))
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:

@@ -166,6 +166,24 @@ def depth_cap() -> int:
     return whole("RANKFLAVOR_MAX_DEPTH", DEPTH)
 
 
+def room() -> int | None:
+    """What this process can still get: the least of the machine's, the cgroup's and the rlimits' room (None: none
+    can be read)."""
+    rooms = [r for r in (_available(), _cgroup_room(), _rlimit_room()) if r is not None]
+    return min(rooms) if rooms else None
+
+
+def out_of_memory() -> str:
+    """The message of a MemoryError (the CLI): the budget, what the process can get, and what to change."""
+    left = room()
+    chosen = "set" if budget_chosen() else "the default: half of what the process could get"
+    can = f"; this process can now get about {size_text(left)} (the machine, its cgroup and its rlimits)" if (
+        left is not None) else ""
+    return (f"out of memory: an allocation failed under the memory budget of {size_text(budget())} ({chosen}){can}; "
+            f"give a memory budget the machine can hold ({MEMORY_OPTION}) so the job is planned or refused up "
+            "front, or fewer flavors, runs or queries")
+
+
 def default_budget() -> int:
     """Half of the least of what the machine, the cgroup and the rlimits leave this process (module docstring)."""
     rooms = [room for room in (_available(), _cgroup_room(), _rlimit_room()) if room is not None]

@@ -148,6 +148,11 @@ def _main(argv: list[str]) -> int:
         return exc.exit_code
     except BrokenPipeError:
         return EXIT_OK
+    except MemoryError:  # (a budget set above what the process can get: say so, not an internal error)
+        if debug:
+            raise
+        sys.stderr.write(f"rankflavor: {limits.out_of_memory()}\n")
+        return EXIT_USAGE
     except Exception as exc:  # an internal error: say so, short unless --debug
         if debug:
             raise

@@ -28,6 +28,13 @@ def apply_max_memory(args: argparse.Namespace) -> list:
     size = getattr(args, "max_memory", None)
     if size is not None:
         tokens.append(limits.set_max_memory(size))
+        left = limits.room()
+        if left is not None and limits.budget() > left:
+            import sys
+
+            sys.stderr.write(f"warning: --max-memory {size} is more than this process can get now (about "
+                             f"{limits.size_text(left)}: the machine, its cgroup and its rlimits); a job planned "
+                             "against it may still run out of memory\n")
     cap = getattr(args, "max_input", None)
     if cap is not None:
         tokens.append(limits.set_max_input(cap))
