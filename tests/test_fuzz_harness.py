@@ -64,7 +64,7 @@ def same_table(path: pathlib.Path, columns: tuple[str, ...], value_col: int) -> 
     if table is None or table.num_rows == 0:
         return
     read = read_lines(path, columns, value_col, "value")
-    query, doc, value = read.query, read.doc, read.value
+    query, doc, value = read.query.to_pylist(), read.doc.to_pylist(), read.value.tolist()
     assert table.column(columns[0]).to_pylist() == query
     assert table.column(columns[2]).to_pylist() == doc
     assert table.column(columns[value_col]).to_pylist() == value

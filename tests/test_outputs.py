@@ -157,6 +157,8 @@ class _FakeFrame:
         return self
 
     def parquet(self, path: str) -> None:
+        if "://" in path:  # (a cluster's file system: nothing here to write)
+            return
         Path(path).mkdir()
         (Path(path) / "part-00000.parquet").write_bytes(b"PAR1 new")
         if self.fail:
@@ -186,5 +188,7 @@ def test_spark_output_folder_is_replaced_only_when_the_job_succeeds(tmp_path, mo
     assert frame.modes == ["errorifexists"] and [p.name for p in out.iterdir()] == ["part-00000.parquet"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "q.txt"]  # (the old folder removed)
     remote = _FakeFrame(fail=False)
-    write_output(remote, plan_output(str(tmp_path / "remote"), ["q.txt"], overwrite=False, master="spark://h:7077"))
+    with pytest.raises(UsageError, match="a path on this machine, but --master"):  # (the executors' machines)
+        plan_output(str(tmp_path / "remote"), ["q.txt"], overwrite=False, master="spark://h:7077")
+    write_output(remote, plan_output("hdfs://h:8020/remote", ["q.txt"], overwrite=False, master="spark://h:7077"))
     assert remote.modes == ["errorifexists"]

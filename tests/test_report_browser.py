@@ -4,6 +4,7 @@ filters, and opens a record. The screenshot is kept in tests/artifacts/ (git-ign
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from heavy import need_group, need_module
 from rankflavor.cli.main import main
+from rankflavor.escape import visible
 
 need_group("report")
 need_group("browser")
@@ -226,7 +228,8 @@ PLANTED = ["<script>window.__pwned=1</script>", "</script><script>window.__pwned
 SPACED = ['<a href="https://evil.example/x">https</a>', '<a href="javascript:window.__pwned=6">js</a>',
           '" onmouseover="window.__pwned=7" x="', "<a href='http:evil.example'>bm25<"]
 LONG = "x" * 100_000
-RUN_FILES = ['<a href="http:evil.example">bm25<', "%{y}<b>B<br>\u202eX.run"]  # (a file name has no '/')
+RUN_FILES = ['<a href="http:evil.example">bm25<', "%{y}<b>B<br>\u2069\u202eX.run"]  # (a file name has no '/'; the
+# U+2069 closed the page's isolate early: issue 41)
 NAMED = "<i>C</i> %{x} <br>"  # (--name FILE=NAME: a name without '=')
 
 
@@ -309,8 +312,9 @@ def _assert_text_only(problems: dict, requests: list[str], shown: str, expected:
     assert problems["pwned"] is None and problems["links"] == [] and requests == []
     assert problems["unisolated"] == []
     assert problems["width"] <= problems["viewport"] and problems["table"] < 3000  # (a 100 KB id is cut)
-    plain = shown.replace("\u2068", "").replace("\u2069", "")
-    assert [text for text in expected if text not in plain] == []
+    plain = shown.replace("\u2068", "").replace("\u2069", "")  # (the page's own isolates)
+    assert not re.search("[\u202a-\u202e\u2066\u2067]", shown)  # (a name's bidi controls shown as \\uXXXX: escape.py)
+    assert [text for text in expected if visible(text) not in plain] == []
 
 
 def test_planted_ids_and_file_names_are_text_in_the_page(browser, tmp_path):
@@ -320,8 +324,8 @@ def test_planted_ids_and_file_names_are_text_in_the_page(browser, tmp_path):
     runs = [*RUN_FILES, NAMED]
     svg = problems["svg"].replace("\u2068", "").replace("\u2069", "")
     _assert_text_only(problems, requests, shown + "\n" + svg, [*PLANTED, *runs])
-    assert [run for run in runs if run not in svg] == []  # (each run's panel and the pairs' legends name it, as text)
-    assert any(RUN_FILES[1] in caption for caption in problems["captions"])
+    assert [run for run in runs if visible(run) not in svg] == []  # (each run's panel and the legends name it)
+    assert any(visible(RUN_FILES[1]) in caption for caption in problems["captions"])
     assert titles == [LONG]
 
 

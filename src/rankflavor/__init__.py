@@ -20,6 +20,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from rankflavor import _early
+
+if _early.command_line():  # (Ctrl-C in the imports before the command's `main`: one line, exit 130)
+    _early.install()
+
 from rankflavor.version import __version__
 
 _EXPORTS = {

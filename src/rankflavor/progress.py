@@ -7,7 +7,6 @@ to a pipe, a file or a notebook. The parts nest: `steps("evaluating flavor group
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -29,10 +28,9 @@ def start() -> None:
 
 
 def _after() -> float:
-    try:
-        return float(os.environ.get("RANKFLAVOR_PROGRESS_AFTER", AFTER))
-    except ValueError:
-        return AFTER
+    from rankflavor.environment import seconds
+
+    return seconds("RANKFLAVOR_PROGRESS_AFTER", AFTER)
 
 
 def _terminal() -> bool:
@@ -51,9 +49,11 @@ def _show(force: bool = False) -> None:
     import shutil  # (here: its import costs start-up time that a silent run never pays)
 
     width = max(20, shutil.get_terminal_size((100, 24)).columns - 1)
-    line = ("rankflavor: " + " · ".join(_parts))[:width]
+    from rankflavor.escape import cell, raw
+
+    line = cell("rankflavor: " + " · ".join(_parts))[:width]  # (a file name's control characters shown, not run)
     try:
-        sys.stderr.write("\r" + line + "\x1b[K")
+        raw(sys.stderr).write("\r" + line + "\x1b[K")
         sys.stderr.flush()
     except (OSError, ValueError):
         return
@@ -63,7 +63,9 @@ def _show(force: bool = False) -> None:
 def _wipe() -> None:
     if _state["shown"] and _terminal():
         try:
-            sys.stderr.write("\r\x1b[K")
+            from rankflavor.escape import raw
+
+            raw(sys.stderr).write("\r\x1b[K")
             sys.stderr.flush()
         except (OSError, ValueError):
             pass

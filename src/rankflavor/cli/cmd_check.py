@@ -19,10 +19,13 @@ ON_DUPLICATE = ("error", "first", "max")
 
 
 def add_on_duplicate(p: argparse.ArgumentParser) -> None:
-    """The --on-duplicate option shared by eval, explain and check."""
+    """The input options shared by every command that reads a qrels and runs: --on-duplicate, --max-input."""
+    from rankflavor.cli.memory_option import add_max_input
+
     p.add_argument("--on-duplicate", choices=ON_DUPLICATE, default="error", dest="on_duplicate",
                    help="a (query, doc) listed twice in the qrels or a run: error (default), keep the first, "
                         "or keep the highest grade/score; recorded in the provenance")
+    add_max_input(p)
 
 
 def add_parser(sub) -> None:

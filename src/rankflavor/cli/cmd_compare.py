@@ -11,12 +11,13 @@ from typing import Any
 
 from rankflavor.cli import bounds_table, render
 from rankflavor.cli.cmd_check import add_on_duplicate
-from rankflavor.cli.cmd_eval import add_cutoff_and_base_options, add_name_option, add_quiet_option
+from rankflavor.cli.cmd_eval import add_cutoff_and_base_options, add_name_option, add_quiet_option, count_of
 from rankflavor.cli.compare_method import print_method, print_pairs
 from rankflavor.cli.memory_option import add_max_memory
 from rankflavor.cli.render import fmt, text_columns
 from rankflavor.cli.test_options import add_test_options, chosen_settings
 from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
+from rankflavor.escape import formula_safe, formula_safe_frame
 
 
 def add_parser(sub) -> None:
@@ -41,9 +42,10 @@ def add_parser(sub) -> None:
                         "every run answers; qrels every judged query, one a run lacks counted as the flavor's "
                         "missing= says (refused under missing=skip: use missing=zero). --table pyterrier takes qrels "
                         "when every flavor has missing=zero (ir_measures' flavors), as PyTerrier's table is")
-    p.add_argument("--queries", type=int, default=5, metavar="N",
+    p.add_argument("--queries", type=count_of("a number of queries", "--queries 5"), default=5, metavar="N",
                    help="per-query views: the N queries that differ most / change winner (0: none)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    render.add_csv_option(p)
     p.add_argument("--table", nargs="?", const="text", choices=("text", "markdown", "latex", "pyterrier"),
                    metavar="STYLE",
                    help="print the systems x measures table of a paper instead: each run's mean per measure, marked "
@@ -201,7 +203,7 @@ def print_pyterrier_table(cmp, form: str) -> int:
         render.print_json([{k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
                            for row in frame.to_dict(orient="records")])
     elif form == "csv":
-        frame.to_csv(sys.stdout, index=False)
+        formula_safe_frame(frame).to_csv(sys.stdout, index=False)
     else:
         sys.stdout.write(to_text(frame) + "\n" + note(cmp) + "\n")
     return EXIT_OK
@@ -216,7 +218,7 @@ def write_csv(cmp, stream) -> None:
                 if c in cmp.pairs]
     writer.writerow([*columns, "settings"])
     for row in cmp.pairs[columns].itertuples(index=False):
-        writer.writerow(["" if v is None or (isinstance(v, float) and v != v) else v for v in row]
+        writer.writerow([formula_safe("" if v is None or (isinstance(v, float) and v != v) else v) for v in row]
                         + [cmp.settings["canonical"]])
 
 
@@ -293,8 +295,9 @@ def _output(args: argparse.Namespace, cmp, set_warning: str) -> int:
         if args.format == "json":
             render.print_json(table.to_dict())
         elif args.format == "csv":
-            table.to_frame().assign(better_than=lambda f: f.better_than.str.join(" "),
-                                    worse_than=lambda f: f.worse_than.str.join(" ")).to_csv(sys.stdout, index=False)
+            formula_safe_frame(table.to_frame().assign(better_than=lambda f: f.better_than.str.join(" "),
+                                                       worse_than=lambda f: f.worse_than.str.join(" "))
+                               ).to_csv(sys.stdout, index=False)
         else:
             sys.stdout.write(table.render(args.table))
             bounds_table.print_compare_bounds(cmp, comment="% " if args.table == "latex" else "")

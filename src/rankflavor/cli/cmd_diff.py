@@ -22,7 +22,10 @@ def add_parser(sub) -> None:
     p.add_argument("-m", "--measure", action="append", dest="specs", metavar="SPEC", required=True,
                    help="give exactly two: the flavor to start from and the flavor to reach")
     p.add_argument("--order", metavar="AXIS,...", help="the order in which the axes change (default: canonical order)")
-    p.add_argument("--top", type=int, default=5, metavar="N", help="queries that move most, per step and run")
+    from rankflavor.cli.cmd_eval import count_of
+
+    p.add_argument("--top", type=count_of("a number of queries", "--top 5"), default=5, metavar="N",
+                   help="queries that move most, per step and run")
     p.add_argument("--shapley", action="store_true",
                    help="also the order-free split: each axis's part averaged over every order (2^m flavors)")
     p.add_argument("--query-set", choices=("common", "qrels"), default="common",

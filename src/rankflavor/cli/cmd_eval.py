@@ -27,6 +27,9 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=("table", "json", "csv", "trec"), default="table",
                    help="trec: trec_eval's lines (name, query, value to 4 decimals); several runs are printed as a "
                         "trec_eval loop prints them, evaluated on every core (RANKFLAVOR_PROCESSES=1: one process)")
+    from rankflavor.cli.render import add_csv_option
+
+    add_csv_option(p)
     p.add_argument("--against", metavar="SAVED.json",
                    help="compare each mean with a saved result (rankflavor eval --format json), matched by run and "
                         "label; refused when the qrels or a label's flavor changed")
@@ -69,31 +72,46 @@ def add_cutoff_and_base_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base", default="ndcg", metavar="SPEC", help="the flavor the grid's axes vary (default ndcg)")
 
 
-def _whole_number(text: str, least: int, what: str, example: str) -> int:
-    """A whole number of `least` or more, else argparse's usage error naming the value."""
+def _whole_number(text: str, least: int, what: str, example: str, most: int | None = None) -> int:
+    """A whole number of `least` or more (and `most` or less), else argparse's usage error naming the value."""
     try:
         value = int(text)
     except ValueError:
         value = least - 1
-    if value < least:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {what}: give a whole number of {least} or more, e.g. "
-                                         f"{example}")
+    if value < least or (most is not None and value > most):
+        span = f"of {least} or more" if most is None else f"from {least} to {most:,}"
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}: give a whole number {span}, e.g. {example}")
     return value
 
 
+MAX_CUTOFF = (1 << 31) - 1  # (flavor/values.py MAX_WHOLE: a cutoff beyond any run's length reads every row)
+
+
+def count_of(what: str, example: str, most: int = 1_000_000):
+    """An option's type: a whole number from 0 to `most` (--queries N, --top N), else a usage error naming it."""
+    def parse(text: str) -> int:
+        return _whole_number(text, 0, what, example, most)
+
+    return parse
+
+
 def cutoff(text: str) -> int:
-    """-k K (compare, power, report): a whole number of 1 or more."""
-    return _whole_number(text, 1, "a cutoff", "-k 10")
+    """-k K (compare, power, report): a whole number from 1 (a cutoff beyond every list reads the whole list)."""
+    return _whole_number(text, 1, "a cutoff", "-k 10", MAX_CUTOFF)
 
 
 def resamples(text: str) -> int:
-    """--resamples N (compare, report): a whole number of 1 or more."""
-    return _whole_number(text, 1, "a number of resamples", "--resamples 10000")
+    """--resamples N (compare, report): a whole number from 1 to compare/stats.py MAX_RESAMPLES."""
+    from rankflavor.compare.stats import MAX_RESAMPLES
+
+    return _whole_number(text, 1, "a number of resamples", "--resamples 10000", MAX_RESAMPLES)
 
 
 def seed(text: str) -> int:
     """--seed N (compare, report): a whole number of 0 or more (numpy's SeedSequence takes no negative seed)."""
-    return _whole_number(text, 0, "a seed", "--seed 0")
+    from rankflavor.compare.stats import MAX_SEED
+
+    return _whole_number(text, 0, "a seed", "--seed 0", MAX_SEED)
 
 
 def significance_level(text: str) -> float:
@@ -140,6 +158,12 @@ def weight_files(items: list[str]) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     if args.engine != "spark":
+        given = [name for name, value in (("--output", args.output), ("--master", args.master),
+                                          ("--overwrite", args.overwrite or None)) if value is not None]
+        if given:  # (never dropped silently: the local engine writes no folder and starts no session)
+            from rankflavor.errors import UsageError
+
+            raise UsageError(f"{', '.join(given)}: options of --engine spark; add --engine spark, or drop them")
         return _run(args)
     from rankflavor.spark.session import end_spark, quiet_py4j_on_interrupt, spark_running
 

@@ -19,9 +19,11 @@ def _positive(text: str) -> float:
         value = float(text)
     except ValueError:
         value = float("nan")
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a difference worth detecting: give a number above 0, "
-                                         "e.g. --delta 0.02")
+    from rankflavor.compare.topic_size import MAX_DELTA, MIN_DELTA
+
+    if not MIN_DELTA <= value <= MAX_DELTA:  # (NaN fails both)
+        raise argparse.ArgumentTypeError(f"{text!r} is not a difference worth detecting: give a number from "
+                                         f"{MIN_DELTA:g} to {MAX_DELTA:g}, e.g. --delta 0.02")
     return value
 
 
@@ -63,6 +65,9 @@ def add_parser(sub) -> None:
                    help="the queries tested: common (the default) the judged queries every run answers; qrels "
                         "every judged query (a missing one as the flavor's missing= says)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    from rankflavor.cli.render import add_csv_option
+
+    add_csv_option(p)
     add_on_duplicate(p)
 
 
@@ -88,7 +93,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         render.print_json(report.to_dict())
     elif args.format == "csv":
-        report.to_frame().to_csv(sys.stdout, index=False)
+        from rankflavor.escape import formula_safe_frame
+
+        formula_safe_frame(report.to_frame()).to_csv(sys.stdout, index=False)
     else:
         print_power(report)
     return EXIT_OK

@@ -11,14 +11,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import signal
 import sys
 from collections.abc import Sequence
 
-from rankflavor import progress
+from rankflavor import environment, limits, progress
+from rankflavor.cli import signals
 from rankflavor.cli.memory_option import apply_max_memory
 from rankflavor.cli.threads import malloc_settings, numpy_environment
-from rankflavor.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RankflavorError
+from rankflavor.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RankflavorError
+from rankflavor.escape import keep_formulas, shortened, visible_streams
 
 COMMANDS = ("eval", "explain", "check", "presets", "metrics", "axes", "demo", "compare", "power", "diff", "report",
             "trec_eval")
@@ -105,54 +106,63 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command line; Ctrl-C anywhere in it (start-up imports, reading, evaluating, writing) ends it with
     `rankflavor: interrupted` and exit 130 (`--debug`: the traceback)."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    numpy_environment()  # (before parsing: a spec's resolution imports numpy)
-    malloc_settings()  # (before any thread)
     try:
-        return _main(argv)
+        with signals.handled(), visible_streams():  # (SIGTERM, SIGHUP: as Ctrl-C; control characters shown)
+            numpy_environment()  # (before parsing: a spec's resolution imports numpy)
+            malloc_settings()  # (before any thread)
+            return _main(argv)
     except KeyboardInterrupt:
         if "--debug" in argv:
             raise
         return interrupted()
+    except signals.Terminated as exc:
+        if "--debug" in argv:
+            raise
+        return signals.terminated(exc)
 
 
 def interrupted() -> int:
     """After Ctrl-C (the command's `finally` blocks have run): one line on stderr, exit code 130 (128 + SIGINT,
-    what a shell reports). A second Ctrl-C while the process winds down ends it at once, without a traceback."""
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-    except ValueError:  # (not the main thread: the signal is not ours to set)
-        pass
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError):  # (a closed pipe: what was printed is all there is)
-        pass
-    sys.stderr.write("rankflavor: interrupted\n")
-    return EXIT_INTERRUPTED
+    what a shell reports). A second Ctrl-C while the process winds down (or the one pyarrow sends again when it
+    cancels a read) ends it at once with 130, without a traceback (cli/signals.py)."""
+    return signals.interrupted()
 
 
 def _main(argv: list[str]) -> int:
-    if argv[:1] == ["trec_eval"]:  # (trec_eval's own flags: read by its getopt rules, not argparse)
-        return _module("trec_eval").main(argv[1:])
-    parser = build_parser(named_command(argv))
-    args = parser.parse_args(argv)
+    debug, tokens = "--debug" in argv, []
     try:
+        environment.check_all()  # (every RANKFLAVOR_* variable set, in range: rankflavor/environment.py)
+        if argv[:1] == ["trec_eval"]:  # (trec_eval's own flags: read by its getopt rules, not argparse)
+            return _module("trec_eval").main(argv[1:])
+        args = build_parser(named_command(argv)).parse_args(argv)
+        debug = args.debug
         progress.start()
-        apply_max_memory(args)
+        tokens = apply_max_memory(args)
         _tell_readings(args)
-        return _module(args.command).run(args)
+        with keep_formulas(getattr(args, "csv_formulas", False)):
+            return _module(args.command).run(args)
     except RankflavorError as exc:
-        if args.debug:
+        if debug:
             raise
-        sys.stderr.write(f"rankflavor: {exc}\n")
+        sys.stderr.write(f"rankflavor: {shortened(str(exc))}\n")
         return exc.exit_code
     except BrokenPipeError:
         return EXIT_OK
-    except Exception as exc:  # an internal error: say so, short unless --debug
-        if args.debug:
+    except MemoryError:  # (a budget set above what the process can get: say so, not an internal error)
+        if debug:
             raise
-        sys.stderr.write(f"rankflavor: internal error: {type(exc).__name__}: {exc}\n"
+        sys.stderr.write(f"rankflavor: {limits.out_of_memory()}\n")
+        return EXIT_USAGE
+    except Exception as exc:  # an internal error: say so, short unless --debug
+        if debug:
+            raise
+        sys.stderr.write(f"rankflavor: internal error: {type(exc).__name__}: {shortened(str(exc))}\n"
                          "(run with --debug for the traceback)\n")
         return EXIT_INTERNAL
+    finally:
+        limits.reset(*tokens)  # (an in-process caller's budget and input cap as they were)
+        if "rankflavor.inputs.prefetch" in sys.modules:  # (no daemon parse left running at exit: prefetch.py)
+            sys.modules["rankflavor.inputs.prefetch"].stop_prefetch()
 
 
 if __name__ == "__main__":

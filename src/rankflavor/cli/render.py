@@ -5,8 +5,17 @@ from __future__ import annotations
 import csv
 from typing import IO, TYPE_CHECKING, Any
 
+from rankflavor.escape import cell, formula_safe
+
 if TYPE_CHECKING:
     from rankflavor.report.result import ReportView
+
+
+def add_csv_option(p: Any) -> None:
+    """--csv-formulas (eval, compare, power): CSV cells a spreadsheet would evaluate written as they are."""
+    p.add_argument("--csv-formulas", action="store_true",
+                   help="with --format csv, write a text cell that starts with = + - @, a tab or a CR as it is "
+                        "(default: with a leading ' so a spreadsheet shows it rather than evaluating it)")
 
 
 def print_json(obj: Any) -> None:
@@ -19,9 +28,13 @@ def print_json(obj: Any) -> None:
 
 
 def console():
+    import sys
+
     from rich.console import Console
 
-    return Console(soft_wrap=False)
+    from rankflavor.escape import raw
+
+    return Console(file=raw(sys.stdout), soft_wrap=False)  # (rich's own sequences beneath the CLI's Visible stream)
 
 
 def fmt(x: Any, digits: int = 6) -> str:
@@ -34,7 +47,9 @@ def fmt(x: Any, digits: int = 6) -> str:
 
 
 def text_columns(rows: list[list[str]]) -> list[str]:
-    """Left-aligned plain-text columns; the last column is never wrapped or cut (it holds the flavor)."""
+    """Left-aligned plain-text columns; the last column is never wrapped or cut (it holds the flavor). Each cell's
+    control characters, tab and newline shown as `\\uXXXX` (rankflavor/escape.py `cell`)."""
+    rows = [[cell(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1] for r in rows]
 
@@ -79,7 +94,7 @@ def print_report(report: ReportView, per_query: bool = False) -> None:
         print(line)
     if per_query:
         for result in report.results:
-            print(f"\n{result.run} | {result.label}")
+            print(f"\n{cell(result.run)} | {cell(result.label)}")
             parts = result.parts
             rows = [["query", "value", *parts, "status"]]
             rows += [[r["query"], fmt(r["value"]), *(fmt(r[p]) for p in parts), r["status"]]
@@ -89,7 +104,8 @@ def print_report(report: ReportView, per_query: bool = False) -> None:
 
 
 def aligned(rows: list[list[str]]) -> list[str]:
-    """Left-aligned plain-text columns, trailing spaces stripped."""
+    """Left-aligned plain-text columns, trailing spaces stripped (each cell as `text_columns`')."""
+    rows = [[cell(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
@@ -110,7 +126,9 @@ def count_left_out(text: str, stream: IO[str]) -> None:
 
 
 def _table(title: str, header: list[str], rows: list[list[str]]) -> list[str]:
-    """A titled plain-text table, columns aligned (fast for a ranked list of thousands of rows)."""
+    """A titled plain-text table, columns aligned (fast for a ranked list of thousands of rows; each cell as
+    `text_columns`')."""
+    header, rows = [cell(c) for c in header], [[cell(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     return ["", title, *("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
                          for row in [header, ["-" * w for w in widths], *rows])]
@@ -186,5 +204,5 @@ def write_csv(report: ReportView, stream: IO[str], per_query: bool = False) -> N
     frame = report.to_frame() if per_query else report.means_frame()
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(list(frame.columns))
-    for row in frame.itertuples(index=False):
-        writer.writerow(["" if (isinstance(v, float) and v != v) or v is None else v for v in row])
+    for row in frame.itertuples(index=False):  # (a cell a spreadsheet would evaluate quoted: escape.formula_safe)
+        writer.writerow([formula_safe("" if (isinstance(v, float) and v != v) or v is None else v) for v in row])

@@ -33,7 +33,9 @@ ENV = "RANKFLAVOR_PROCESSES"  # set to 1: one process, as before (tests and timi
 def workers_for(args: Any) -> int:
     """How many worker processes `eval` gives the track (1: none, the one-process stream): several run files
     (no `-`), more than one core."""
-    wanted = int(os.environ.get(ENV, WORKERS) or WORKERS)
+    from rankflavor.environment import whole
+
+    wanted = whole(ENV, WORKERS)
     if wanted < 2 or len(args.runs) < MIN_RUNS or "-" in args.runs:
         return 1
     return min(wanted, len(args.runs) // 2)
@@ -60,7 +62,7 @@ def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str]
     sys.stdout.flush()  # (a forked worker flushes what it inherits when it ends: nothing)
     sys.stderr.flush()
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
-                               initargs=(args.qrels, specs, args.on_duplicate, weights, share))
+                               initargs=(args.qrels, specs, args.on_duplicate, weights, share, os.getpid()))
     try:
         futures = [pool.submit(_evaluate_one, run, name, args.per_query, set_lines) for run, name in zip(
             runs, names, strict=True)]
@@ -79,9 +81,27 @@ def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str]
         # "Exception ignored ... OSError: Bad file descriptor" after the output (seen once in the suite); a joined
         # pool's pipe is closed already, and the hook skips it. Cheap: every run is done, the workers are idle.
         pool.shutdown(wait=True)
+    except BaseException:  # (an error, Ctrl-C, SIGTERM, SIGHUP: the workers end now, not when their run is done)
+        end_workers(pool)
+        raise
     finally:  # (a no-op after the join; on an error or Ctrl-C, prompt)
         pool.shutdown(wait=False, cancel_futures=True)
     write_kinds(kinds, err)
+
+
+def end_workers(pool: Any) -> None:
+    """Kill the pool's worker processes and reap them (the pool's own shutdown waits for the runs they hold)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        try:
+            process.kill()
+        except (OSError, ValueError, AttributeError):
+            pass
+    for process in processes:
+        try:
+            process.join(5)
+        except (OSError, ValueError, AttributeError, AssertionError):
+            pass
 
 
 FORK_SAFE_THREADS = {"jemalloc_bg_thd"}  # threads a fork may leave behind: jemalloc's purger (it forks safely)
@@ -107,10 +127,11 @@ def start_method() -> str:
 _job: dict[str, Any] = {}  # in a worker: the qrels read once and the evaluation's settings
 
 
-def _start(qrels_path: str, specs: list[str], on_duplicate: str, weights: dict[str, str], share: int) -> None:
-    """A worker's start: Ctrl-C is the parent's to handle; its share of the memory budget; the qrels is read once
-    (an error: each run says it)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _start(qrels_path: str, specs: list[str], on_duplicate: str, weights: dict[str, str], share: int,
+           parent: int) -> None:
+    """A worker's start: it dies with its parent (worker_bound); its share of the memory budget; the qrels is read
+    once (an error: each run says it)."""
+    worker_bound(parent)
     from rankflavor.cli.threads import malloc_settings
     from rankflavor.cli.trec_stream import qrels_once
     from rankflavor.engine.budget import set_max_memory
@@ -135,3 +156,24 @@ def _evaluate_one(run: str, name: str, per_query: bool, set_lines: bool) -> RunB
                          set_lines)
     except Exception:  # (evaluated again in the parent, which raises it with its context)
         return None
+
+
+def worker_bound(parent: int) -> None:
+    """Bind a worker to its parent: Ctrl-C is the parent's to handle (it kills the workers), SIGTERM and SIGHUP end
+    the worker at once (not the parent's handler a fork inherits), the kernel kills it when the parent dies
+    (PR_SET_PDEATHSIG, Linux), and its standard output is /dev/null, so that a pipeline reading the parent's output
+    never waits on a worker holding it open."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # (PR_SET_PDEATHSIG = 1)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # (the parent died before the binding: nothing to work for)
+        os._exit(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.close(null)

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rankflavor.compare import plan
 from rankflavor.compare.corrections import NAMES as CORRECTION_NAMES
 from rankflavor.compare.effects import EFFECT_SIZE
 from rankflavor.compare.grid import labelled_grid, short_label
@@ -48,6 +49,7 @@ from rankflavor.compare.stats import TestSettings
 from rankflavor.compare.verdicts import Pool, decide
 from rankflavor.engine import max_memory as budget_of
 from rankflavor.errors import EXIT_USAGE, RankflavorError
+from rankflavor.escape import visible
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.pipeline import apply_names
 from rankflavor.inputs.run_names import find_run
@@ -112,7 +114,7 @@ class Comparison:
 
     def __repr__(self) -> str:
         verdicts = "; ".join(f"{v.run_a} vs {v.run_b}: {v.verdict}" for v in self.verdicts.itertuples())
-        return f"<Comparison {len(self.runs)} runs x {len(self.flavors)} flavors: {verdicts}>"
+        return visible(f"<Comparison {len(self.runs)} runs x {len(self.flavors)} flavors: {verdicts}>")
 
     def to_dict(self) -> dict[str, Any]:
         def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -246,8 +248,9 @@ def compare_scores(scores: Scores, flavors: list[Flavor], *, baseline: str | Seq
                  for b in ([] if baseline is None else [baseline] if isinstance(baseline, str) else baseline)]
     baseline = baselines[0] if len(baselines) == 1 else None
     skipped = list(skipped or [])
-    flavors = _usable(scores, flavors, skipped, label)
     pairs = run_pairs(runs, baselines)
+    plan.check(len(scores.query_ids), len(runs), len(flavors), settings, pairs=len(pairs))  # (before it is spent)
+    flavors = _usable(scores, flavors, skipped, label)
     qs = build_query_set(scores, query_set, flavors)
     tested = test_pairs(scores, qs, flavors, pairs, settings)
     shares = judged_shares(scores, qs, flavors)
@@ -331,7 +334,8 @@ def compare(qrels: Any, runs: Any, flavors: Any = None, *, grid: str | Mapping[s
         raise CompareError("give flavors or a grid, not both")
     if isinstance(flavors, (str, Flavor)):
         flavors = [flavors]
-    labelled, skipped = labelled_grid(flavors if flavors is not None else grid, cutoffs, base)  # (before any input)
+    with budget_of(max_memory):  # (the grid is counted against the budget before it is made: compare/plan.py)
+        labelled, skipped = labelled_grid(flavors if flavors is not None else grid, cutoffs, base)  # (before any input)
     chosen = list(labelled)
     weighted = [f for f in chosen if f.weights.name is not None]
     if weighted:

@@ -60,6 +60,11 @@ def resampled_means(cols: np.ndarray, n_resamples: int, rng: np.random.Generator
     return out
 
 
+def _means_rng(settings: TestSettings) -> np.random.Generator:
+    """The generator of the means' resamples: a fresh one per block of columns, so each block draws the same."""
+    return np.random.default_rng(np.random.SeedSequence(settings.seed).spawn(4)[MEANS_STREAM])
+
+
 def mean_intervals(columns: np.ndarray, settings: TestSettings, aggregate: str | list[str] = "mean",
                    ) -> list[tuple[float, float]]:
     """The interval of each column's mean (columns: (n, F) of the values a mean summarises), as declared;
@@ -72,10 +77,13 @@ def mean_intervals(columns: np.ndarray, settings: TestSettings, aggregate: str |
     elif settings.ci == "t":
         ends = np.array([t_interval(cols[:, f], settings.confidence) for f in range(width)])
     else:
-        rng = np.random.default_rng(np.random.SeedSequence(settings.seed).spawn(4)[MEANS_STREAM])
+        from rankflavor.compare.plan import resample_block
+
         alpha = 1.0 - settings.confidence
-        resampled = resampled_means(cols, settings.n_resamples, rng)
-        ends = np.percentile(resampled, [100 * alpha / 2, 100 * (1 - alpha / 2)], axis=0).T
+        step = resample_block(settings.n_resamples, width)  # (columns in blocks that fit: the same draws for each)
+        ends = np.vstack([np.percentile(resampled_means(cols[:, lo:lo + step], settings.n_resamples, _means_rng(settings)),
+                                        [100 * alpha / 2, 100 * (1 - alpha / 2)], axis=0).T
+                          for lo in range(0, width, step)])
         constant = np.all(cols == cols[0], axis=0)
         ends[constant] = cols[0][constant, None]
     kinds = [aggregate] * width if isinstance(aggregate, str) else list(aggregate)

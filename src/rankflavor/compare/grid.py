@@ -9,6 +9,7 @@ an invalid flavor (e.g. `ideal=recall(5)` with `ties=average`) are skipped and r
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,7 +54,7 @@ GRIDS: dict[str, Grid] = {
 
 def _cross(base: Flavor, axes: Mapping[str, Sequence[str]], cutoffs: Sequence[int | None],
            skipped: list[tuple[str, str]]) -> list[Flavor]:
-    out: list[Flavor] = []
+    out: dict[Flavor, None] = {}  # (a dict: ordered, and a flavor found in O(1): 10,800 combinations took 60 s)
     names = list(axes)
     own = [p.name for p in base.metric_parameters()]
     for name in names:
@@ -69,9 +70,8 @@ def _cross(base: Flavor, axes: Mapping[str, Sequence[str]], cutoffs: Sequence[in
             except SpecError as exc:
                 skipped.append((" ".join([f"@{k}", *(f"{a}={v}" for a, v in changes.items())]), str(exc)))
                 continue
-            if flavor not in out:
-                out.append(flavor)
-    return out
+            out.setdefault(flavor)
+    return list(out)
 
 
 def _from_specs(specs: Iterable[str], cutoffs: Sequence[int | None], skipped: list[tuple[str, str]],
@@ -99,7 +99,10 @@ def read_grid_file(path: str | Path, params: Sequence[str] = ()) -> tuple[dict[s
     axes (`p: 0.5 0.8 0.95` over rbp)."""
     axes: dict[str, tuple[str, ...]] = {}
     specs: list[str] = []
-    for number, raw in enumerate(Path(path).read_text().splitlines(), 1):
+    from rankflavor.inputs.structured import read_text
+
+    text = read_text(path, "a grid file holds 'axis: value value' lines and specs, one per line")  # (within the cap)
+    for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -156,6 +159,9 @@ def labelled_grid(grid: str | Grid | Mapping[str, Sequence[str]] | Sequence[str 
         axes, specs = g.axes, g.specs
     elif isinstance(grid, Mapping):
         axes = {k: tuple(v) for k, v in grid.items()}
+    from rankflavor.compare.plan import check_grid
+
+    check_grid(math.prod(len(v) for v in axes.values()) * len(cutoffs) if axes else 0, len(specs) * len(cutoffs))
     out = {f: short_label(f) for f in _cross(base_flavor, axes, cutoffs, skipped)} if axes else {}
     if isinstance(grid, Mapping) or isinstance(grid, (str, Grid)):
         listed = _from_specs(specs, cutoffs, skipped)

@@ -143,6 +143,9 @@ def power_scores(scores: Scores, flavors: Mapping[Flavor, str], *, settings: Tes
     if query_set not in QUERY_SETS:
         raise UsageError(f"unknown query set {query_set!r}; use 'common' or 'qrels'")
     skipped = list(skipped or [])
+    from rankflavor.compare import plan
+
+    plan.check(len(scores.query_ids), len(scores.runs), len(flavors), settings, "testing")  # (before evaluating)
     scores.evaluate_all(list(flavors))
     chosen = _usable(scores, flavors, skipped)
     qs = build_query_set(scores, query_set, chosen)

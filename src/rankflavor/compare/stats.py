@@ -36,6 +36,8 @@ CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 INTERVALS = ("bootstrap", "t")
 FAMILIES = ("per_comparison", "simultaneous")  # what a difference's interval covers: its own pair, or the family
 # the canonical string's keys, in order, and the field each names
+MAX_RESAMPLES = 100_000_000  # a Monte Carlo p-value's floor of 1e-8: beyond, only time and memory grow
+MAX_SEED = (1 << 63) - 1  # numpy's seeds beyond an int64 are accepted, but a seed is a small number to write down
 CANONICAL_KEYS = {"test": "test", "resamples": "n_resamples", "seed": "seed", "correction": "correction", "ci": "ci",
                   "confidence": "confidence", "alpha": "alpha", "intervals": "intervals", "tolerance": "tolerance"}
 
@@ -92,10 +94,12 @@ class TestSettings:
                 or not 0 <= tolerance < 1e-3):
             raise UsageError(f"tolerance={tolerance!r}: give a number from 0 up to (not including) 0.001, e.g. "
                              f"tolerance={DEFAULT_TOLERANCE}")
-        for name, least in (("n_resamples", 1), ("seed", 0)):
+        for name, least, most in (("n_resamples", 1, MAX_RESAMPLES), ("seed", 0, MAX_SEED)):
             value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < least:
-                raise UsageError(f"{name}={value!r}: give a whole number of {least} or more")
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not least <= value <= most:
+                raise UsageError(f"{name}={value!r}: give a whole number from {least} to {most:,}" + (
+                    " (a Monte Carlo p-value's resolution is 1/(resamples + 1): more changes no printed digit, and "
+                    "costs time and memory in proportion)" if name == "n_resamples" else ""))
         for name in ("confidence", "alpha"):
             value = getattr(self, name)
             if not isinstance(value, (int, float, np.number)) or isinstance(value, bool) or not 0 < value < 1:
@@ -222,15 +226,24 @@ def bootstrap_means(d: np.ndarray, n_resamples: int = 10_000, seed: int | np.ran
 
 def bootstrap_ci(d: np.ndarray, n_resamples: int = 10_000, seed: int | np.random.Generator = 0,
                  confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray] | tuple[float, float]:
-    """Percentile bootstrap interval of mean(d), per column for d (n, F)."""
+    """Percentile bootstrap interval of mean(d), per column for d (n, F): the columns in blocks that fit the memory
+    budget (compare/plan.py), each block drawing the same resamples (a copy of the generator's state: the numbers
+    of one piece, up to the last bit of a matrix product)."""
+    import copy
+
+    from rankflavor.compare.plan import resample_block
+
     cols = _as_columns(d)
     n, width = cols.shape
     if n == 0:
         low = high = np.full(width, np.nan)
     else:
         alpha = 1.0 - confidence
-        low, high = np.percentile(bootstrap_means(cols, n_resamples, seed), [100 * alpha / 2, 100 * (1 - alpha / 2)],
-                                  axis=0)
+        first = _rng(seed)
+        step = resample_block(n_resamples, width)
+        ends = [np.percentile(bootstrap_means(cols[:, lo:lo + step], n_resamples, copy.deepcopy(first)),
+                              [100 * alpha / 2, 100 * (1 - alpha / 2)], axis=0) for lo in range(0, width, step)]
+        low, high = np.concatenate([e[0] for e in ends]), np.concatenate([e[1] for e in ends])
         constant = np.all(cols == cols[0], axis=0)  # no spread: the interval is the point, not rounding noise
         low, high = np.where(constant, cols[0], low), np.where(constant, cols[0], high)
     if np.ndim(d) == 2:

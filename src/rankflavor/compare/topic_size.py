@@ -33,6 +33,10 @@ from rankflavor.errors import UsageError
 MAX_TOPICS = 10_000_000
 
 
+MIN_DELTA = 1e-9  # a smaller difference worth detecting is below any metric's printed digits
+MAX_DELTA = 1e9  # (a difference beyond any metric's range)
+
+
 def paired_t_power(n: int, delta: float, variance: float, alpha: float = 0.05) -> float:
     """The power of the two-sided paired t-test at `alpha` on n topics for a true mean difference `delta`
     whose per-topic differences have variance `variance` (noncentral t, as in Sakai 2016)."""
@@ -52,7 +56,10 @@ def approximate_topic_set_size(delta: float, variance: float, alpha: float = 0.0
 
     z_alpha, z_beta = stats.norm.isf(alpha / 2), stats.norm.isf(1 - power)
     lam = delta / math.sqrt(variance)
-    return ((z_alpha + z_beta) / lam) ** 2 + z_alpha**2 / 2
+    try:
+        return (float(z_alpha + z_beta) / lam) ** 2 + float(z_alpha) ** 2 / 2
+    except (OverflowError, ZeroDivisionError):
+        return math.inf  # (a difference too small against the spread: topic_set_size says so)
 
 
 def topic_set_size(delta: float, variance: float, alpha: float = 0.05, power: float = 0.8) -> int | None:
@@ -64,7 +71,12 @@ def topic_set_size(delta: float, variance: float, alpha: float = 0.05, power: fl
         return None
     if variance <= 0:
         return 2
-    n = max(2, math.ceil(approximate_topic_set_size(delta, variance, alpha, power)))
+    approximate = approximate_topic_set_size(delta, variance, alpha, power)
+    if not math.isfinite(approximate):
+        raise UsageError(f"delta={delta!r} is too small to design for: with per-topic differences of variance "
+                         f"{variance:.3g}, no finite number of topics detects it; give a larger difference worth "
+                         "detecting (--delta, delta=), e.g. 0.02")
+    n = max(2, math.ceil(approximate))
     if n > MAX_TOPICS:
         return n  # (beyond any collection: the approximation is as good as the count)
     while n > 2 and paired_t_power(n - 1, delta, variance, alpha) >= power:
@@ -75,9 +87,10 @@ def topic_set_size(delta: float, variance: float, alpha: float = 0.05, power: fl
 
 
 def _check(delta: float, alpha: float, power: float) -> None:
-    if not (isinstance(delta, (int, float)) and math.isfinite(delta) and delta > 0):
-        raise UsageError(f"delta={delta!r}: give the smallest difference worth detecting, a number above 0 "
-                         "(e.g. 0.02)")
+    if not (isinstance(delta, (int, float)) and not isinstance(delta, bool) and math.isfinite(delta)
+            and MIN_DELTA <= delta <= MAX_DELTA):
+        raise UsageError(f"delta={delta!r}: give the smallest difference worth detecting, a number from {MIN_DELTA:g} "
+                         f"to {MAX_DELTA:g} (e.g. 0.02)")
     for name, value in (("alpha", alpha), ("power", power)):
         if not (isinstance(value, (int, float)) and 0 < value < 1):
             raise UsageError(f"{name}={value!r}: give a number between 0 and 1 (exclusive), e.g. "

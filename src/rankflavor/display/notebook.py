@@ -4,9 +4,9 @@ and ideal lists); no script, no plotly."""
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
+from rankflavor.escape import html as escape  # (markup escaped, control and bidi characters shown)
 from rankflavor.plural import counted
 
 STYLE = "border-collapse:collapse;font-size:12px"

@@ -99,7 +99,7 @@ def _lists_note(model: PageModel) -> str:
 
 
 def _esc(text: str) -> str:
-    from html import escape
+    from rankflavor.escape import html as escape
 
     return escape(text, quote=True)
 
@@ -108,11 +108,15 @@ def write_report(qrels: Any, runs: Any, path: str | Path, flavors: Any = None, *
                  cutoffs: list[int] | None = None, baseline: str | None = None, command: str = "",
                  **options: Any) -> PageModel:
     """Evaluate, compare and write the page to `path` (the Python form of `rankflavor report`); the model back."""
+    from rankflavor.flavor.project import project_files
     from rankflavor.outputs import check_output, input_paths, write_text
 
-    check_output(path, input_paths(qrels, runs, grid if isinstance(grid, str) and os.path.isfile(grid) else None),
-                 "-o")  # (before the evaluation: an input is never overwritten)
-    model = build_model(qrels, runs, flavors, grid=grid, cutoffs=cutoffs, baseline=baseline,
-                        command=command or "rankflavor.display.write_report(...)", **options)
-    write_text(path, render(model))
+    destination = check_output(path, input_paths(qrels, runs, grid if isinstance(grid, str) and os.path.isfile(grid)
+                                                 else None, project_files()), "-o")  # (before the evaluation)
+    try:
+        model = build_model(qrels, runs, flavors, grid=grid, cutoffs=cutoffs, baseline=baseline,
+                            command=command or "rankflavor.display.write_report(...)", **options)
+        write_text(destination, render(model))  # (into the folder checked, whatever its name points to by now)
+    finally:
+        destination.close()
     return model

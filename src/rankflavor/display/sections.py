@@ -6,11 +6,11 @@ table and the side-by-side lists are drawn by the page's script (assets/*.js).""
 from __future__ import annotations
 
 import shlex
-from html import escape
 from typing import Any
 
 from rankflavor.display.model import PageModel
 from rankflavor.display.text import html_text as _t
+from rankflavor.escape import html as escape  # (markup escaped, control and bidi characters shown)
 
 
 def _e(x: Any) -> str:

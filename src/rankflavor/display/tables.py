@@ -14,6 +14,7 @@ from rankflavor.compare.verdicts import measure_of
 from rankflavor.display.model import PageModel
 from rankflavor.display.sections import KINDS, _e, _f, flavor_name
 from rankflavor.display.text import html_text as _t
+from rankflavor.escape import html_key
 
 
 def _mean(model: PageModel, run: str, flavor: Any) -> float | None:
@@ -91,9 +92,9 @@ def pair_cards(model: PageModel) -> str:
                         f'<td class="num">{r.p_adjusted:.3g}{"*" if r.significant else ""}</td>{unjudged}'
                         f'<td class="num">{_f(r.mean_a)}</td><td class="num">{_f(r.mean_b)}</td></tr>')
         charts = "".join(f'<figure class="chart-box"><figcaption data-caption="{kind}"></figcaption><div class="chart" '
-                         f'data-chart="{kind}" data-a="{_e(a)}" data-b="{_e(b)}"></div></figure>'
+                         f'data-chart="{kind}" data-a="{html_key(a)}" data-b="{html_key(b)}"></div></figure>'
                          for kind in ("diff", "scatter"))
-        cards.append(f'<div class="pair" data-a="{_e(a)}" data-b="{_e(b)}"><h3><span class="badge '
+        cards.append(f'<div class="pair" data-a="{html_key(a)}" data-b="{html_key(b)}"><h3><span class="badge '
                      f'{KINDS.get(v.verdict, "muted")}">{_t(v.verdict)}</span> {_t(a)} vs {_t(b)}</h3>'
                      f'<p class="pair-verdict">{_t(v.summary.split(": ", 1)[-1], model.runs)}</p>'
                      + _scroll(f'<table class="pair-table"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>')

@@ -5,9 +5,10 @@ plotly.js reads a title, a legend name, an axis title or tick, and a hovertempla
 substitutes) as its own markup: tags (`<a href>`, `<b>`, `<br>`), `%{...}` placeholders and newlines
 (plotly.js src/lib/svg_text_utils.js `convertToTspans`; src/lib/index.js `hovertemplateString`). It decodes
 `&lt;`, `&gt;`, `&amp;` and numeric entities (`convertEntities`) after it has split the tags, so these
-spell the characters themselves. Text with right-to-left or bidi control characters (a U+202E) is isolated
-(Unicode's FSI ... PDI in a figure, `<bdi>` in HTML: UAX #9, the isolates), so it cannot reverse the rest of
-a line.
+spell the characters themselves. Control characters and the bidi controls themselves (U+202A-E, U+2066-9) are
+shown as `\\uXXXX` (rankflavor/escape.py), so a U+2069 in a name cannot close its isolate early; text with
+right-to-left characters is isolated (Unicode's FSI ... PDI in a figure, `<bdi>` in HTML: UAX #9, the
+isolates), so it cannot reverse the rest of a line.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from html import escape
+
+from rankflavor.escape import html as escape
+from rankflavor.escape import visible
 
 # bidirectional classes that can reorder what follows them (UAX #9 table 4): strong right-to-left, Arabic
 # numbers, and the explicit embeddings, overrides and isolates
@@ -36,7 +39,7 @@ def plotly_text(text: object) -> str:
     newlines as entities (shown as themselves, never a tag, link or placeholder), between FSI and PDI when it
     holds right-to-left or bidi control characters."""
     text = str(text)
-    escaped = text.translate(_PLOTLY)
+    escaped = visible(text).translate(_PLOTLY)
     return f"{FSI}{escaped}{PDI}" if needs_isolation(text) else escaped
 
 

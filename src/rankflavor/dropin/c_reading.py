@@ -21,9 +21,10 @@ class TrecEvalExit(Exception):
 
 
 def atol(text: str) -> int:
-    """C's atol: the leading integer of a string, 0 when there is none."""
+    """C's atol: the leading integer of a string, 0 when there is none; beyond a long, LONG_MAX or LONG_MIN (glibc's
+    strtol saturates)."""
     match = _LEADING_INT.match(text)
-    return int(match.group(1)) if match else 0
+    return min(max(int(match.group(1)), -(1 << 63)), (1 << 63) - 1) if match else 0
 
 
 def atof(text: str) -> float:

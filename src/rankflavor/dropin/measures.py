@@ -17,8 +17,10 @@ from dataclasses import dataclass
 
 from rankflavor.dropin.c_reading import TrecEvalExit, c_doubles, c_longs
 from rankflavor.dropin.options import RequestedMeasure, TrecEvalOptions
+from rankflavor.engine.budget import check_flavor_count
 from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, parse_spec
+from rankflavor.flavor.values import MAX_WHOLE
 
 LONG_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 LEVELS = tuple(i / 10 for i in range(11))
@@ -120,12 +122,14 @@ def measure_slots(name: str, params: str | None, options: TrecEvalOptions) -> li
     if kind == "cuts":
         cuts = sorted(c_longs(params)) if params else list(defaults)
         _check_cuts(name, cuts, positive=True)
+        check_flavor_count(len(cuts), f"{name}'s cutoffs")  # (before they are made: engine/budget.py)
         if name == "unj" and options.judged_docs_only:  # (-J drops every unjudged doc first: unj is 0)
             return [Slot(f"{name}_{k}", "double") for k in cuts]
         return [Slot(f"{name}_{k}", "double", with_options(trec_flavor(f"{name}_{k}"), options)) for k in cuts]
     if kind == "levels":
         levels = sorted(c_doubles(params)) if params else list(defaults)
         _check_cuts(name, levels, positive=False)
+        check_flavor_count(len(levels), f"{name}'s levels")
         param = "level" if name == "iprec_at_recall" else "factor"
         base = trec_flavor(f"{name}_{defaults[0]:3.2f}")
         return [Slot(f"{name}_{x:3.2f}", "double", with_options(base.with_(**{param: repr(x)}), options)) for x in levels]
@@ -155,7 +159,7 @@ def with_options(flavor: Flavor, options: TrecEvalOptions) -> Flavor:
     if options.complete_rel_info:
         changes["missing"] = "empty"  # (trec_eval.c: a missing query is scored on a bogus, emptied ranking)
     if options.max_docs_per_topic is not None:
-        changes["run_depth"] = str(max(options.max_docs_per_topic, 0))
+        changes["run_depth"] = str(min(max(options.max_docs_per_topic, 0), MAX_WHOLE))  # (beyond: every row)
     if options.relevance_level != 1 and "rel_level" in reads:
         changes["rel_level"] = str(options.relevance_level)
     if options.judged_docs_only:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
 
 from rankflavor.dropin.c_reading import atof, atol
 from rankflavor.errors import InputError, RankflavorError, UsageError
@@ -39,8 +38,12 @@ def c_div(numerator: float, denominator: float) -> float:
 def read_bytes(path: str, what: str) -> bytes:
     """The whole file (`-` is standard input), refused as trec_eval refuses it when missing or empty
     (get_prefs.c, get_qrels_jg.c, get_trec_results.c: `0 >= size` is "Cannot read")."""
+    from rankflavor.inputs.bounded import CapExceeded, read_capped, read_file_capped
+
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        data = read_capped(sys.stdin.buffer.read, "-") if path == "-" else read_file_capped(path)
+    except CapExceeded as exc:
+        raise fail(InputError, exc.reason, source=path, fix=exc.fix, exit_code=EXIT_BAD_FILE) from None
     except OSError as exc:
         raise fail(InputError, f"cannot read the {what}: {exc.strerror or exc}", source=path,
                    fix="check the path", exit_code=EXIT_BAD_FILE) from None

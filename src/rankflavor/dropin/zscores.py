@@ -18,10 +18,12 @@ def read_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
     """{(qid, measure): (mean, stddev)} from a z-score file; a file that cannot be read, or a line without its
     four fields, stops trec_eval (it returns UNDEF from main: exit code 255)."""
     from rankflavor.dropin.c_reading import c_doubles
+    from rankflavor.inputs.bounded import CapExceeded, read_file_capped
 
     try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-            text = handle.read()
+        text = read_file_capped(path).decode("utf-8", "surrogateescape")
+    except CapExceeded as exc:
+        raise TrecEvalExit(255, f"trec_eval: the z-score file '{path}': {exc.reason}") from None
     except OSError as exc:
         raise TrecEvalExit(255, f"trec_eval: cannot read the z-score file '{path}' ({exc.strerror})") from None
     if not text:

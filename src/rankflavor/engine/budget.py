@@ -16,88 +16,45 @@ one flavor's estimate exceeds what is left of a budget the caller set, the call 
 estimate; under the default budget (the estimates are upper bounds) such a flavor is evaluated in a group of
 its own.
 
-The budget: `max_memory(SIZE)` (the API's `max_memory=`, the CLI's `--max-memory`), else half of the
-machine's available memory (`MemAvailable` in /proc/meminfo; 4 GiB when it cannot be read).
+The budget: `max_memory(SIZE)` (the API's `max_memory=`, the CLI's `--max-memory`, RANKFLAVOR_MAX_MEMORY), else
+half of what the process can still get (rankflavor/limits.py: MemAvailable, the cgroup's and the rlimits' room).
 """
 
 from __future__ import annotations
 
 import math
 import os
-import re
-from collections.abc import Hashable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 
 from rankflavor.errors import UsageError
 from rankflavor.inputs.intern import InternedRun
+from rankflavor.limits import (
+    FALLBACK,
+    MEMORY_OPTION,
+    budget_chosen,
+    chosen_budget,
+    default_budget,
+    max_memory,
+    parse_size,
+    set_max_memory,
+    size_text,
+)
+
+__all__ = ["FALLBACK", "FLOOR", "QRELS_ROW_BYTES", "ROW_BYTES", "budget", "default_budget", "estimate", "flavor_groups",
+           "max_memory", "parse_size", "resident_bytes", "set_max_memory", "trim"]
 
 ROW_BYTES = 128  # bytes a flavor keeps per row it reads (measured 65 to 150 on the 7M-row run)
 FLOOR = 8 << 20  # bytes a flavor keeps at least (its per-query arrays)
 QRELS_ROW_BYTES = 24  # bytes a flavor keeps per qrels row (its ideal lists and gains: 17 measured on the 7M-row run)
 QUICK_ROWS = 1 << 20  # a run of at most so many rows is not laid out for its estimate when every flavor fits
-FALLBACK = 4 << 30  # the budget when the machine's available memory cannot be read
-_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
-          "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30, "T": 1 << 40, "TB": 1 << 40, "TIB": 1 << 40}
-_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([A-Za-z]*)\s*")
-_budget: ContextVar[int | None] = ContextVar("rankflavor_max_memory", default=None)
-
-
-def parse_size(text: str | int | float) -> int:
-    """Bytes of a size: a number of bytes, or with a unit (K, M, G, T; KB = KiB = 1024 bytes): `8G`, `512MB`."""
-    if isinstance(text, bool):
-        raise UsageError(f"the memory budget {text!r} (max_memory=) is not a size: give bytes or a size such as 8G")
-    if isinstance(text, (int, float)):
-        value, unit = float(text), ""
-    else:
-        match = _SIZE.fullmatch(str(text))
-        if match is None or match.group(2).upper() not in _UNITS:
-            raise UsageError(f"the memory budget {text!r} (--max-memory, max_memory=) is not a size: give bytes or "
-                             "a size such as 8G, 512M or 1.5GB")
-        value, unit = float(match.group(1)), match.group(2).upper()
-    size = value * _UNITS[unit]
-    if not math.isfinite(size) or size < 1 << 20:
-        raise UsageError(f"the memory budget {text!r} (--max-memory, max_memory=) is too small: give at least 1M "
-                         "(a size such as 8G or 512M)")
-    return int(size)
-
-
-@contextmanager
-def max_memory(size: str | int | float | None) -> Iterator[None]:
-    """Evaluations inside the block keep within `size` (None: the budget already set, else the default)."""
-    if size is None:
-        yield
-        return
-    token = _budget.set(parse_size(size))
-    try:
-        yield
-    finally:
-        _budget.reset(token)
-
-
-def set_max_memory(size: str | int | float | None) -> None:
-    """The budget for the rest of the process (the CLI's `--max-memory`)."""
-    _budget.set(None if size is None else parse_size(size))
 
 
 def budget() -> int:
-    """The budget in bytes: the one set, else half of the machine's available memory."""
-    chosen = _budget.get()
+    """The budget in bytes: the one set (rankflavor/limits.py), else the default."""
+    chosen = chosen_budget()
     return chosen if chosen is not None else default_budget()
-
-
-def default_budget() -> int:
-    """Half of MemAvailable (/proc/meminfo), or FALLBACK when it cannot be read."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024 // 2
-    except (OSError, ValueError, IndexError):
-        pass
-    return FALLBACK
 
 
 def resident_bytes() -> int:
@@ -146,11 +103,11 @@ def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str
         return [order], bound  # (every flavor reading every row fits: no layout needed)
     sizes = [estimate(run, need, qrels_rows) for need in needs]
     widest = max(range(len(needs)), key=lambda i: sizes[i])
-    if sizes[widest] > left and _budget.get() is not None:  # (under the default budget: a group of its own)
+    if sizes[widest] > left and budget_chosen():  # (under the default budget: a group of its own)
         raise UsageError(
             f"not enough memory for {labels[widest]!r} on run {run.name!r}: it needs about {_mb(sizes[widest])} "
             f"({run.n_rows:,} rows read), and the memory budget of {_mb(limit)} leaves {_mb(max(left, 0))} "
-            "beside what the inputs already hold; give a larger budget (--max-memory, or max_memory= in Python), "
+            f"beside what the inputs already hold; give a larger budget ({MEMORY_OPTION}), "
             "or evaluate fewer queries or a shallower cutoff")
     groups: list[list[int]] = []
     used = largest = 0
@@ -170,5 +127,35 @@ def flavor_groups(run: InternedRun, needs: Sequence[float], labels: Sequence[str
     return groups, largest
 
 
+FLAVOR_BYTES = 12 << 10  # bytes a Flavor costs to make and keep (measured 8.6 KB: 10,000 P@k took 86 MB)
+RESULT_BYTES = 24 << 10  # bytes a report keeps per run x flavor beside its per-query arrays (measured 15 KB)
+RESULT_QUERY_BYTES = 48  # bytes a report keeps per run x flavor x query (values, statuses, parts, codes)
+
+
+def check_results(runs: int, flavors: int, queries: int) -> None:
+    """Refuse, before evaluating, a report whose results alone exceed what the budget leaves (trec_eval -m
+    P.1,...,30000 grew to 380 MB over a 300 MB budget before the engine refused a flavor of 8 MB)."""
+    need = runs * flavors * (RESULT_BYTES + RESULT_QUERY_BYTES * queries)
+    held = resident_bytes()
+    if need <= budget() - held or need < FLOOR:  # (below one flavor's least: the engine's own refusal says more)
+        return
+    raise UsageError(
+        f"not enough memory for the results of {flavors:,} flavor{'s' if flavors != 1 else ''} x {runs:,} "
+        f"run{'s' if runs != 1 else ''} over {queries:,} quer{'ies' if queries != 1 else 'y'}: about {_mb(need)}, and "
+        f"the memory budget of {_mb(budget())} leaves {_mb(max(budget() - held, 0))} beside the {_mb(held)} the "
+        f"process holds; give fewer flavors or cutoffs, fewer runs at a time, or a larger budget ({MEMORY_OPTION})")
+
+
+def check_flavor_count(count: int, what: str) -> None:
+    """Refuse, before making them, `count` flavors whose making and results (one run, no query) exceed what the
+    budget leaves (trec_eval -m P.1,...,30000 took 15 s and 357 MB to make its flavors)."""
+    need = count * (FLAVOR_BYTES + RESULT_BYTES)
+    room = budget() - resident_bytes()
+    if need > room:
+        raise UsageError(f"not enough memory for {what}: {count:,} flavors need at least {_mb(need)} to make and "
+                         f"evaluate, and the memory budget of {_mb(budget())} leaves {_mb(max(room, 0))}; ask for "
+                         f"fewer, or give a larger budget ({MEMORY_OPTION})")
+
+
 def _mb(size: int) -> str:
-    return f"{size / (1 << 20):,.0f} MB"
+    return size_text(size)

@@ -25,6 +25,7 @@ from rankflavor.flavor.resolve import read_in, reads_as_written, resolve
 from rankflavor.flavor.spec import split_spec
 from rankflavor.flavor.suggest import close, did_you_mean
 from rankflavor.flavor.values import (
+    MAX_WHOLE,
     AxisValue,
     Choice,
     Discount,
@@ -70,8 +71,8 @@ class Flavor:
         metric = registry.get(self.metric)
         object.__setattr__(self, "params", _resolve_params(metric, self.params))
         if self.cutoff is not None:
-            if isinstance(self.cutoff, bool) or not isinstance(self.cutoff, int) or self.cutoff < 1:
-                raise SpecError(f"cutoff must be a positive integer, got {self.cutoff!r}")
+            if isinstance(self.cutoff, bool) or not isinstance(self.cutoff, int) or not 1 <= self.cutoff <= MAX_WHOLE:
+                raise SpecError(f"cutoff must be a whole number from 1 to {MAX_WHOLE:,}, got {self.cutoff!r}")
         for axis in AXES:
             object.__setattr__(self, axis.name, parse_value(axis.name, getattr(self, axis.name)))
         for axis in AXES:

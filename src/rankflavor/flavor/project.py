@@ -37,14 +37,15 @@ class Project:
 
 
 def _table(path: Path) -> dict | None:
-    import tomllib  # (here: its import is 10 ms of every command's start-up, and only a project file needs it)
+    from rankflavor.errors import InputError
+    from rankflavor.inputs.structured import load_toml
 
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(f"{path}: cannot read the project's flavors ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path}: not valid TOML ({exc}); fix the file, or remove it") from None
+    try:  # (within the input and nesting caps: inputs/structured.py)
+        data = load_toml(path, "fix the file, or remove it")
+    except InputError as exc:
+        reason = exc.reason if exc.reason.startswith("not valid TOML") else f"cannot read the project's flavors: " \
+                 f"{exc.reason}"
+        raise SpecError(f"{path}: {reason}; {exc.fix}") from None
     if path.name == "pyproject.toml":
         return data.get("tool", {}).get("rankflavor")
     return data
@@ -98,3 +99,22 @@ def project_spec(name: str, start: Path | None = None) -> tuple[str, Project]:
         raise SpecError(f"{name}: {project.path} names no flavor {key!r}; {hint}it names: "
                         f"{', '.join(PREFIX + n for n in project.flavors) or 'none'}")
     return project.flavors[key], project
+
+
+def project_files(start: Path | None = None) -> list[str]:
+    """The files `find_project` reads (each `rankflavor.toml` and `pyproject.toml` from `start` upward, up to the
+    project's folder): inputs an output may never be written over (rankflavor/outputs.py). Never raises."""
+    found: list[str] = []
+    try:
+        directory = (start or Path.cwd()).resolve()
+    except OSError:
+        return found
+    for folder in (directory, *directory.parents):
+        files = [p for p in (folder / "rankflavor.toml", folder / "pyproject.toml") if p.is_file()]
+        found += [str(p) for p in files]
+        try:
+            if any(_table(p) is not None for p in files):
+                break
+        except SpecError:
+            break
+    return found

@@ -57,8 +57,13 @@ def _tokens(spec: str) -> list[str]:
 
 
 def _cutoff(text: str, spec: str) -> int:
+    from rankflavor.flavor.values import MAX_WHOLE
+
     if not re.fullmatch(r"\d+", text) or int(text) < 1:
         raise SpecError(f"cutoff @{text} in {spec!r} is not a positive integer; write e.g. ndcg@10")
+    if int(text) > MAX_WHOLE:
+        raise SpecError(f"cutoff @{text} in {spec!r} is too large: give a whole number from 1 to {MAX_WHOLE:,} (a "
+                        "cutoff beyond every list reads the whole list)")
     return int(text)
 
 
@@ -80,8 +85,9 @@ def _refuse_value_list(head: str) -> None:
     match = _VALUE_LIST.fullmatch(head)
     if match:
         prefix, base, values = match.group("prefix") or "", match.group("base"), match.group("values").split(",")
-        each = " ".join(f"-m {prefix}{base}.{value}" for value in values)
-        asked = f"-m {base}.{','.join(values)}"
+        each = " ".join(f"-m {prefix}{base}.{value}" for value in values[:3]) + (" ..." if len(values) > 3 else "")
+        shown = ",".join(values[:5]) + (f",... ({len(values):,} values)" if len(values) > 5 else "")
+        asked = f"-m {base}.{shown}"
         raise SpecError(f"{head!r} is trec_eval's way to ask for {len(values)} measures at once ({asked}): give each "
                         f"its own -m ({each}; Python: one spec each), or run `rankflavor trec_eval {asked}`")
 

@@ -48,9 +48,16 @@ def read_number(text: str, what: str) -> float:
     return value
 
 
+MAX_WHOLE = (1 << 31) - 1  # a cutoff, depth or count beyond any run's length reads every row; beyond an int32, a typo
+
+
 def read_positive_int(text: str, what: str) -> int:
+    """A whole number from 1 to MAX_WHOLE (a run_depth, recall(K), quicksort(passes)), else a SpecError saying so."""
     if not re.fullmatch(r"\d+", text.strip()) or int(text) < 1:
         raise SpecError(f"{what}: {text!r} is not a positive integer")
+    if int(text) > MAX_WHOLE:
+        raise SpecError(f"{what}: {text!r} is too large: give a whole number from 1 to {MAX_WHOLE:,} (a number "
+                        "beyond any list's length reads every row: for every row write 'all' where the axis takes it)")
     return int(text)
 
 
@@ -206,8 +213,8 @@ def ties_value(raw: str) -> Ties:
     name, arg = _call(raw)
     if name == "random" and arg is not None:
         seed = arg.strip()
-        if not re.fullmatch(r"\d+", seed):
-            raise SpecError(f"ties random(seed): {seed!r} is not a non-negative integer")
+        if not re.fullmatch(r"\d+", seed) or int(seed) >= 1 << 63:
+            raise SpecError(f"ties random(seed): {seed!r} is not a whole number from 0 to 2^63 - 1")
         return Ties(f"random({int(seed)})", axis="ties", kind="random", seed=int(seed), passes=None)
     if name == "quicksort" and arg is not None:
         passes = read_positive_int(arg, "ties quicksort(passes)")

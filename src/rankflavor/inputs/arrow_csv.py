@@ -10,7 +10,6 @@ into Python).
 from __future__ import annotations
 
 import functools
-import os
 import sys
 import threading
 from pathlib import Path
@@ -42,7 +41,7 @@ def parse_columns(path: Path, columns: tuple[str, ...], value_col: int, wanted: 
         return None
     progress = _Progress(path, raw) if _terminal() else None
     try:
-        source: Any = pa.CompressedInputStream(raw, "gzip") if gz else raw
+        source: Any = pa.PythonFile(_Capped(pa.CompressedInputStream(raw, "gzip")), mode="r") if gz else raw
         return pacsv.read_csv(
             source,
             read_options=pacsv.ReadOptions(column_names=list(columns), block_size=BLOCK_SIZE),
@@ -61,6 +60,30 @@ def parse_columns(path: Path, columns: tuple[str, ...], value_col: int, wanted: 
         raw.close()
 
 
+class _Capped:
+    """A decompressed stream that fails (OSError: the parse is given up, and the line reader says why) past the input
+    cap (rankflavor/limits.py): never a table of the first bytes only."""
+
+    def __init__(self, stream: Any) -> None:
+        from rankflavor.limits import input_cap
+
+        self.stream, self.left, self.closed = stream, input_cap(), False
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(self.left + 1 if size is None or size < 0 else min(size, self.left + 1))
+        self.left -= len(data)
+        if self.left < 0:
+            raise OSError("the input cap: the decompressed file is larger")
+        return data
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self.closed = True
+        self.stream.close()
+
+
 class _Progress(threading.Thread):
     """A progress bar on stderr, from the position of the file the parser reads; shown after a second."""
 
@@ -74,9 +97,13 @@ class _Progress(threading.Thread):
     def run(self) -> None:
         if self.done.wait(PROGRESS_AFTER):
             return
+        from rich.markup import escape as markup
         from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-        with Progress(TextColumn(f"reading {self.path.name}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+        from rankflavor.escape import cell
+
+        name = markup(cell(self.path.name))
+        with Progress(TextColumn(f"reading {name}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
                       console=_progress_console(), transient=True) as bar:
             task = bar.add_task("read", total=self.size)
             while not self.done.wait(0.1):
@@ -91,9 +118,13 @@ class _Progress(threading.Thread):
 
 
 def _progress_console():
+    import sys
+
     from rich.console import Console
 
-    return Console(stderr=True)
+    from rankflavor.escape import raw
+
+    return Console(file=raw(sys.stderr))  # (rich's own sequences beneath the CLI's Visible stream)
 
 
 def arrow_pool() -> pa.MemoryPool:
@@ -113,11 +144,11 @@ def _release_soon() -> None:
     blocks, freed when the columns are combined, are then gone while the engine allocates its own. Measured on
     the 7M-row run (trec_eval@10, 4 runs each): peak RSS 472-495 MB kept, 424-455 MB at 100 ms, 378-380 MB at 0
     (but 0.14 s slower: the parser's next blocks fault their pages in again); the time at 100 ms the kept one's.
-    RANKFLAVOR_JEMALLOC_DECAY=MS overrides it (anything but a number of milliseconds: Arrow's own setting); the CLI
+    RANKFLAVOR_JEMALLOC_DECAY=MS overrides it (0 to 3,600,000: rankflavor/environment.py); the CLI
     sets 0 for a small job (cli/threads.py small_job_allocator)."""
-    ms = os.environ.get("RANKFLAVOR_JEMALLOC_DECAY", str(DECAY_MS))
-    if ms.isdigit():
-        pa.jemalloc_set_decay_ms(int(ms))
+    from rankflavor.environment import whole
+
+    pa.jemalloc_set_decay_ms(whole("RANKFLAVOR_JEMALLOC_DECAY", DECAY_MS))
 
 
 def _terminal() -> bool:

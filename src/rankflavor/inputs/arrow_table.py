@@ -38,15 +38,39 @@ def _first(mask: pa.Array) -> int:
     return int(pc.index(mask, True).as_py())
 
 
-def _plain(column: pa.ChunkedArray | pa.Array) -> pa.Array:
+def _plain(column: pa.ChunkedArray | pa.Array, name: str = "") -> pa.Array:
+    """The column as one plain array; a dictionary-encoded one decoded, once what it decodes to is known to be within
+    the input cap (a small Parquet file's dictionary of one long id repeated a billion times is not decoded)."""
     array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    return array.dictionary_decode() if pa.types.is_dictionary(array.type) else array
+    if not pa.types.is_dictionary(array.type):
+        return array
+    import pyarrow.compute as pc
+
+    dictionary = array.dictionary
+    if pa.types.is_string(dictionary.type) or pa.types.is_large_string(dictionary.type) or \
+            pa.types.is_binary(dictionary.type):
+        lengths = pc.binary_length(dictionary).cast(pa.int64()).to_numpy(zero_copy_only=False)
+        counted = pc.value_counts(array.indices)  # (per index used: no array as long as the column)
+        used = counted.field("values")
+        valid = used.is_valid()
+        codes = used.filter(valid).to_numpy(zero_copy_only=False).astype(np.int64)
+        decoded = int((lengths[codes] * counted.field("counts").filter(valid).to_numpy()).sum()) + 4 * len(array)
+    else:
+        decoded = len(array) * max(dictionary.type.bit_width // 8, 1) if pa.types.is_primitive(dictionary.type) \
+            else 0
+    from rankflavor.limits import input_cap
+
+    if decoded > input_cap():
+        from rankflavor.inputs.bounded import cap_error
+
+        raise cap_error(name, decoded, "decodes to")
+    return array.dictionary_decode()
 
 
 def _ids(column: pa.ChunkedArray, col: str, what: str, name: str) -> pa.Array:
     import pyarrow.compute as pc
 
-    array = _plain(column)
+    array = _plain(column, name)
     kind = array.type
     if array.null_count:
         row = _first(pc.is_null(array))
@@ -66,7 +90,7 @@ def _ids(column: pa.ChunkedArray, col: str, what: str, name: str) -> pa.Array:
 def _values(column: pa.ChunkedArray, col: str, what: str, name: str, query: pa.Array, doc: pa.Array) -> np.ndarray:
     import pyarrow.compute as pc
 
-    array = _plain(column)
+    array = _plain(column, name)
     kind = array.type
 
     def where(row: int) -> str:

@@ -5,6 +5,7 @@ is named as such, with the command that converts it; never decoded by guess, nev
 
 from __future__ import annotations
 
+import codecs
 import re
 import shlex
 from pathlib import Path
@@ -46,17 +47,26 @@ def _wide(raw: bytes) -> str | None:
     return None
 
 
-def decode_text(raw: bytes, path: Path) -> tuple[str, str | None]:
-    """(the text, the encoding when it is not UTF-8); InputError naming the file and, when it has one, the line."""
+def decode_text(raw: bytes, path: Path, final: bool = True) -> tuple[str, str | None]:
+    """(the text, the encoding when it is not UTF-8); InputError naming the file and, when it has one, the line.
+    `final` False: `raw` may stop inside a character (a read stopped early, inputs/bounded.py); its errors before
+    that are the whole file's. NUL is not text in any encoding."""
     if raw.startswith(_UTF8_BOM):
         raw = raw[3:]
     for bom, encoding in _BOMS:
         if raw.startswith(bom):
             try:
-                return raw[len(bom):].decode(encoding.lower()), encoding
+                text = codecs.getincrementaldecoder(encoding.lower())().decode(raw[len(bom):], final=final)
             except UnicodeDecodeError:
                 raise InputError(f"not valid {encoding} text (the file starts with a {encoding} byte-order mark)",
                                  source=str(path), fix=_iconv(encoding, path)) from None
+            nul = text.find("\x00")
+            if nul >= 0:
+                line = text.count("\n", 0, nul) + text.count("\r", 0, nul) - text.count("\r\n", 0, nul) + 1
+                raise InputError("this is not a text file (it contains NUL characters)", source=str(path), line=line,
+                                 text=text[max(0, nul - 20): nul + 20],
+                                 fix="give a TREC text file, plain or .gz, or a Parquet or Arrow file")
+            return text, encoding
     nul = raw.find(b"\x00")
     if nul >= 0:
         wide = _wide(raw)
@@ -67,7 +77,7 @@ def decode_text(raw: bytes, path: Path) -> tuple[str, str | None]:
                          line=line_at(raw, nul), text=around(raw, nul, nul + 1),
                          fix="give a TREC text file, plain or .gz, or a Parquet or Arrow file")
     try:
-        return raw.decode("utf-8"), None
+        return raw.decode("utf-8") if final else codecs.getincrementaldecoder("utf-8")().decode(raw), None
     except UnicodeDecodeError as exc:
         raise InputError("not valid UTF-8 text", source=str(path), line=line_at(raw, exc.start),
                          text=around(raw, exc.start, exc.end),

@@ -76,7 +76,12 @@ def _plain_regular_file(path: str) -> bool:
         trec = sniff(Path(path), head, "run") is DEFAULT
     except (OSError, InputError):
         return False  # (the reader says why)
-    return trec and b"\x00" not in head  # (NULs: not text, the reader stops at them without a parse)
+    from rankflavor.limits import input_cap
+
+    if os.stat(path).st_size > input_cap():  # (past the input cap: the reader refuses it, unparsed)
+        return False
+    empty_line = b"\n\n" in head or b"\r" in head or head.startswith(b"\n")  # (trec_fast.sniff_text: not parsed)
+    return trec and not empty_line and b"\x00" not in head  # (NULs: not text, the reader stops at them)
 
 
 def prefetch_runs(paths: list[str]) -> list[Prefetched | str]:
@@ -85,12 +90,32 @@ def prefetch_runs(paths: list[str]) -> list[Prefetched | str]:
     items: list[Prefetched | str] = [Prefetched(p) if _plain_regular_file(p) else p for p in paths]
     wanted = [item for item in items if isinstance(item, Prefetched)]
     if wanted:
-        threading.Thread(target=_parse_in_order, args=(wanted,), daemon=True).start()
+        stop = threading.Event()
+        thread = threading.Thread(target=_parse_in_order, args=(wanted, stop), daemon=True)
+        _running.append((thread, stop, wanted))
+        thread.start()
     return items
 
 
-def _parse_in_order(items: list[Prefetched]) -> None:
+_running: list[tuple[threading.Thread, threading.Event, list[Prefetched]]] = []
+
+
+def stop_prefetch() -> None:
+    """Stop the prefetch threads and wait for the parse under way (the CLI, on its way out): a daemon thread
+    inside Arrow's parser while the interpreter finalises crashed the process (exit 139 instead of a weights
+    error's 3, one run in four)."""
+    while _running:
+        thread, stop, items = _running.pop()
+        stop.set()
+        for item in items:
+            item.consumed.set()
+        thread.join()
+
+
+def _parse_in_order(items: list[Prefetched], stop: threading.Event) -> None:
     for i, item in enumerate(items):
         if i >= WINDOW:
             items[i - WINDOW].consumed.wait()
+        if stop.is_set():
+            return
         item._parse()

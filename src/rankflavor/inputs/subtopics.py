@@ -28,7 +28,7 @@ from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.encoding import decode_text
 from rankflavor.inputs.kernels import index_in
 from rankflavor.inputs.tables import QrelsTable, Source
-from rankflavor.inputs.trec_lines import decompress, parse_number, read_raw, split_lines
+from rankflavor.inputs.trec_lines import decompress, numbered_lines, parse_number, read_raw
 
 COLUMNS = "qid subtopic docid grade"
 PLAIN_MARKS = {"0", "Q0"}  # trec_eval's iteration column: what a plain qrels holds where a subtopic belongs
@@ -77,7 +77,7 @@ def read_subtopic_qrels(path: str | Path) -> SubtopicQrels:
     grade: list[float] = []
     lines: list[int] = []
     comments = blanks = 0
-    for line_no, line in enumerate(split_lines(text), start=1):
+    for line_no, line in numbered_lines(text):
         stripped = line.strip(" \t")
         if not stripped or stripped[0] == "#":
             blanks, comments = blanks + (not stripped), comments + bool(stripped)

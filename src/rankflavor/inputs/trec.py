@@ -19,12 +19,15 @@ from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.stdin import STDIN_NAME, is_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source, file_source
 from rankflavor.inputs.trec_fast import read_fast
+from rankflavor.limits import input_cap
 
 
 def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer_scan: bool,
           parsed: pa.Table | None = None, raw: bytes | None = None):
     source = file_source(path, "trec")
     regular = str(path) != STDIN_NAME and _regular_file(path)
+    if regular and path.stat().st_size > input_cap():  # (the line reader's read refuses it: its NULs, or its size)
+        regular = False
     if raw is None and not regular:
         raw = _lines().read_raw(path)  # (a pipe or the standard input is read once, here)
     fast = read_fast(path, columns, value_col, defer_scan, parsed) if regular and raw is None else None
@@ -42,8 +45,7 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
         source.comment_lines, source.blank_lines, source.extra_column_lines = read.comments, read.blanks, \
             read.extra_columns
         source.encoding = read.encoding
-        query, doc = pa.array(read.query, pa.string()), pa.array(read.doc, pa.string())
-        values, lines = np.asarray(read.value, dtype=np.float64), read.line
+        query, doc, values, lines = read.query, read.doc, read.value, read.line
         source.sha256 = hashlib.sha256(raw).hexdigest()
     return source, query, doc, values, lines
 
@@ -125,9 +127,6 @@ def settle(source: Source) -> bool:
 
 
 def row_lines(table: QrelsTable | RunTable) -> np.ndarray:
-    """The source line of every row of a table the fast reader read (it keeps none), reading the file line by line
-    (formats.line_of asks for them when an error names a line)."""
-    path = Path(table.source.path or table.source.name)  # (<stdin>: its kept bytes)
-    is_run = isinstance(table, RunTable)
-    cols, col = (RUN_COLUMNS, 4) if is_run else (QRELS_COLUMNS, 3)
-    return _lines().read_lines(path, cols, col, "score" if is_run else "grade").line
+    """The source line of every row of a table the fast reader read (it keeps none; formats.line_of asks for them
+    when an error names a line): a plain file with no blank or comment line, one row per line, so row + 1."""
+    return np.arange(1, len(table.doc) + 1, dtype=np.int64)

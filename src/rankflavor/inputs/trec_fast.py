@@ -107,12 +107,14 @@ SNIFF = 1 << 16  # bytes of a file's start looked at before the parser is starte
 
 
 def sniff_text(path: Path) -> bool:
-    """False when the first SNIFF bytes hold a NUL (not a text file: no parse of the rest is started)."""
+    """False when the first SNIFF bytes hold a NUL (not a text file) or an empty line (which the parser refuses, after
+    parsing blocks of them: hundreds of MB for a file of newlines): no parse is started, the line reader reads it."""
     try:
         with Path(path).open("rb") as handle:
-            return b"\x00" not in handle.read(SNIFF)
+            head = handle.read(SNIFF)
     except OSError:
         return True  # (the parser or the line reader says why)
+    return b"\x00" not in head and b"\n\n" not in head and b"\r" not in head and not head.startswith(b"\n")
 
 
 class _Scan(threading.Thread):

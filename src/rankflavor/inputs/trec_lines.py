@@ -25,11 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 
 from rankflavor.errors import InputError
-from rankflavor.inputs.bounded import gunzip_checked, read_checked
+from rankflavor.inputs.bounded import cap_error, gunzip_checked, read_checked, text_blocks
 from rankflavor.inputs.encoding import decode_text
 from rankflavor.inputs.stdin import STDIN_NAME, stdin_bytes
+from rankflavor.limits import input_cap
 
 _HEADER_WORDS = {"qid", "query", "query_id", "queryid", "topic", "topic_id", "docid", "doc", "doc_id", "docno",
                  "document", "score", "sim", "similarity", "rank", "relevance", "rel", "grade", "label", "judgment",
@@ -42,6 +44,7 @@ _BAD_CHAR = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufeff]")
 _UNICODE_SPACE = re.compile(r"[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 _OTHER_SPACE = re.compile(r"[\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 _GZIP_MAGIC = b"\x1f\x8b"
+_WIDE_HEADS = (b"\xfe\xff", b"\xff\xfe", b"\x00\x00\xfe\xff")  # UTF-16 or UTF-32 byte-order marks
 _FORMS = {4: "qrels (qid iter docid grade)", 6: "run (qid Q0 docid rank score tag)"}
 
 
@@ -53,6 +56,9 @@ def read_raw(path: Path) -> bytes:
         return stdin_bytes()
     try:
         with Path(path).open("rb") as handle:
+            size = _regular_size(handle.fileno())
+            if size is not None and size > input_cap() and _head_is_text(handle):
+                raise cap_error(path, size)  # (a regular file's size, told at once; else the NUL error first)
             return read_checked(handle.read, Path(path))
     except FileNotFoundError:
         raise InputError("file not found", source=str(path), fix="check the path") from None
@@ -68,6 +74,22 @@ def read_raw(path: Path) -> bytes:
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read the file ({getattr(exc, 'strerror', None) or exc})", source=str(path),
                          fix="check the path and its permissions") from None
+
+
+def _regular_size(fd: int) -> int | None:
+    import os
+    import stat
+
+    info = os.fstat(fd)
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _head_is_text(handle) -> bool:
+    """Whether the first 64 KiB hold no NUL (read, then the file rewound): a file past the cap whose head is not
+    text is refused for what it is (NULs, binary) rather than for its size."""
+    head = handle.read(1 << 16)
+    handle.seek(0)
+    return b"\x00" not in head
 
 
 def decompress(raw: bytes, path: Path) -> bytes:
@@ -189,6 +211,7 @@ def _check_chars(line: str, path: Path, line_no: int) -> None:
 
 
 RUN_WIDTH = 6  # a run line's columns; a run line may hold more (skipped), a qrels line exactly its 4
+ROWS_PER_CHUNK = 1 << 16  # rows gathered as Python values before they are made arrays (memory: the arrays)
 
 
 @dataclass
@@ -196,9 +219,9 @@ class LineRead:
     """What the line reader read: per row the query and doc ids, the value and the 1-based line; the lines
     skipped as comments or blank; the run lines whose columns after the sixth were skipped."""
 
-    query: list[str]
-    doc: list[str]
-    value: list[float]
+    query: pa.Array
+    doc: pa.Array
+    value: np.ndarray
     line: np.ndarray
     comments: int
     blanks: int
@@ -206,70 +229,169 @@ class LineRead:
     encoding: str | None = None  # not UTF-8: the file's encoding (inputs/encoding.py)
 
 
+class _Rows:
+    """The rows read so far: Python lists for the current chunk, arrays for the chunks before (a row costs its ids'
+    bytes and 16 more, not the 200 of Python objects)."""
+
+    def __init__(self) -> None:
+        self.query: list[str] = []
+        self.doc: list[str] = []
+        self.value: list[float] = []
+        self.line: list[int] = []
+        self.done: list[tuple[pa.Array, pa.Array, np.ndarray, np.ndarray]] = []
+
+    def add(self, query: str, doc: str, value: float, line: int) -> None:
+        self.query.append(query)
+        self.doc.append(doc)
+        self.value.append(value)
+        self.line.append(line)
+        if len(self.line) >= ROWS_PER_CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.line or not self.done:
+            self.done.append((pa.array(self.query, pa.string()), pa.array(self.doc, pa.string()),
+                              np.asarray(self.value, dtype=np.float64), np.asarray(self.line, dtype=np.int64)))
+            self.query, self.doc, self.value, self.line = [], [], [], []
+
+    def arrays(self) -> tuple[pa.Array, pa.Array, np.ndarray, np.ndarray]:
+        self.flush()
+        if len(self.done) == 1:
+            return self.done[0]
+        parts = list(zip(*self.done, strict=True))
+        self.done = []
+        return (pa.chunked_array(parts[0], pa.string()).combine_chunks(), pa.chunked_array(parts[1], pa.string())
+                .combine_chunks(), np.concatenate(parts[2]), np.concatenate(parts[3]))
+
+
 def read_lines(path: Path, columns: tuple[str, ...], value_col: int, what: str, raw: bytes | None = None) -> LineRead:
-    """Line-by-line reader of a qrels (4 columns) or a run (6, or more: see the grammar above).
+    """Line-by-line reader of a qrels (4 columns) or a run (6, or more: see the grammar above), a piece of the
+    text at a time (inputs/bounded.py text_blocks: no list of every line).
 
     `raw` is the file's bytes when the caller already read them (a pipe can be read only once).
     """
     path = Path(path)
     text, encoding = decode_text(decompress(read_raw(path) if raw is None else raw, path), path)
-    queries: list[str] = []
-    docs: list[str] = []
-    values: list[float] = []
-    lines: list[int] = []
-    comments = blanks = extra = 0
+    rows = _Rows()
+    counts = {"comments": 0, "blanks": 0, "extra": 0}
     odd_chars = _BAD_CHAR.search(text) is not None  # else no line needs the per-line check
     odd_spaces = _OTHER_SPACE.search(text) is not None  # else str.split() splits on spaces and tabs only
-    for line_no, line in enumerate(split_lines(text), start=1):
-        stripped = line.strip(" \t")
-        if not stripped:
-            blanks += 1
+    for first, piece in text_blocks(text):
+        if not piece.strip(" \t\r\n"):  # (a piece of blank lines only: counted at once)
+            counts["blanks"] += _line_count(piece)
             continue
-        if stripped[0] == "#":
-            comments += 1
-            continue
-        if odd_chars:
-            _check_chars(line, path, line_no)
-        fields = _SEPARATOR.split(stripped) if odd_spaces else stripped.split()
-        spaced = space_in_id(fields, columns) if len(fields) > len(columns) else None
-        if spaced is not None:
-            raise InputError(spaced, source=str(path), line=line_no, text=line, fix=SPACE_FIX)
-        widened = len(fields) > RUN_WIDTH == len(columns) and not _looks_like_header(fields, value_col)
-        if widened:
-            extra += 1  # a run line's columns after the sixth: skipped, as trec_eval does
-            fields = fields[:RUN_WIDTH]
-        if len(fields) != len(columns):
-            csv = _delimited(fields, columns, line, path)
-            if csv is not None:
-                raise InputError(csv[0], source=str(path), line=line_no, text=line, fix=csv[1])
-            if _looks_like_header(fields, value_col):
-                raise InputError("this line looks like a header", source=str(path), line=line_no, text=line,
-                                 fix="TREC files have no header line: delete it (or start it with #)")
-            raise InputError(f"expected {len(columns)} columns ({' '.join(columns)}), found {len(fields)}",
-                             source=str(path), line=line_no, text=line, fix=_column_fix(fields, columns, line, path))
-        field = fields[value_col]
-        value = parse_number(field)
-        if value is None:
-            if _looks_like_header(fields, value_col):
-                raise InputError("this line looks like a header", source=str(path), line=line_no, text=line,
-                                 fix="TREC files have no header line: delete it (or start it with #)")
-            raise InputError(f"{what} {field!r} is not a number", source=str(path), line=line_no, text=line,
-                             fix=f"the {what} column must hold a plain decimal number such as 3, -0.5 or 1e-3"
-                                 + ("; if an id holds a space: " + SPACE_FIX if widened else ""))
-        if not math.isfinite(value):
-            raise InputError(f"{what} {field!r} is not a finite number", source=str(path), line=line_no, text=line,
-                             fix=f"replace NaN/infinite {what}s with finite numbers, or drop those rows")
-        queries.append(fields[0])
-        docs.append(fields[2])
-        values.append(value)
-        lines.append(line_no)
-    return LineRead(queries, docs, values, np.asarray(lines, dtype=np.int64), comments, blanks, extra, encoding)
+        for line_no, line in enumerate(split_lines(piece), start=first):
+            _read_line(line, line_no, path, columns, value_col, what, (odd_chars, odd_spaces), rows, counts)
+    del text
+    query, doc, values, lines = rows.arrays()
+    return LineRead(query, doc, values, lines, counts["comments"], counts["blanks"], counts["extra"], encoding)
+
+
+def _read_line(line: str, line_no: int, path: Path, columns: tuple[str, ...], value_col: int, what: str,
+               odd: tuple[bool, bool], rows: _Rows, counts: dict[str, int]) -> None:
+    """One line: skipped and counted (blank, comment), refused (InputError with its line), or a row added."""
+    stripped = line.strip(" \t")
+    if not stripped:
+        counts["blanks"] += 1
+        return
+    if stripped[0] == "#":
+        counts["comments"] += 1
+        return
+    if odd[0]:
+        _check_chars(line, path, line_no)
+    fields = _SEPARATOR.split(stripped) if odd[1] else stripped.split()
+    spaced = space_in_id(fields, columns) if len(fields) > len(columns) else None
+    if spaced is not None:
+        raise InputError(spaced, source=str(path), line=line_no, text=line, fix=SPACE_FIX)
+    widened = len(fields) > RUN_WIDTH == len(columns) and not _looks_like_header(fields, value_col)
+    if widened:
+        counts["extra"] += 1  # a run line's columns after the sixth: skipped, as trec_eval does
+        fields = fields[:RUN_WIDTH]
+    if len(fields) != len(columns):
+        csv = _delimited(fields, columns, line, path)
+        if csv is not None:
+            raise InputError(csv[0], source=str(path), line=line_no, text=line, fix=csv[1])
+        if _looks_like_header(fields, value_col):
+            raise InputError("this line looks like a header", source=str(path), line=line_no, text=line,
+                             fix="TREC files have no header line: delete it (or start it with #)")
+        raise InputError(f"expected {len(columns)} columns ({' '.join(columns)}), found {len(fields)}",
+                         source=str(path), line=line_no, text=line, fix=_column_fix(fields, columns, line, path))
+    field = fields[value_col]
+    value = parse_number(field)
+    if value is None:
+        if _looks_like_header(fields, value_col):
+            raise InputError("this line looks like a header", source=str(path), line=line_no, text=line,
+                             fix="TREC files have no header line: delete it (or start it with #)")
+        raise InputError(f"{what} {field!r} is not a number", source=str(path), line=line_no, text=line,
+                         fix=f"the {what} column must hold a plain decimal number such as 3, -0.5 or 1e-3"
+                             + ("; if an id holds a space: " + SPACE_FIX if widened else ""))
+    if not math.isfinite(value):
+        raise InputError(f"{what} {field!r} is not a finite number", source=str(path), line=line_no, text=line,
+                         fix=f"replace NaN/infinite {what}s with finite numbers, or drop those rows")
+    rows.add(fields[0], fields[2], value, line_no)
+
+
+def numbered_lines(text: str):
+    """(1-based number, line) of every line of `text`, as split_lines cuts them, a piece at a time (no list of all)."""
+    for first, piece in text_blocks(text):
+        yield from enumerate(split_lines(piece), start=first)
+
+
+def _line_count(piece: str) -> int:
+    """The lines of a piece of text (as split_lines cuts them), without the list."""
+    ends = piece.count("\n") + piece.count("\r") - piece.count("\r\n")
+    return ends + (0 if not piece or piece[-1] in "\r\n" else 1)
 
 
 def line_text(path: Path, line_no: int) -> str | None:
-    """The text of one line of a TREC file (for error messages), None when it cannot be read."""
+    """The text of one line of a TREC file (for error messages), None when it cannot be read. A regular file (plain
+    or gzip, UTF-8) is read a block at a time up to that line (a duplicate on line 2 of a large file costs a
+    block); the standard input's kept bytes, and UTF-16 or UTF-32, are decoded whole."""
+    if line_no < 1:
+        return None
     try:
+        found = _line_of_file(Path(path), line_no) if str(path) != STDIN_NAME else None
+        if found is not None:
+            return found
         lines = split_lines(decode_text(decompress(read_raw(path), path), path)[0])
-    except InputError:
+    except (InputError, OSError, EOFError, zlib.error):
         return None
     return lines[line_no - 1] if 0 < line_no <= len(lines) else None
+
+
+def _line_of_file(path: Path, line_no: int) -> str | None:
+    """Line `line_no` of a regular UTF-8 file, plain or gzip, read a block at a time; None when the file is not
+    such a file (the caller decodes it whole)."""
+    import gzip
+
+    with path.open("rb") as handle:
+        head = handle.read(4)
+        if head.startswith(_WIDE_HEADS):
+            return None
+        handle.seek(0)
+        stream = gzip.GzipFile(fileobj=handle) if head[:2] == _GZIP_MAGIC else handle
+        number, current, carry = 1, [], b""
+        while block := stream.read(1 << 20):
+            block = carry + block
+            carry = b"\r" if block.endswith(b"\r") else b""  # (a \r\n cut between two blocks)
+            block = block[:-1] if carry else block
+            for part in re.split(rb"(\r\n|\r|\n)", block):
+                if part in (b"\r\n", b"\r", b"\n"):
+                    if number == line_no:
+                        return _text_of(current, number)
+                    number += 1
+                    current = []
+                elif number == line_no:
+                    current.append(part)
+            if number > line_no:
+                break
+        if carry and number == line_no:
+            return _text_of(current, number)
+        return _text_of(current, number) if number == line_no and current else None
+
+
+def _text_of(parts: list[bytes], number: int) -> str:
+    data = b"".join(parts)
+    if number == 1 and data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.decode("utf-8", "replace")

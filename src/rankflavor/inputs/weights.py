@@ -20,7 +20,7 @@ import numpy as np
 
 from rankflavor.errors import InputError
 from rankflavor.inputs.tables import Source
-from rankflavor.inputs.trec_lines import decompress, parse_number, read_raw, split_lines
+from rankflavor.inputs.trec_lines import decompress, numbered_lines, parse_number, read_raw
 from rankflavor.plural import counted
 
 
@@ -30,6 +30,14 @@ class QueryWeights:
     source: Source
     query: list[str]
     weight: np.ndarray  # float64
+
+    def __post_init__(self) -> None:
+        with np.errstate(over="ignore"):
+            total = float(self.weight.sum()) if len(self.weight) else 0.0
+        if not np.isfinite(total):
+            raise InputError(f"the weights {self.name!r} sum past the largest number (1.8e308): a weighted mean's "
+                             "total weight must be finite", source=self.source.path or self.source.name,
+                             fix="scale the weights down (only their ratios matter), e.g. divide each by the largest")
 
     def by_code(self, query_ids: np.ndarray) -> np.ndarray:
         """Per query code of a dataset (its sorted query ids): the weight, nan where none is given."""
@@ -91,7 +99,7 @@ def _read_file(name: str, path: Path) -> QueryWeights:
     except UnicodeDecodeError:
         raise InputError("not valid UTF-8 text", source=str(path), fix="a weights file holds 'qid weight' lines") from None
     query, weight, seen = [], [], {}
-    for number, line in enumerate(split_lines(text), start=1):
+    for number, line in numbered_lines(text):
         fields = line.split()
         if not fields or fields[0].startswith("#"):
             continue

@@ -9,7 +9,6 @@ rankflavor version is a warning (a preset's numbers may have been corrected sinc
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,13 +32,18 @@ class Against:
 
 
 def load_saved(path: str | Path) -> dict[str, Any]:
+    from rankflavor.inputs.structured import load_json
+
     try:
-        saved = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise AgainstError(f"{path}: file not found (--against takes a file written by rankflavor eval --format "
-                           "json)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise AgainstError(f"{path}: not the JSON of rankflavor eval --format json ({exc})") from None
+        saved = load_json(path, "--against takes a file written by rankflavor eval --format json")
+    except InputError as exc:
+        if exc.reason == "file not found":
+            raise AgainstError(f"{path}: file not found (--against takes a file written by rankflavor eval --format "
+                               "json)") from None
+        where = f"line {exc.line}: " if exc.line else ""
+        cap = f"; {exc.fix}" if "cap" in exc.reason else ""  # (the input or nesting cap: the option that raises it)
+        raise AgainstError(f"{path}: not the JSON of rankflavor eval --format json ({where}{exc.reason}){cap}") \
+            from None
     from rankflavor.report.saved import checked_results
 
     try:

@@ -68,6 +68,9 @@ class Averaging:
             mean = float(values.mean())
         else:
             weights = self._weights_of(averaged)
+            largest = weights.max(initial=0.0)
+            if largest > 0:  # (scaled to at most 1: 50 weights of 1.7e308 overflowed the total, subnormal ones lost
+                weights = weights / largest  # digits; the weighted mean is the same)
             total = weights.sum()
             refuse_unweighted(self.weights_name, 0, [], len(values), total)
             mean = float((weights * values).sum() / total)

@@ -9,6 +9,7 @@ import numpy as np
 
 from rankflavor import registry
 from rankflavor.engine import QueryResults, RecordRows
+from rankflavor.escape import visible
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.intern import Dataset
 from rankflavor.report.numbers import plain
@@ -46,7 +47,7 @@ class Record:
         """One line: run, query, the flavor's short form, the value and status, the parts, the rows listed."""
         value = "null" if self.value is None else f"{self.value:.6f}"
         parts = ", ".join(f"{k} {'null' if v is None else f'{v:g}'}" for k, v in list(self.parts.items())[:4])
-        return (f"<Record {self.run} {self.query} {Flavor.parse(self.flavor).short}: {value} ({self.status})"
+        return visible(f"<Record {self.run} {self.query} {Flavor.parse(self.flavor).short}: {value} ({self.status})"
                 f"{'; ' + parts if parts else ''}; {len(self.ranked)} ranked rows>")
 
     def _repr_html_(self) -> str:

@@ -13,6 +13,7 @@ import numpy as np
 from rankflavor import registry
 from rankflavor.engine import Engine, QueryResults, RecordRows
 from rankflavor.engine import max_memory as budget_of
+from rankflavor.escape import visible
 from rankflavor.flavor import Flavor, labelled_specs
 from rankflavor.inputs.duplicates import COUNT
 from rankflavor.inputs.intern import Dataset
@@ -154,10 +155,12 @@ class Report:
         given; `rankflavor.load(path)` reads it back."""
         text = json.dumps(self.to_dict(per_query), indent=2) + "\n"
         if path is not None:  # (atomic, and never over one of the report's inputs: rankflavor/outputs.py)
+            from rankflavor.flavor.project import project_files
             from rankflavor.outputs import check_output, write_text
 
-            check_output(path, [i["path"] for i in self.provenance.get("inputs", []) if i.get("path")], "path")
-            write_text(path, text)
+            inputs = [i.get("path") or ("-" if i.get("name") == "<stdin>" else None)
+                      for i in self.provenance.get("inputs", [])]
+            write_text(check_output(path, [*filter(None, inputs), *project_files()], "path"), text)
         return text
 
     def to_frame(self):
@@ -190,7 +193,7 @@ class Report:
             rows.append([f"... {len(runs) - 6} more runs"])
         widths = [max(len(row[i]) for row in rows if i < len(row)) for i in range(len(rows[0]))]
         lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)).rstrip() for row in rows]
-        return "\n".join([head, *(f"  {line}" for line in lines)]) + ">"
+        return visible("\n".join([head, *(f"  {line}" for line in lines)]) + ">")
 
 
 def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, Any],
@@ -198,6 +201,9 @@ def build_report(dataset: Dataset, flavors: list[Flavor], provenance: dict[str, 
     """Every run under every flavor. The engine shares each run's stages across the flavors; the warnings'
     extra evaluations (tie range, unjudged=skip) are shared across flavors that lead to the same one; a
     run's stages are released before the next run."""
+    from rankflavor.engine.budget import check_results
+
+    check_results(len(dataset.runs), len(flavors), len(dataset.query_ids))  # (before any evaluation)
     engine = Engine(dataset)
     results = []
     for run in dataset.runs:

@@ -15,6 +15,7 @@ import numpy as np
 
 from rankflavor import registry
 from rankflavor.engine import MISSING, ZERO_IDEAL, QueryResults
+from rankflavor.escape import visible
 from rankflavor.flavor import Flavor
 from rankflavor.report.averages import Averaging
 from rankflavor.report.numbers import plain
@@ -105,7 +106,7 @@ class Result(FlavorNames):
 
     def __repr__(self) -> str:
         mean = "null" if self.mean is None else f"{self.mean:.6f}"
-        return (f"<Result {self.run} {self.label}: mean {mean} over {self.counts['scored']} scored queries; "
+        return visible(f"<Result {self.run} {self.label}: mean {mean} over {self.counts['scored']} scored queries; "
                 f"{len(self.warnings)} warnings; flavor {self.flavor}>")
 
     @property

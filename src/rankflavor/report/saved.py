@@ -10,12 +10,12 @@ needs the qrels and the runs (`explain`, `records`, `verify`) is refused with th
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rankflavor.errors import InputError, SpecError, UsageError
+from rankflavor.escape import visible
 from rankflavor.flavor import Flavor
 from rankflavor.report.report import Report
 from rankflavor.report.result import FORMAT_VERSION, FlavorNames
@@ -39,8 +39,8 @@ class SavedResult(FlavorNames):
 
     def __repr__(self) -> str:
         mean = "null" if self.mean is None else f"{self.mean:.6f}"
-        return (f"<SavedResult {self.run} {self.label}: mean {mean} over {self.counts.get('scored')} scored queries; "
-                f"{len(self.warnings)} warnings; from {self.source}>")
+        return visible(f"<SavedResult {self.run} {self.label}: mean {mean} over {self.counts.get('scored')} scored "
+                       f"queries; {len(self.warnings)} warnings; from {self.source}>")
 
     @property
     def parts(self) -> list[str]:
@@ -120,20 +120,10 @@ def load(path: str | Path) -> SavedReport:
     """Read a report saved as JSON (`rankflavor eval --format json`, `Report.to_json`) back into a SavedReport.
     A missing file, a file that is not JSON, JSON of another shape or of a newer format version is an
     InputError naming the file, what is wrong and what to do."""
+    from rankflavor.inputs.structured import load_json
+
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("file not found", source=source, fix=f"load a report saved by {WRITERS}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot be read as UTF-8 text ({exc})", source=source,
-                         fix=f"load a report saved by {WRITERS}") from None
-    try:
-        saved = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON: {exc.msg} (column {exc.colno})", source=source, line=exc.lineno,
-                         text=text.splitlines()[exc.lineno - 1] if text.splitlines() else None,
-                         fix=f"load a report saved by {WRITERS}") from None
+    saved = load_json(path, f"load a report saved by {WRITERS}")  # (within the input and nesting caps, finite)
     results = checked_results(saved, source)
     return SavedReport(results, dict(saved.get("provenance") or {}), source)
 
@@ -181,6 +171,9 @@ def _result(item: Any, index: int, source: str) -> SavedResult:
         if not isinstance(item.get(key), kinds) or isinstance(item.get(key), bool):
             raise InputError(f"{where} has no {key!r} of the right type (got {item.get(key)!r})", source=source,
                              fix=f"load a report saved by {WRITERS}")
+    from rankflavor.report.saved_fields import check_fields
+
+    check_fields(item, where, source)  # (counts, warnings, per-query rows: typed and in range)
     labels = item.get("labels", [item.get("label", "")])
     if not (isinstance(labels, list) and all(isinstance(label, str) for label in labels)):
         key = "labels" if "labels" in item else "label"

@@ -152,7 +152,7 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
     metrics = [flavor.metric for flavor in labelled]
     read = as_subtopic_qrels(qrels, metrics) if reads_subtopics(metrics) else None  # (as the local engine reads
     #                                                          a subtopic qrels, its errors before a session starts)
-    plan = plan_output(output, [qrels, *runs, *(weights or {}).values()], overwrite, master) if output else None
+    plan = None if output is None else plan_output(output, [qrels, *runs, *(weights or {}).values()], overwrite, master)
     refuse_unbound_weights(labelled, weights or {})  # (before a session starts)
     if unjudged_bounds is not None:
         from rankflavor.compare.unjudged_bounds import parse_grade

@@ -5,7 +5,11 @@ const PAGE = 25;
 const NOT_SCORED = 1, TIES = 2, UNJUDGED = 4;
 const state = { flavor: 0, pair: 0, query: null, filter: "", only: "set", sort: null, dir: 1, shown: PAGE };
 const byId = (id) => document.getElementById(id);
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+// control characters (C0 but tab and newline, DEL, C1) and the bidi controls (U+202A-E, U+2066-9) shown as \uXXXX,
+// as rankflavor/escape.py `visible`: a U+2069 cannot close an isolate early, a U+202E cannot reverse a panel's line
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+const vis = (s) => String(s).replace(CONTROL, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+const esc = (s) => vis(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 // user text (ids, run names, labels) in an element: escaped, isolated in a <bdi> when it holds right-to-left
 // or bidi control characters (a U+202E reverses that text only; display/text.py html_text); `label` also
 // cuts a long id to LABEL characters, the whole id on hover
@@ -20,7 +24,7 @@ const label = (s) => {
 };
 // user text in a plotly string: its & < > % and newlines as entities, FSI..PDI around bidi text (text.py plotly_text)
 const ptxt = (s) => {
-  const t = String(s).replace(/[&<>%\n\r]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "%": "&#37;", "\n": "&#10;", "\r": "&#13;" }[c]));
+  const t = vis(s).replace(/[&<>%\n\r]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "%": "&#37;", "\n": "&#10;", "\r": "&#13;" }[c]));
   return REORDERING.test(String(s)) ? "\u2068" + t + "\u2069" : t;
 };
 const fmt = (v, d = 4) => (v === null || v === undefined ? "null" : Number(v).toFixed(d));

@@ -28,7 +28,11 @@ function setupControls() {
   const list = byId("rf-side-queries");
   list.innerHTML = D.queries.map((q) => '<option value="' + esc(q) + '"></option>').join("");
   const query = byId("rf-side-query");
-  const go = () => { if (queryIndex.has(query.value)) openSide(queryIndex.get(query.value), state.pair, false); };
+  const shown = new Map(D.queries.map((q, j) => [vis(q), j]));  // (a suggestion shows an id's control characters)
+  const go = () => {
+    const j = queryIndex.has(query.value) ? queryIndex.get(query.value) : shown.get(query.value);
+    if (j !== undefined) openSide(j, state.pair, false);
+  };
   query.addEventListener("change", go);
   byId("rf-side-go").addEventListener("click", go);
   byId("rf-entries").addEventListener("click", (e) => {
