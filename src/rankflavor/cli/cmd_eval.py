@@ -48,6 +48,18 @@ def add_parser(sub) -> None:
     p.add_argument("--output", metavar="DIR", help="with --engine spark: also write the per-query results as Parquet "
                                                    "(a new or empty folder)")
     p.add_argument("--overwrite", action="store_true", help="with --output: replace a non-empty DIR")
+    from rankflavor.cli.trec_words import add_trec_eval_flags
+
+    add_trec_eval_flags(p)
+
+
+def prepare(args: argparse.Namespace) -> None:
+    """Before the specs are read: trec_eval's flags answered with their axes, its family names expanded."""
+    from rankflavor.cli.trec_words import expand_families, refuse_trec_eval_flags
+
+    refuse_trec_eval_flags(args)
+    if args.specs:
+        args.specs = expand_families(args.specs, io.StringIO() if args.quiet else sys.stderr)
 
 
 def add_name_option(p: argparse.ArgumentParser) -> None:

@@ -236,11 +236,12 @@ def _flavor_of(head: PeerMeasure) -> Flavor:
     return Flavor(metric=head.metric, cutoff=head.cutoff, params=head.params, **head.axes)  # type: ignore[arg-type]
 
 
-def reading_note(spec: str) -> str | None:
+def reading_note(spec: str, others: bool = False) -> str | None:
     """Which tool's name a spec's head was read as, when written without its prefix (`P_10: trec_eval's P_10
-    (trec_eval.P_10)`), or None (a rankflavor name, a prefixed one, or a spec that does not parse)."""
+    (trec_eval.P_10)`), or None (a rankflavor name, a prefixed one, or a spec that does not parse); `others`:
+    for a rankflavor name, the tools that read it as another flavor (`ndcg@10: ... ranx.ndcg@10 (...)`)."""
     try:
-        return read_in(split_spec(spec, raw_head=reads_as_written), _flavor_of)
+        return read_in(split_spec(spec, raw_head=reads_as_written), _flavor_of, others)
     except SpecError:
         return None
 
