@@ -16,11 +16,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rankflavor.dropin.c_reading import TrecEvalExit, atol, c_doubles, c_longs
 from rankflavor.dialects.trec_table import LEVELS, MEASURES, NICKNAMES, ORDER, OTHER_FORMAT
+from rankflavor.dropin.c_reading import TrecEvalExit, atol, c_doubles, c_longs
 from rankflavor.dropin.options import RequestedMeasure, TrecEvalOptions
 from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, parse_spec
+
 
 # trec_eval's measure table (one, shared with the library's measure sets): dialects/trec_table.py
 @dataclass(frozen=True)
