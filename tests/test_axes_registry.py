@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXPECTED = {  # written out by hand: a value dropped from the registry by mistake fails here
     "gain": ["linear", "exp2", "{g:gain,...}"],
     "discount": ["log2", "jarvelin(b)", "log(b)", "reciprocal", "none"],
-    "ideal": ["global", "local", "recall(K)", "max"],
+    "ideal": ["global", "positive", "local", "recall(K)", "max"],
     "ideal_depth": ["k", "all", "returned"],
     "ties": ["docid_desc", "docid_asc", "input", "average", "pessimistic", "optimistic", "quicksort(passes)",
              "random(seed)"],

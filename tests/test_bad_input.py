@@ -755,13 +755,15 @@ def test_catalogue_row(case: Case, tmp_path: pathlib.Path, monkeypatch: pytest.M
 
 
 def _cli_warns_first(qrels: str, run: str, case: Case) -> None:
-    """`eval` prints the case's warning as the first line of stderr; `check` as its first warning."""
+    """`eval` prints the case's warning as its first warning on stderr (after a note on how a name is read, e.g.
+    ranx's ndcg@3); `check` as its first warning."""
     assert case.warns is not None
     err, out = io.StringIO(), io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
         assert main(["eval", qrels, run, "-m", case.flavors[0], *_cli_options(case)]) == 0
         assert main(["check", qrels, run, *_cli_options(case)]) == 0
-    assert err.getvalue().startswith(f"warning: {run.rsplit('/', 1)[-1]}: ") and case.warns in err.getvalue().splitlines()[0]
+    warned = [line for line in err.getvalue().splitlines() if line.startswith("warning: ")]
+    assert warned[0].startswith(f"warning: {run.rsplit('/', 1)[-1]}: ") and case.warns in warned[0]
     checked = [line for line in out.getvalue().splitlines() if line.startswith("warning: ")]
     assert checked and case.warns in checked[0] and "no warnings" not in out.getvalue()
 
@@ -774,7 +776,7 @@ def _cli_fails_cleanly(qrels: Any, run: Any, case: Case, error: Exception) -> No
     """The CLI: exit 3, one message naming the file and line, no traceback (eval and check)."""
     if not (isinstance(qrels, str) and isinstance(run, str)):
         return
-    commands = [["eval", qrels, run, "-m", case.flavors[0]]]
+    commands = [["eval", "-q", qrels, run, "-m", case.flavors[0]]]  # (-q: no note on how a name is read)
     if isinstance(error, rf.InputError):
         commands.append(["check", qrels, run])
     for argv in commands:

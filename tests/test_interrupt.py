@@ -97,7 +97,7 @@ def past_start_up(pid: int) -> bool:
 def test_eval_interrupted_says_one_line_and_exits_130(tmp_path):
     qrels, run = write_inputs(tmp_path)
     flavors = [x for spec in RANDOM_TIES for x in ("-m", spec)]
-    process = start(["eval", qrels.name, run.name, *flavors, "--per-query"], tmp_path)
+    process = start(["eval", "-q", qrels.name, run.name, *flavors, "--per-query"], tmp_path)  # (-q: no reading note)
     out, err = interrupt_when(process, past_start_up)
     assert (process.returncode, err, out) == (130, "rankflavor: interrupted\n", "")
 

@@ -125,7 +125,7 @@ def test_a_tampered_against_file(tamper, message, tmp_path):
     tamper(saved)
     path = tmp_path / "saved.json"
     path.write_text(json.dumps(saved))
-    code, out, err = cli("eval", QRELS, X, Y, "-m", "ndcg@3", "--against", str(path))
+    code, out, err = cli("eval", "-q", QRELS, X, Y, "-m", "ndcg@3", "--against", str(path))  # (-q: no reading note)
     assert code == 2 and out == "", err
     assert err.startswith(f"rankflavor: {path}: not the JSON of rankflavor eval --format json: ") and message in err
     assert err.count("\n") == 1 and "internal error" not in err

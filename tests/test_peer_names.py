@@ -105,7 +105,9 @@ def test_the_cli_tells_once_which_dialect_a_name_was_read_in(capsys):
     code, out = _cli(capsys, "P_10", "P_10 round=3", "nDCG@10", "ndcg@10")
     assert code == 0
     notes = out.err.splitlines()
-    assert notes == ["P_10: trec_eval's P_10 (trec_eval.P_10)", "nDCG@10: ir_measures' nDCG@10 (ir_measures.nDCG@10)"]
+    assert notes == ["P_10: trec_eval's P_10 (trec_eval.P_10)", "nDCG@10: ir_measures' nDCG@10 (ir_measures.nDCG@10)",
+                     "ndcg@10: rankflavor's ndcg@10, as trec_eval reads it; ranx reads ndcg@10 otherwise: ranx.ndcg@10 "
+                     "(ties=quicksort(1) negative=zero min_grade=1 missing=zero)"]
     assert re.search(r"^X\.run\s+P_10\s", out.out, re.M)
 
 

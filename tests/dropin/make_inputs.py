@@ -15,6 +15,7 @@ Deterministic: fixed rows and `random.Random(seed)`. What the files hold:
 - `zscores.txt`: mean and stddev for some (query, measure) pairs of `official`, one stddev of 0, others missing
   (the last query and measure in strcmp order always present: convert_zscores.c's binary search reads one past
   its table's end otherwise, and C trec_eval crashes).
+- `edge/`: the small files of the edge cases, each one way trec_eval reads a file (edge_inputs.py).
 """
 
 from __future__ import annotations
@@ -60,9 +61,25 @@ def write_run(name: str, rows: list[tuple[str, str, str]]) -> None:
     (OUT / name).write_text("".join(lines))
 
 
+def write_edge_inputs() -> None:
+    """edge_inputs.py's files into inputs/edge/ (the folder emptied first: no stale file is left)."""
+    import shutil
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from edge_inputs import FILES
+
+    edge = OUT / "edge"
+    shutil.rmtree(edge, ignore_errors=True)
+    edge.mkdir()
+    for name, data in FILES.items():
+        (edge / name).write_bytes(data)
+
+
 def main() -> None:
     rng = random.Random(23)
     OUT.mkdir(exist_ok=True)
+    write_edge_inputs()
     qrels = qrels_rows(rng)
     lines = [f"{q} 0 {d} {g}\n" for q, d, g in qrels]
     lines.insert(40, "# a comment line between two rows\n")  # (one at a time: trec_eval 10.0 misreads the second

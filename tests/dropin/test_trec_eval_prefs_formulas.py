@@ -77,10 +77,19 @@ def test_judgment_groups_by_hand():
 
 
 def test_yaap_by_hand():
-    """Ranked rel, non, rel with 2 relevant: S = 1/1 + 2/3; yaap = log((1 + S) / (1 + 2 - S))."""
+    """Ranked rel, non, rel with 2 relevant: S = 1/1 + 2/3; yaap = log((1 + S) / (1 + 2 - S)) (the engine's
+    metric, which `rankflavor trec_eval -m yaap` prints); no relevant doc: log(1 / 1) = 0."""
     import math
+
+    import rankflavor
+
     s = 1 + 2 / 3
-    assert jg.yaap([1, 0, 1], 2, 1) == pytest.approx(math.log((1 + s) / (3 - s)))
+    qrels = {"q": {"a": 1, "b": 0, "c": 1}, "z": {"a": 0}}
+    report = rankflavor.evaluate(qrels, {"r": {"q": {"a": 3.0, "b": 2.0, "c": 1.0}, "z": {"a": 1.0}}},
+                                 "yaap round=none")
+    values = {row["query"]: row["value"] for row in report.results[0].per_query()}
+    assert values["q"] == pytest.approx(math.log((1 + s) / (3 - s)))
+    assert values["z"] == 0
 
 
 # ---- the slow reference, straight from the definitions ----

@@ -1,10 +1,17 @@
 """The command lines of the trec_eval drop-in's goldens: each case's trec_eval arguments (run from tests/dropin/,
 the inputs written by make_inputs.py). record_c.py runs C trec_eval 10.0 on each; test_trec_eval_c.py runs
-`rankflavor trec_eval` on each and compares stdout and the exit code byte for byte."""
+`rankflavor trec_eval` on each and compares stdout and the exit code byte for byte. The cases below are written
+by hand, one per flag and refusal; edge_cases.py generates the rest (`e_...`: every way of reading a file, every
+measure with its parameters and under the flags, random pairs)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from edge_cases import CASES as EDGE_CASES
 
 HERE = Path(__file__).resolve().parent
 OUTPUTS = HERE / "c_outputs" / "trec"
@@ -65,3 +72,4 @@ CASES: dict[str, list[str]] = {
     "no_query_in_common": ["-D", "0.nosuchquery", Q, RUN],
     "duplicate_doc": ["inputs/graded.qrels", "inputs/dup.run"],
 }
+CASES.update(EDGE_CASES)

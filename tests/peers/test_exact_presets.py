@@ -36,8 +36,9 @@ def test_set_f_beta_squared_example():
     qrels, run = {"q": {"a": 1, "b": 1, "c": 0}}, {"q": {"a": 2.0, "x": 1.0}}
     assert rf_values("ir_measures.SetF(rel=1,beta=2.0)", qrels, run) == {"q": 0.5}
     assert rf_values("f(beta=sqrt(2))", qrels, run) == {"q": 0.5}
+    assert rf_values("f(beta=sqrt(0))", qrels, run) == {"q": 0.5}  # (trec_eval's set_F.0: (0 + 1) P R / R = P)
     with pytest.raises(Exception, match="beta"):
-        rf_values("f(beta=sqrt(0))", qrels, run)
+        rf_values("f(beta=0)", qrels, run)
 
 
 @settings(max_examples=40)

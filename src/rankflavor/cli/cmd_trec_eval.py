@@ -49,7 +49,9 @@ def main(argv: Sequence[str]) -> int:
     from rankflavor.dropin.trec_eval import run_trec_eval
 
     output = run_trec_eval(options)
-    sys.stdout.write(output.stdout)
+    sys.stdout.flush()
+    sys.stdout.buffer.write(output.stdout)  # (trec_eval's bytes: the ids as the files hold them)
+    sys.stdout.buffer.flush()
     if options.flavors and output.code == 0:
         sys.stdout.write(flavor_lines(output.slots))
     sys.stdout.flush()

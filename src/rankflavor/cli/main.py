@@ -92,13 +92,15 @@ def named_command(argv: Sequence[str]) -> str | None:
 
 def _tell_readings(args: argparse.Namespace) -> None:
     """On stderr, once per name: which tool's name a `-m` written without its prefix was read as (`P_10:
-    trec_eval's P_10 (trec_eval.P_10)`); every command that takes -m passes here."""
+    trec_eval's P_10 (trec_eval.P_10)`); every command that takes -m passes here. eval also tells, for
+    rankflavor's own names, the tools that read them otherwise (`ndcg@10: ... ranx.ndcg@10 (...)`)."""
     specs = [*(getattr(args, "specs", None) or []), *([args.spec] if getattr(args, "spec", None) else [])]
     if not specs or getattr(args, "quiet", False) is True:  # (--quiet: only the table)
         return
     from rankflavor.flavor.flavor import reading_note
 
-    for note in dict.fromkeys(note for spec in specs if isinstance(spec, str) and (note := reading_note(spec))):
+    others = args.command == "eval"
+    for note in dict.fromkeys(note for spec in specs if isinstance(spec, str) and (note := reading_note(spec, others))):
         sys.stderr.write(f"{note}\n")
 
 
@@ -138,9 +140,12 @@ def _main(argv: list[str]) -> int:
         debug = args.debug
         progress.start()
         tokens = apply_max_memory(args)
+        module = _module(args.command)
+        if hasattr(module, "prepare"):  # (eval: trec_eval's flags refused, its family names expanded)
+            module.prepare(args)
         _tell_readings(args)
         with keep_formulas(getattr(args, "csv_formulas", False)):
-            return _module(args.command).run(args)
+            return module.run(args)
     except RankflavorError as exc:
         if debug:
             raise

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 _C_SPACE = "[ \t\n\v\f\r]*"  # (C's isspace in the C locale)
 _LEADING_INT = re.compile(_C_SPACE + r"([+-]?[0-9]+)")
-_LEADING_FLOAT = re.compile(_C_SPACE + r"([+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan))",
+_LEADING_FLOAT = re.compile(_C_SPACE + r"([+-]?)(?:(0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?)|"
+                            r"((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)|(inf(?:inity)?)|(nan(?:\([0-9a-z_]*\))?))",
                             re.IGNORECASE)
 
 
@@ -20,17 +22,31 @@ class TrecEvalExit(Exception):
         self.message = message
 
 
+LONG_MAX = (1 << 63) - 1
+
+
 def atol(text: str) -> int:
-    """C's atol: the leading integer of a string, 0 when there is none; beyond a long, LONG_MAX or LONG_MIN (glibc's
-    strtol saturates)."""
+    """C's atol (glibc's strtol): the leading integer of a string, 0 when there is none, clamped to a long."""
     match = _LEADING_INT.match(text)
-    return min(max(int(match.group(1)), -(1 << 63)), (1 << 63) - 1) if match else 0
+    return max(-LONG_MAX - 1, min(LONG_MAX, int(match.group(1)))) if match else 0
 
 
 def atof(text: str) -> float:
-    """C's atof (strtod without error reporting): the longest decimal, `inf` or `nan` prefix, 0 when there is none."""
+    """C's atof (glibc's strtod without error reporting): the longest prefix that is a decimal or hexadecimal
+    (`0x1.8p3`) number, `inf`, `infinity` or `nan[(chars)]`, in any case, after white space; 0 when there is none
+    (`1e400` is inf, `0x` alone reads its 0)."""
     match = _LEADING_FLOAT.match(text)
-    return float(match.group(1)) if match else 0.0
+    if match is None:
+        return 0.0
+    sign, hexadecimal, decimal, infinite, _nan = match.groups()
+    negative = sign == "-"
+    if hexadecimal is not None:
+        value = float.fromhex(hexadecimal + ("p0" if "p" not in hexadecimal.lower() else ""))
+    elif decimal is not None:
+        value = float(decimal)
+    else:
+        value = math.inf if infinite is not None else math.nan
+    return -value if negative else value
 
 
 def c_longs(text: str) -> list[int]:

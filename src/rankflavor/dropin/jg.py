@@ -1,10 +1,9 @@
 """trec_eval's judgment-group measures (`-R qrels_jg`): each JG (one user's qrels of a query) scores the ranking
 as a standard qrels would, and the query's value is the mean over its JGs (form_res_rels_jg.c, m_map_avgjg.c,
-m_P_avgjg.c, m_Rprec_mult_avgjg.c); and m_yaap.c's formula, which reads a standard qrels ranking."""
+m_P_avgjg.c, m_Rprec_mult_avgjg.c). (yaap, which reads a standard qrels ranking, is the engine's metric.)"""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from rankflavor.dropin.results_read import ranked_docnos
@@ -99,15 +98,3 @@ def rprec_mult_avgjg(rankings: list[JgRanking], multiples: list[float], relevanc
             rank -= 1
     return [value / len(rankings) for value in values] if len(rankings) > 1 else values
 
-
-def yaap(rel_list: list[int], num_rel: int, relevance_level: int) -> float:
-    """m_yaap.c (Robertson, "On Smoothing Average Precision", ECIR 2012): log((1 + S) / (1 + num_rel - S)),
-    S = sum over relevant ranks i of rel_so_far / i. It reads a standard qrels ranking (`-R qrels`, form_res_rels.c):
-    under -R prefs or qrels_jg trec_eval cannot compute it."""
-    rel_so_far, total = 0, 0.0
-    for rank, rel in enumerate(rel_list, start=1):
-        if rel >= relevance_level:
-            rel_so_far += 1
-            total += rel_so_far / rank
-    ratio = c_div(1.0 + total, 1.0 + num_rel - total)
-    return math.log(ratio) if ratio > 0 else (-math.inf if ratio == 0 else -math.nan)

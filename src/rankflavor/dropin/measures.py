@@ -12,55 +12,20 @@ first `-m` with parameters of a measure counts (meas_init.c stops at the first m
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rankflavor.dropin.c_reading import TrecEvalExit, c_doubles, c_longs
+from rankflavor.dialects.trec_table import LEVELS, MEASURES, NICKNAMES, ORDER, OTHER_FORMAT
+from rankflavor.dropin.c_reading import TrecEvalExit, atol, c_doubles, c_longs
 from rankflavor.dropin.options import RequestedMeasure, TrecEvalOptions
 from rankflavor.engine.budget import check_flavor_count
 from rankflavor.errors import SpecError
 from rankflavor.flavor import Flavor, parse_spec
 from rankflavor.flavor.values import MAX_WHOLE
 
-LONG_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-LEVELS = tuple(i / 10 for i in range(11))
-MULTS = tuple(i / 5 for i in range(1, 11))
-# name -> (kind, defaults): kind is how meas_init.c reads its parameters and meas_print_*.c prints it
-MEASURES: dict[str, tuple[str, tuple]] = {
-    "runid": ("runid", ()), "num_q": ("num_q", ()), "num_ret": ("long", ()), "num_rel": ("long", ()),
-    "num_rel_ret": ("long", ()), "map": ("double", ()), "gm_map": ("gm", ()), "Rprec": ("double", ()),
-    "bpref": ("double", ()), "recip_rank": ("double", ()), "iprec_at_recall": ("levels", LEVELS),
-    "P": ("cuts", LONG_CUTS), "relstring": ("params", (10,)), "recall": ("cuts", LONG_CUTS),
-    "infAP": ("double", ()), "gm_bpref": ("gm", ()), "Rprec_mult": ("levels", MULTS),
-    "utility": ("params", (1.0, -1.0, 0.0, 0.0)), "11pt_avg": ("params", LEVELS), "binG": ("double", ()),
-    "G": ("pairs", ()), "dcg": ("pairs", ()), "ideal_dcg": ("pairs", ()), "ndcg": ("pairs", ()),
-    "ndcg_rel": ("pairs", ()), "Rndcg": ("pairs", ()), "ndcg_cut": ("cuts", LONG_CUTS), "map_cut": ("cuts", LONG_CUTS),
-    "relative_P": ("cuts", LONG_CUTS), "success": ("cuts", (1, 5, 10)), "set_P": ("double", ()),
-    "set_relative_P": ("double", ()), "set_recall": ("double", ()), "set_map": ("double", ()),
-    "set_F": ("params", (1.0,)), "num_nonrel_judged_ret": ("long", ()),
-    "rbp": ("pairs", ()), "rbp_resid": ("pairs", ()), "unj": ("cuts", (5, 10, 20)),
-}
-OTHER_FORMAT = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
-                "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
-                "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg",
-                "P_avgjg", "Rprec_mult_avgjg", "yaap")  # measured by dropin/other_formats.py (-R prefs, qrels_jg)
-ORDER = (*list(MEASURES)[:36], *OTHER_FORMAT, "rbp", "rbp_resid", "unj")  # measures.c te_trec_measures
-_OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
-             "iprec_at_recall", "P")
-NICKNAMES = {
-    "official": _OFFICIAL,
-    "all_trec": (*_OFFICIAL, "relstring", "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref", "utility",
-                 "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel",
-                 "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
-                 "num_nonrel_judged_ret"),
-    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
-            "set_relative_P", "set_map", "set_F"),
-    "all_prefs": ("runid", "num_q", *OTHER_FORMAT[:14]),
-    "prefs": ("runid", "num_q", *OTHER_FORMAT[:8]),
-    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
-}
 
-
+# trec_eval's measure table (one, shared with the library's measure sets): dialects/trec_table.py
 @dataclass(frozen=True)
 class Slot:
     """One value trec_eval prints per query and in the summary: its printed name, how it prints (`double`,
@@ -132,12 +97,15 @@ def measure_slots(name: str, params: str | None, options: TrecEvalOptions) -> li
         check_flavor_count(len(levels), f"{name}'s levels")
         param = "level" if name == "iprec_at_recall" else "factor"
         base = trec_flavor(f"{name}_{defaults[0]:3.2f}")
-        return [Slot(f"{name}_{x:3.2f}", "double", with_options(base.with_(**{param: repr(x)}), options)) for x in levels]
+        return [Slot(level_name(name, x), "double", with_options(base.with_(**{param: repr(x)}), options))
+                for x in levels]
     printed = f"{name}_{params}" if params else name
     if kind == "params":
         values = c_doubles(params) if params else list(defaults)
         if name == "relstring":
             return [Slot(printed, "relstring", length=int(values[0]))]
+        if name == "utility" and len(values) != 4:  # (m_utility.c fails at the first query: exit 4)
+            return [Slot(printed, "double")]
         return [Slot(printed, "double", with_options(PARAMETERISED[name](values, options), options))]
     pairs = _pairs(params) if params else []
     flavor = with_options(_pair_flavor(name, pairs), options)
@@ -158,8 +126,8 @@ def with_options(flavor: Flavor, options: TrecEvalOptions) -> Flavor:
     changes: dict[str, str] = {}
     if options.complete_rel_info:
         changes["missing"] = "empty"  # (trec_eval.c: a missing query is scored on a bogus, emptied ranking)
-    if options.max_docs_per_topic is not None:
-        changes["run_depth"] = str(min(max(options.max_docs_per_topic, 0), MAX_WHOLE))  # (beyond: every row)
+    if options.max_docs_per_topic is not None and options.max_docs_per_topic > 0:  # (-M 0: every list emptied)
+        changes["run_depth"] = str(min(options.max_docs_per_topic, MAX_WHOLE))  # (beyond: every row)
     if options.relevance_level != 1 and "rel_level" in reads:
         changes["rel_level"] = str(options.relevance_level)
     if options.judged_docs_only:
@@ -181,32 +149,68 @@ def _check_cuts(name: str, values: list, positive: bool) -> None:
 
 
 def _pairs(text: str) -> list[tuple[str, float]]:
-    """`1=3,2=9` -> [("1", 3.0), ("2", 9.0)] (meas_init.c get_param_pairs: name=value, comma-separated)."""
-    pairs = []
-    for item in text.split(","):
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise TrecEvalExit(2, f"trec_eval: malformed pair parameters in '{text}': write NAME=VALUE,... "
-                                  "(e.g. -m ndcg.1=3,2=9)")
-        pairs.append((key, c_doubles(value)[0]))
-    return pairs
+    """`1=3,2=9` -> [("1", 3.0), ("2", 9.0)], as meas_init.c get_param_pairs reads it: NAME=VALUE items
+    separated by commas (a name or a value may be empty; two commas or two `=` in a row, or a last item without
+    `=`, are malformed: exit 2), each value read by atof."""
+    last = ","
+    for char in text:
+        if char in ",=" and char == last:
+            last = ","
+            break
+        if char in ",=":
+            last = char
+    if last != "=":
+        raise TrecEvalExit(2, f"trec_eval: malformed pair parameters in '{text}': write NAME=VALUE,... "
+                              "(e.g. -m ndcg.1=3,2=9)")
+    pairs: list[tuple[str, float]] = []
+    name, start = "", 0
+    for i, char in enumerate(text):
+        if char == "=":
+            name, start = text[start:i], i + 1
+        elif char == ",":
+            pairs.append((name, c_doubles(text[start:i])[0]))
+            start = i + 1
+    return [*pairs, (name, c_doubles(text[start:])[0])]
+
+
+def level_name(name: str, value: float) -> str:
+    """A level measure's printed name: meas_init.c append_double's `%s_%3.2f` in a buffer of strlen(name) + 10
+    bytes (a longer number is cut: iprec_at_recall_100000.0)."""
+    return f"{name}_{value:3.2f}"[:len(name) + 9]
 
 
 def _pair_flavor(name: str, pairs: list[tuple[str, float]]) -> Flavor:
-    """The flavor of a measure with name=value parameters: rbp's `p`, the gain measures' gain per grade (gain_init.c
-    setup_gains: a grade a pair does not name keeps its own value as gain; names that are not integers are
-    ignored)."""
+    """The flavor of a measure with name=value parameters: rbp's `p` (its last), the gain measures' gain per grade
+    (gain_init.c setup_gains: a grade a pair does not name keeps its own value as gain; a name that is not an
+    integer is ignored; the ideal holds the positive gains only, as m_ndcg.c's loop stops at the first gain
+    <= 0)."""
     from rankflavor.flavor.values import format_number
 
     base = trec_flavor("ndcg" if name in ("dcg", "ideal_dcg") else name)
     if name in ("rbp", "rbp_resid"):
         p = [value for key, value in pairs if key == "p"]
         return base.with_(p=format_number(p[-1])) if p else base
-    gains = {int(key): value for key, value in pairs if key.lstrip("+-").isdigit()}
+    gains: dict[int, float] = {}
+    for key, value in pairs:
+        if not re.fullmatch(r"[+-]?[0-9]+", key):
+            continue
+        level = atol(key)
+        if level < 0 and value != 0:
+            raise TrecEvalExit(2, f"trec_eval: -m {name}.{key}=...: trec_eval gives this gain to the docs "
+                                  f"{'absent from the qrels' if level == -1 else 'the qrels grade below 0'}"
+                                  "; rankflavor's gain tables give gains to grades (see docs/trec_eval.md)")
+        if level in gains and int(gains[level] - value) > 0:  # (gain_init.c sorts by (int)(a - b))
+            raise TrecEvalExit(2, f"trec_eval: -m {name}: grade {level} is given two gains, {format_number(gains[level])} "
+                                  f"then {format_number(value)}: trec_eval then ranks with the smaller and builds its "
+                                  "ideal with the first (see docs/trec_eval.md); give one gain per grade")
+        gains.setdefault(level, value)
+    gains = {level: gain for level, gain in gains.items() if level >= 0}
     if not gains:
         return base
     table = ",".join(f"{grade}:{format_number(gain)}" for grade, gain in sorted(gains.items()))
-    return base.with_(gain=f"{{{table},*:g}}")
+    flavor = base.with_(gain=f"{{{table},*:g}}")
+    return flavor.with_(ideal="positive") if name in ("ndcg", "dcg", "ideal_dcg") and min(gains.values()) < 0 \
+        else flavor
 
 
 def _utility(values: list[float], options: TrecEvalOptions) -> Flavor:
@@ -220,6 +224,10 @@ def _utility(values: list[float], options: TrecEvalOptions) -> Flavor:
 def _eleven_point(values: list[float], options: TrecEvalOptions) -> Flavor:
     from rankflavor.flavor.values import format_number
 
+    if values != sorted(values):  # (m_11pt_avg.c walks its levels as if ascending)
+        raise TrecEvalExit(2, f"trec_eval: -m 11pt_avg.{','.join(format_number(x) for x in values)}: trec_eval reads "
+                              "the recall levels as if they were in ascending order, and then gives a level the "
+                              "value of another (see docs/trec_eval.md); list them in ascending order")
     if list(values) == list(LEVELS):
         return trec_flavor("11pt_avg")
     return trec_flavor("11pt_avg").with_(points="/".join(format_number(x) for x in values))

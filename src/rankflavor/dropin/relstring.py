@@ -17,6 +17,8 @@ def relstrings(dataset, run, length: int, max_docs: int | None, judged_only: boo
     """{query code: its relstring} for every query of the run."""
     q = run.q_codes.full()
     d = run.d_codes.full()
+    if not len(q):  # (every list empty: -M 0)
+        return {}
     order = np.lexsort((-dataset.doc_keys(d), -run.score.astype(np.float64), q))  # query, score desc, docno desc
     q, d = q[order], d[order]
     qrels = dataset.qrels

@@ -1,12 +1,16 @@
 """`rankflavor trec_eval`: trec_eval 10.0's evaluation loop (trec_eval.c main) on rankflavor's engine.
 
 The numbers are the engine's: each printed value is a flavor (dropin/measures.py), evaluated once per run by
-`rankflavor.evaluate`. What trec_eval does around them is done here as trec_eval.c does it: the queries of the
-qrels in strcmp order, each evaluated only when the run has it (a qrels query missing from the run stops
-trec_eval 10.0 with exit code 4 after the lines printed so far, unless `-c` scores it as an empty ranking);
-per query, `-Z` converts every value to a z-score (convert_zscores.c) before it is printed (`-q`) and
-accumulated; the summary is the sum of the per-query values divided by the queries evaluated (meas_avg.c; with
-`-c` by the queries of the qrels), the counts are summed, gm_map and gm_bpref are exp(mean(log(max(v, 1e-5)))).
+`rankflavor.evaluate` on the files as trec_eval reads them (dropin/standard_read.py). What trec_eval does
+around them is done here as trec_eval.c does it: the queries of the qrels in strcmp order, each evaluated
+only when the run has it (a qrels query missing from the run stops trec_eval 10.0 with exit code 4 after the
+lines printed so far, unless `-c` scores it against trec_eval's stand-in ranking: one unjudged doc, after
+which num_ret, utility, relstring, unj_* and rbp_resid, as named without parameters, are cleared); a query
+with a doc judged twice or ranked twice, or the first query whose judgments are all negative, stops it there
+too (form_res_rels.c: exit 4); per query, `-Z` converts every value to a z-score (convert_zscores.c) before it
+is printed (`-q`) and accumulated; the summary is the sum of the per-query values divided by the queries
+evaluated (meas_avg.c; with `-c` by the queries of the qrels), the counts are summed, gm_map and gm_bpref are
+exp(mean(log(max(v, 1e-5)))).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rankflavor.dialects.trec_print import line
 from rankflavor.dropin.c_reading import TrecEvalExit
 from rankflavor.dropin.measures import Slot, marked_measures, slots
 from rankflavor.dropin.options import TrecEvalOptions
@@ -23,13 +28,15 @@ from rankflavor.errors import RankflavorError
 
 REL_INFO_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
 MIN_GEO_MEAN = 0.00001  # trec_eval.h
+C_NAN = -math.nan  # x86's 0.0/0.0: its sign bit set (printf: -nan)
+CLEARED = ("num_ret", "utility", "relstring", "rbp_resid")  # trec_eval.c: a stand-in ranking's leftovers (+ unj*)
 
 
 @dataclass
 class Output:
-    """What trec_eval prints: stdout's text, the exit code and the one stderr line of a failure."""
+    """What trec_eval prints: stdout's bytes, the exit code and the one stderr line of a failure."""
 
-    stdout: str = ""
+    stdout: bytes = b""
     code: int = 0
     error: str = ""
     slots: list[Slot] = field(default_factory=list)
@@ -43,27 +50,37 @@ def run_trec_eval(options: TrecEvalOptions) -> Output:
     if options.rel_info_format != "qrels":
         return _other_format(options)
     lines: list[str] = []
-    if options.max_docs_per_topic is not None and options.max_docs_per_topic <= 0:
-        return Output(code=1, error=f"trec_eval: -M {options.max_docs_per_topic} would leave every ranking empty "
-                                    "(trec_eval then prints -nan); give -M N with N >= 1")
+    if options.max_docs_per_topic is not None and options.max_docs_per_topic < 0:
+        return Output(code=1, error=f"trec_eval: -M {options.max_docs_per_topic}: trec_eval 10.0 crashes on a "
+                                    "negative -M (form_res_rels.c sorts a negative count); give -M N with N >= 0")
+    if options.relevance_level < 0:
+        return Output(code=2, error=f"trec_eval: -l {options.relevance_level}: trec_eval then counts a ranked doc the "
+                                    "qrels lack as relevant but leaves it out of R (map above 1); rankflavor refuses "
+                                    "a negative -l (docs/trec_eval.md)")
     try:
         marked_measures(options.measures)  # (an illegal measure is refused before any file is read)
         if options.results_format != "trec_results":
             raise TrecEvalExit(2, f"trec_eval: illegal results format '{options.results_format}' for -T "
                                   "(trec_results is the one results format)")
         wanted = slots(options)
-        report = _evaluate(options, wanted)
+        run = _evaluate(options, wanted)
         zscores = None
         if options.zscore_file:
             from rankflavor.dropin.zscores import read_zscores
 
             zscores = read_zscores(options.zscore_file)
-        _print(report, wanted, options, zscores, lines)
+        _print(run, wanted, options, zscores, lines)
     except TrecEvalExit as stop:
-        return Output("".join(lines), stop.code, stop.message)
+        return Output(_bytes(lines), stop.code, stop.message)
     except RankflavorError as exc:  # (a flavor the options make and the engine refuses)
-        return Output("".join(lines), 2, f"trec_eval: {' '.join(str(exc).split())}")
-    return Output("".join(lines), 0, "", wanted)
+        return Output(_bytes(lines), 2, f"trec_eval: {' '.join(str(exc).split())}")
+    return Output(_bytes(lines), 0, "", wanted)
+
+
+def _bytes(lines: list[str]) -> bytes:
+    from rankflavor.dropin.standard_read import ENCODING
+
+    return "".join(lines).encode(ENCODING)
 
 
 def _other_format(options: TrecEvalOptions) -> Output:
@@ -71,18 +88,31 @@ def _other_format(options: TrecEvalOptions) -> Output:
     (`trec_eval_exit`) and what trec_eval had printed before failing (`stdout_before_error`)."""
     from rankflavor.dropin.other_formats import evaluate_other_format
 
+    def encoded(text: str) -> bytes:
+        return text.encode("utf-8", "surrogateescape")
+
     try:
-        return Output(evaluate_other_format(options))
+        return Output(encoded(evaluate_other_format(options)))
     except TrecEvalExit as stop:
-        return Output("", stop.code, stop.message)
+        return Output(b"", stop.code, stop.message)
     except RankflavorError as exc:
-        return Output(getattr(exc, "stdout_before_error", ""), getattr(exc, "trec_eval_exit", 2),
+        return Output(encoded(getattr(exc, "stdout_before_error", "")), getattr(exc, "trec_eval_exit", 2),
                       f"trec_eval: {' '.join(str(exc).split())}")
 
 
-def _evaluate(options: TrecEvalOptions, wanted: list[Slot]):
-    """The report of every slot's flavor on the run; a file that cannot be read or parsed exits 2."""
+@dataclass
+class Evaluated:
+    """The engine's report on the files as trec_eval read them, and what trec_eval decides beside it."""
+
+    report: object
+    qrels: object  # standard_read.CQrels
+    results: object  # standard_read.CResults
+
+
+def _evaluate(options: TrecEvalOptions, wanted: list[Slot]) -> Evaluated:
+    """The report of every slot's flavor on the run (dropin/standard_read.py reads the files)."""
     from rankflavor import evaluate
+    from rankflavor.dropin.standard_read import read_qrels, results_table
     from rankflavor.errors import InputError, UsageError
 
     flavors = list(dict.fromkeys(slot.flavor for slot in wanted if slot.flavor is not None))
@@ -91,53 +121,58 @@ def _evaluate(options: TrecEvalOptions, wanted: list[Slot]):
         from rankflavor.flavor import parse_spec
 
         flavors = [parse_spec("trec_eval.num_ret")[0]]
+    qrels = read_qrels(options.rel_info_file)
+    judged = list(qrels.top_grade) if options.complete_rel_info else []
+    results = results_table(options.results_file, judged, options.max_docs_per_topic)
     try:
-        return evaluate(options.rel_info_file, {"run": options.results_file}, flavors, warnings=False)
-    except InputError as exc:  # (a doc twice in a query: trec_eval's form_res_rels.c fails the measure, exit 4)
-        where = f"{exc.source}{':' + str(exc.line) if exc.line else ''}: " if exc.source else ""
-        code = 4 if "duplicate" in exc.reason else 2
-        raise TrecEvalExit(code, f"trec_eval: {where}{' '.join(exc.reason.split())}") from None
-    except UsageError as exc:
+        report = evaluate(qrels.table, {"run": results.table}, flavors, warnings=False)
+    except (InputError, UsageError) as exc:
         raise TrecEvalExit(2, f"trec_eval: {' '.join(str(exc).split())}") from None
-    except FileNotFoundError as exc:
-        raise TrecEvalExit(2, f"trec_eval: cannot read '{exc.filename}': no such file") from None
+    return Evaluated(report, qrels, results)
 
 
 def _counts(options: TrecEvalOptions, wanted: list[Slot]) -> dict[str, object]:
-    """num_ret and num_rel under the options, when a query's list can be left empty (-J) and an interpolated
-    precision is asked for: trec_eval then divides 0 by 0 (m_iprec_at_recall.c, m_11pt_avg.c: -nan)."""
-    interpolated = any(s.flavor is not None and s.flavor.metric in ("iprec", "iprec_avg") for s in wanted)
-    if not options.judged_docs_only or not interpolated:
+    """num_ret and num_rel under the options where trec_eval divides 0 by 0 (-nan) and the engine's measure has no
+    value: an interpolated precision on a list left empty (-J, -M 0: m_iprec_at_recall.c, m_11pt_avg.c), Rndcg
+    with relevant docs and no point to average (m_Rndcg.c)."""
+    metrics = {s.flavor.metric for s in wanted if s.flavor is not None}
+    emptied = options.max_docs_per_topic is not None and options.max_docs_per_topic <= 0
+    interpolated = bool(metrics & {"iprec", "iprec_avg"}) and (options.judged_docs_only or emptied)
+    if not interpolated and "rndcg" not in metrics:
         return {}
     from rankflavor.dropin.measures import trec_flavor, with_options
 
     return {name: with_options(trec_flavor(name), options) for name in ("num_ret", "num_rel")}
 
 
-def _c_nan(slot: Slot, num_ret: float, num_rel: float) -> bool:
-    """trec_eval's 0/0 on an empty list with relevant docs: NaN at each recall level whose count lround(level·R)
-    is 0 (m_iprec_at_recall.c; m_11pt_avg.c adds it into its sum)."""
-    if num_ret != 0 or num_rel <= 0 or slot.flavor is None or slot.flavor.metric not in ("iprec", "iprec_avg"):
+def _c_nan(slot: Slot, num_ret: float, num_rel: float, points: float) -> bool:
+    """trec_eval's 0/0: Rndcg with relevant docs and no point (its sum over none), or, on an empty list, its
+    precision num_rel_ret/num_ret, and so the interpolated precision at each recall level whose count
+    lround(level·R) is at most 0 (m_iprec_at_recall.c; m_11pt_avg.c adds it into its sum)."""
+    if slot.flavor is not None and slot.flavor.metric == "rndcg":
+        return num_rel > 0 and points == 0
+    if num_ret != 0 or slot.flavor is None or slot.flavor.metric not in ("iprec", "iprec_avg"):
         return False
     from rankflavor.reference.binary import average_levels
 
     flavor = slot.flavor
     levels = [flavor.param("level").number] if flavor.metric == "iprec" else average_levels(str(flavor.param("points")))
-    return any(math.floor(level * num_rel + 0.5) == 0 for level in levels)
+    return any(math.copysign(math.floor(abs(level * num_rel) + 0.5), level) <= 0 for level in levels)
 
 
-def _per_query(report, wanted: list[Slot]) -> dict[Slot, np.ndarray]:
-    """Per slot: its value per query code (nan where the engine gives none)."""
+def _per_query(report, wanted: list[Slot], part: str | None = None) -> dict[Slot, np.ndarray]:
+    """Per slot: its value (or `part`) per query code, 0 where the engine gives none (a NaN it computes, as
+    set_F.-1's 0/0, stays)."""
     n = report.dataset.n_queries
     by_flavor = {result.flavor: result for result in report.results}
     out: dict[Slot, np.ndarray] = {}
     for slot in wanted:
-        values = np.full(n, np.nan)
+        values = np.zeros(n)
         if slot.flavor is not None:
-            result = by_flavor[slot.flavor]
-            q = result.queries
-            column = q.parts[slot.part] if slot.part else q.value
-            values[q.query] = column
+            q = by_flavor[slot.flavor].queries
+            name = part or slot.part
+            if name is None or name in q.parts:
+                values[q.query] = q.parts[name] if name else q.value
         out[slot] = values
     return out
 
@@ -149,40 +184,71 @@ def _flavor_values(report, flavor) -> np.ndarray:
     return values
 
 
-def _queries(report, options: TrecEvalOptions) -> tuple[list[int], np.ndarray]:
-    """The qrels' query codes in strcmp order (those -D N.QID leaves), and which ones the run has."""
-    dataset = report.dataset
+def _queries(run: Evaluated, options: TrecEvalOptions) -> list[int]:
+    """The qrels' query codes in strcmp order (those -D N.QID leaves)."""
+    dataset = run.report.dataset
     codes = [int(c) for c in np.flatnonzero(dataset.judged)]
     if options.debug_query is not None:
-        codes = [c for c in codes if str(dataset.query_ids[c]) == options.debug_query]
-    return codes, dataset.runs[0].present
+        codes = [c for c in codes if str(dataset.query_ids[c]) == _c_text(options.debug_query)]
+    return codes
 
 
-def _print(report, wanted: list[Slot], options: TrecEvalOptions, zscores, lines: list[str]) -> None:
+def _c_text(word: str) -> str:
+    """A command-line word as the ids are held: its bytes, one character each."""
+    import os
+
+    from rankflavor.dropin.standard_read import ENCODING
+
+    return os.fsencode(word).decode(ENCODING)
+
+
+def _stops(run: Evaluated, qid: str, first: bool, wanted: list[Slot], options: TrecEvalOptions) -> None:
+    """trec_eval's failures at a query it evaluates (exit 4, after the lines printed so far): form_res_rels.c's
+    duplicate docs and its first query whose judgments are all negative; m_utility.c's coefficients."""
+    if not any(slot.kind not in ("runid", "num_q") for slot in wanted):
+        return  # (no measure forms the ranked list)
+    if qid in run.results.twice or qid in run.qrels.twice:
+        where = "ranked twice in the results" if qid in run.results.twice else "judged twice in the qrels"
+        raise TrecEvalExit(4, f"trec_eval: query '{qid}': a doc is {where} (trec_eval: duplicate docs)")
+    if first and run.qrels.top_grade[qid] < 0:
+        raise TrecEvalExit(4, f"trec_eval: query '{qid}': every judgment is negative (trec_eval cannot form its "
+                              "relevance levels when the first query it evaluates has none)")
+    bad = next((s for s in wanted if s.name.startswith("utility_") and s.flavor is None), None)
+    if bad is not None:
+        raise TrecEvalExit(4, f"trec_eval: {bad.name}: utility takes exactly 4 coefficients (trec_eval: improper "
+                              "number of coefficients)")
+
+
+def _print(run: Evaluated, wanted: list[Slot], options: TrecEvalOptions, zscores, lines: list[str]) -> None:
     """trec_eval.c's loop over the queries, then the summary."""
+    report = run.report
     dataset = report.dataset
     values = _per_query(report, wanted)
     counts = {name: _flavor_values(report, flavor) for name, flavor in _counts(options, wanted).items()}
-    codes, present = _queries(report, options)
+    points = _per_query(report, wanted, "points") if counts else {}
     strings = _relstrings(report, wanted, options)
     z = "Z" if zscores is not None else ""
     sums = {slot: 0.0 for slot in wanted}
-    evaluated = 0
-    for code in codes:
+    evaluated, levels_of = 0, -1
+    for code in _queries(run, options):
         qid = str(dataset.query_ids[code])
-        if not present[code] and not options.complete_rel_info:
+        present = qid in run.results.present
+        if not present and not options.complete_rel_info:
             raise TrecEvalExit(4, f"trec_eval: query '{qid}' of the qrels has no results in "
                                   f"'{options.results_file}' (trec_eval 10.0 stops here; -c scores it as 0)")
-        row = _query_values(report, wanted, values, code, bool(present[code]), options)
+        _stops(run, qid, evaluated == 0, wanted, options)
+        levels_of = code if run.qrels.top_grade[qid] >= 0 else levels_of
+        row = _query_values(wanted, values, code, present, levels_of)
         if counts:
-            row.update({slot: math.nan for slot in wanted if _c_nan(slot, counts["num_ret"][code],
-                                                                     counts["num_rel"][code])})
+            row.update({slot: C_NAN for slot in wanted if _c_nan(slot, counts["num_ret"][code],
+                                                                  counts["num_rel"][code], points[slot][code])})
         if zscores is not None:
             row = {slot: _z(zscores, qid, slot, v) for slot, v in row.items()}
+        text = "" if not strings else "" if not present and _cleared(strings[0]) else strings[1].get(code, "")
         for slot in wanted:
             sums[slot] += row[slot]
             if options.query_wanted:
-                lines.append(_query_line(slot, qid, row[slot], strings.get(code, "") if strings else "", z))
+                lines.append(_query_line(slot, qid, row[slot], text, z))
         evaluated += 1
     if evaluated == 0:
         hint = (f"-D names query '{options.debug_query}', which the qrels lack" if options.debug_query is not None
@@ -191,27 +257,28 @@ def _print(report, wanted: list[Slot], options: TrecEvalOptions, zscores, lines:
     if options.summary_wanted:
         n = int(dataset.judged.sum()) if options.complete_rel_info else evaluated  # (-c: all_rel_info's queries)
         for slot in wanted:
-            lines.extend(_summary_line(report, slot, sums[slot], n, evaluated, options, z))
+            lines.extend(_summary_line(run, slot, sums[slot], n, evaluated, options, z))
 
 
-def _query_values(report, wanted: list[Slot], values, code: int, present: bool, options) -> dict[Slot, float]:
-    """One query's values as trec_eval holds them (gm: the log of the value; a query -c adds is the engine's
-    missing=empty: each measure over an empty ranking, as trec_eval's emptied bogus ranking)."""
+def _cleared(slot: Slot) -> bool:
+    """Whether trec_eval.c clears this value after a query's stand-in ranking (by its printed name)."""
+    return slot.name in CLEARED or slot.name.startswith("unj")
+
+
+def _query_values(wanted: list[Slot], values, code: int, present: bool, levels_of: int) -> dict[Slot, float]:
+    """One query's values as trec_eval holds them (gm: the log of the value; a query only -c's stand-in ranking
+    scores has its leftovers cleared; `levels_of`: the query whose relevance levels form_res_rels.c last counted,
+    whose ideal DCG a query judged only below 0 keeps, as its levels are not counted again)."""
     row: dict[Slot, float] = {}
     for slot in wanted:
-        value = values[slot][code]
-        value = 0.0 if math.isnan(value) else float(value)
+        at = levels_of if slot.part == "idcg" and levels_of >= 0 else code
+        value = 0.0 if not present and _cleared(slot) else float(values[slot][at])
         if slot.kind == "gm":
             value = math.log(max(value, MIN_GEO_MEAN))
         elif slot.kind == "num_q":
             value = 1.0
         row[slot] = value
     return row
-
-
-def _judged_positive(dataset, code: int) -> float:
-    """The query's judgments graded above 0 (m_num_rel.c te_calc_avg_num_rel: the -c summary, whatever -l says)."""
-    return float((dataset.qrels.grade[dataset.qrels.q == code] > 0).sum())
 
 
 def _z(zscores, qid: str, slot: Slot, value: float) -> float:
@@ -225,54 +292,37 @@ def _z(zscores, qid: str, slot: Slot, value: float) -> float:
 def _query_line(slot: Slot, qid: str, value: float, relstring: str, z: str) -> str:
     """A `-q` line (meas_print_single.c); gm, runid and num_q print none."""
     if slot.kind == "relstring":
-        return f"{slot.name:<22s}\t{qid}\t'{relstring}'\n"
+        return line(slot.name, qid, f"'{relstring}'")
     if slot.kind == "double" or (slot.kind == "long" and z):
-        return f"{z}{slot.name:<22s}\t{qid}\t{c_float(value)}\n"
+        return line(slot.name, qid, value, z=z)
     if slot.kind == "long":
-        return f"{slot.name:<22s}\t{qid}\t{int(value)}\n"
+        return line(slot.name, qid, value, count=True)
     return ""
 
 
-def _summary_line(report, slot: Slot, total: float, n: int, evaluated: int, options, z: str) -> list[str]:
+def _summary_line(run: Evaluated, slot: Slot, total: float, n: int, evaluated: int, options, z: str) -> list[str]:
     """The `all` line of a slot (meas_print_final.c, meas_avg.c, m_num_q.c, m_num_rel.c, m_runid.c)."""
     if slot.kind == "relstring":
         return []
     if slot.kind == "runid":
-        return [f"{'runid':<22s}\tall\t{_run_id(report, options)}\n"]
+        return [line("runid", "all", run.results.run_id)]
     if slot.kind == "num_q":
         total = float(n)
     elif slot.kind == "long" and slot.name == "num_rel" and options.complete_rel_info:
-        dataset = report.dataset
-        total = sum(_judged_positive(dataset, int(c)) for c in np.flatnonzero(dataset.judged))
+        total = float(run.qrels.positive)  # (m_num_rel.c: every judgment line graded above 0, whatever -l says)
     elif slot.kind == "gm":
         total += (n - evaluated) * math.log(MIN_GEO_MEAN)
         total = math.exp(total / n)
     elif slot.kind == "double":
         total = total / n
-    if slot.kind in ("long", "num_q") and not z:
-        return [f"{slot.name:<22s}\tall\t{int(total)}\n"]
-    return [f"{z}{slot.name:<22s}\tall\t{c_float(total)}\n"]
+    return [line(slot.name, "all", total, count=slot.kind in ("long", "num_q") and not z, z=z)]
 
 
-def c_float(value: float) -> str:
-    """printf's %6.4f, NaN included (glibc prints 0.0/0.0 as -nan)."""
-    if math.isnan(value):
-        return "  -nan"
-    return f"{value:6.4f}"
-
-
-def _run_id(report, options: TrecEvalOptions) -> str:
-    """The run's id: the sixth field of the results file's last line (get_trec_results.c keeps the last)."""
-    from rankflavor.dropin.files import last_run_tag
-
-    return last_run_tag(options.results_file) or "run"
-
-
-def _relstrings(report, wanted: list[Slot], options: TrecEvalOptions) -> dict[int, str] | None:
+def _relstrings(report, wanted: list[Slot], options: TrecEvalOptions) -> tuple[Slot, dict[int, str]] | None:
     slot = next((s for s in wanted if s.kind == "relstring"), None)
     if slot is None or not options.query_wanted:
         return None
     from rankflavor.dropin.relstring import relstrings
 
-    return relstrings(report.dataset, report.dataset.runs[0], slot.length, options.max_docs_per_topic,
-                      options.judged_docs_only)
+    return slot, relstrings(report.dataset, report.dataset.runs[0], slot.length, options.max_docs_per_topic,
+                            options.judged_docs_only)

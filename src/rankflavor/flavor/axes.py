@@ -80,6 +80,9 @@ _DISCOUNT = (
 )
 _IDEAL = (
     V("global", "every judged doc", "IDCG from every judged doc of the query", f"{_TREC} m_ndcg_cut.c", ("global",)),
+    V("positive", "every judged doc of positive gain", "IDCG from the judged docs whose gain is above 0 (a gain "
+      "table's negative gains add to DCG, not to the ideal)", f"{_TREC} m_ndcg.c (its ideal stops at the first gain "
+      "<= 0)", ("positive",), sweep=False),
     V("local", "the docs the run returned (before any cutoff)", "IDCG from the run's own list (before any cutoff)",
       "scikit-learn ndcg_score, LightGBM, XGBoost", ("local",)),
     V("recall(K)", "judged docs in the run's top K", "IDCG from the judged docs among the run's top K (K >= k)",

@@ -119,17 +119,48 @@ def bare_reading(text: SpecText, flavor_of: FlavorOf) -> Reading | None:
     return next(iter(flavors.values()))[0] if flavors else None
 
 
-def read_in(text: SpecText, flavor_of: FlavorOf) -> str | None:
+def read_in(text: SpecText, flavor_of: FlavorOf, others: bool = False) -> str | None:
     """What a head written without a prefix was read as, to tell once (`P_10: trec_eval's P_10 (trec_eval.P_10)`),
-    or None for any other head."""
+    or None for any other head; `others`: for rankflavor's own name, the tools that read it otherwise
+    (`other_readings`)."""
     if text.name in SETS:
         return f"{text.name}: trec_eval's measure set {text.name} (trec_eval.{text.name})"
     reading = bare_reading(text, flavor_of)
     if reading is None:
-        return None
+        return other_readings(text, flavor_of) if others else None
     if reading.prefix == ALIAS:
         alias = head_parts(text.head or "", text.head or "")[0]
         return f"{text.head}: rankflavor's {reading.name} ({alias} is an alias of {reading.measure.metric})"
     peer = reading.prefix.rstrip(".")
     owner = f"{peer}'" if peer.endswith("s") else f"{peer}'s"
     return f"{text.head}: {owner} {reading.name[len(reading.prefix):]} ({reading.name})"
+
+
+def other_readings(text: SpecText, flavor_of: FlavorOf) -> str | None:
+    """For rankflavor's own name (`ndcg@10`, `map`, `mrr`), the tools that read the same name as another flavor,
+    to tell once (`ndcg@10: rankflavor's ndcg@10, as trec_eval reads it; ranx reads ndcg@10 otherwise:
+    ranx.ndcg@10 (ties=quicksort(1) ...)`), the axes the spec writes applied to every reading; None when none."""
+    if text.head is not None or registry.find(text.name) is None:
+        return None
+    params = ",".join(f"{key}={value}" if key else value for key, value in text.params)
+    head = text.name + (f"({params})" if text.params else "") + (f"@{text.cutoff}" if text.cutoff else "")
+    try:
+        mine = flavor_of(PeerMeasure(text.name, text.cutoff, text.params, dict(text.overrides)))
+    except SpecError:
+        return None
+    same, other = [], []
+    for reading in bare_readings(head, (text.name, text.params, text.cutoff))[0]:
+        try:
+            theirs = flavor_of(reading.measure._replace(axes={**reading.measure.axes, **text.overrides}))
+        except SpecError:
+            continue
+        if theirs == mine:
+            same.append(reading.prefix.rstrip("."))
+            continue
+        changed = " ".join(f"{axis}={value}" for axis, _mine, value in mine.differences(theirs))
+        other.append((reading.prefix.rstrip("."), f"{reading.name} ({changed})"))
+    if not other:
+        return None
+    tools = " and ".join(tool for tool, _ in other)
+    return (f"{head}: rankflavor's {head}{', as ' + ' and '.join(same) + ' reads it' if same else ''}; {tools} "
+            f"read{'s' if len(other) == 1 else ''} {head} otherwise: {', '.join(name for _, name in other)}")

@@ -193,13 +193,13 @@ def discount_value(raw: str) -> Discount:
 
 
 def ideal_value(raw: str) -> Ideal:
-    if raw in ("global", "local", "max"):
+    if raw in ("global", "positive", "local", "max"):
         return Ideal(raw, axis="ideal", kind=raw, k=None)
     name, arg = _call(raw)
     if name == "recall" and arg is not None:
         k = read_positive_int(arg, "ideal recall(K)")
         return Ideal(f"recall({k})", axis="ideal", kind="recall", k=k)
-    raise SpecError(f"unknown value {raw!r} for ideal; valid values: global, local, recall(K), max")
+    raise SpecError(f"unknown value {raw!r} for ideal; valid values: global, positive, local, recall(K), max")
 
 
 TIE_WORDS = ("docid_desc", "docid_asc", "input", "average", "pessimistic", "optimistic")

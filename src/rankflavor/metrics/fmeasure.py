@@ -37,19 +37,24 @@ if TYPE_CHECKING:
 _BETA = number_parser("beta", 0.0, 1e6, low_open=True)
 
 
+_SQUARED = number_parser("beta²", -1.7976931348623157e308, 1.7976931348623157e308)
+
+
 def parse_beta(raw: str) -> AxisValue:
-    """beta > 0, a number or `sqrt(x)` (x = beta², trec_eval's set_F parameter); `squared` is beta² exactly."""
+    """beta > 0, a number or `sqrt(x)` (x = beta², trec_eval's set_F parameter: any number, as trec_eval computes
+    (x + 1) P R / (x P + R) for it); `squared` is beta² exactly."""
     if raw.startswith("sqrt(") and raw.endswith(")"):
-        squared = _BETA(raw[5:-1]).number
-        return AxisValue(beta_token(squared), axis="beta", kind="number", number=math.sqrt(squared), squared=squared)
+        squared = _SQUARED(raw[5:-1]).number
+        return AxisValue(beta_token(squared), axis="beta", kind="number", number=math.sqrt(max(squared, 0.0)),
+                         squared=squared)
     value = _BETA(raw)
     return AxisValue(str(value), axis="beta", kind="number", number=value.number, squared=value.number**2)
 
 
 def beta_token(squared: float) -> str:
     """beta's token for beta² = squared: the number when its square is exactly `squared`, else `sqrt(squared)`."""
-    root = math.sqrt(squared)
-    return format_number(root) if root * root == squared else f"sqrt({format_number(squared)})"
+    root = math.sqrt(max(squared, 0.0))
+    return format_number(root) if root * root == squared and root > 0 else f"sqrt({format_number(squared)})"
 
 
 class FMeasure(BinaryMetric):

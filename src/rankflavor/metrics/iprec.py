@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from rankflavor.flavor import Flavor
     from rankflavor.flavor.values import RelLevel
 
+LEVELS = 1e6  # a recall level outside [0, 1] is read as trec_eval reads -m iprec_at_recall.1.5
 COUNT = Param("count", "round", word_parser("count", ("round", "add0.9")),
               "how level·R becomes a number of relevant docs: round (trec_eval 10, lround) or add0.9 "
               "(trec_eval 9, pytrec_eval: (long)(level·R + 0.9))", ("round", "add0.9"))
@@ -104,7 +105,8 @@ class InterpolatedPrecision(BinaryMetric):
     name = "iprec"
     reads = NORMALISED_AXES
     cutoff_rule = "none"
-    parameters = (Param("level", None, number_parser("level", 0.0, 1.0), "the recall level in [0, 1], e.g. level=0.5",
+    parameters = (Param("level", None, number_parser("level", -LEVELS, LEVELS), "the recall level in [0, 1], e.g. "
+                        "level=0.5 (beyond, as trec_eval computes it: below 0 as 0, above 1 gives 0)",
                         ("0", "0.1", "0.25", "0.3", "0.5", "0.7", "1")), COUNT)
     parts = ("relevant_retrieved", "relevant")
     measure = reference.iprec
@@ -126,7 +128,7 @@ def points_parser(raw: str) -> AxisValue:
     m_11pt_avg.c keeps its parameters)."""
     if raw in reference.AVERAGE_LEVELS:
         return word_parser("points", tuple(reference.AVERAGE_LEVELS))(raw)
-    level = number_parser("points", 0.0, 1.0)
+    level = number_parser("points", -LEVELS, LEVELS)
     levels = [level(part).number for part in raw.split("/")]
     return AxisValue("/".join(format_number(x) for x in levels), axis="points", kind="levels")
 

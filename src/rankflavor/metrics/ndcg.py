@@ -61,8 +61,14 @@ def average_discounts(positions: Positions, discount: Discount) -> np.ndarray:
     return (np.bincount(group, weights=disc) / np.bincount(group))[group]
 
 
-def global_ideal(data: DatasetScope, gain: Gain, negative: Choice, min_grade: MinGrade) -> IdealList:
-    """The judged docs of every query sorted by gain desc, doc desc, ranked."""
+def global_ideal(data: DatasetScope, gain: Gain, negative: Choice, min_grade: MinGrade, positive: bool = False,
+                 ) -> IdealList:
+    """The judged docs of every query sorted by gain desc, doc desc, ranked (positive: those of gain > 0 only,
+    ideal=positive: the same list cut after its last positive gain)."""
+    if positive:
+        whole = data.stage(global_ideal, gain, negative, min_grade)
+        keep = whole.gain > 0
+        return IdealList(whole.q[keep], whole.d[keep], whole.grade[keep], whole.gain[keep], whole.rank[keep])
     ds = data.dataset
     judged_gains = data.stage(judgments, gain, negative, min_grade)
     # the qrels are sorted by (query, doc): reversed, by (query desc, doc desc); a stable sort on one
@@ -118,8 +124,8 @@ def ideal_list(lists: RankedLists, flavor: Flavor) -> IdealList:
     """The ideal list of every query under the flavor's `ideal`."""
     scope, rows, spec = lists.scope, lists.rows, lists.spec
     kind = flavor.ideal.kind
-    if kind == "global":
-        return scope.shared(global_ideal, flavor.gain, flavor.negative, flavor.min_grade)
+    if kind in ("global", "positive"):
+        return scope.shared(global_ideal, flavor.gain, flavor.negative, flavor.min_grade, kind == "positive")
     if kind == "local" and lists.whole is not None:
         return scope.stage(whole_list_ideal, lists.whole.drops, flavor.gain, flavor.negative, flavor.min_grade)
     if kind == "local":
@@ -162,10 +168,12 @@ def _ideal_dcg(ideal: IdealList, depth: np.ndarray, discount: Discount, nq: int,
 
 
 def global_ideal_dcg(data: DatasetScope, gain: Gain, negative: Choice, min_grade: MinGrade, discount: Discount,
-                     depth: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """_ideal_dcg of the global ideal cut at `depth` (k, or inf: uncut): the same for every run."""
+                     depth: float, positive: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """_ideal_dcg of the global ideal (positive: its positive gains) cut at `depth` (k, or inf: uncut): the same
+    for every run."""
     nq = data.dataset.n_queries
-    return _ideal_dcg(data.stage(global_ideal, gain, negative, min_grade), np.full(nq, depth), discount, nq)
+    ideal = data.stage(global_ideal, gain, negative, min_grade, positive)
+    return _ideal_dcg(ideal, np.full(nq, depth), discount, nq)
 
 
 def dcg_of(lists: RankedLists, flavor: Flavor) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -214,7 +222,7 @@ class DCG(Metric):
     def reads_qrels_rows_only(self, flavor: Flavor) -> bool:
         """A doc absent from the qrels has gain 0: it adds nothing to DCG, unless ties=average spreads the discounts
         of its tie group (every row of the group counts), or the ideal is made from the list's own docs."""
-        return flavor.ties != "average" and flavor.ideal.kind == "global"
+        return flavor.ties != "average" and flavor.ideal.kind in ("global", "positive")
 
     def check_record(self, record: Any, flavor: Flavor) -> list[str]:
         return reference.check_record(record, flavor)
@@ -285,11 +293,12 @@ class NDCG(DCG):
     def compute(self, lists: RankedLists, flavor: Flavor, detail: bool) -> MetricValues:
         disc, contribution, dcg = dcg_of(lists, flavor)
         nq = lists.n_queries
-        if flavor.ideal.kind == "global" and flavor.ideal_depth in ("k", "all"):  # the same for every run
+        positive = flavor.ideal.kind == "positive"
+        if flavor.ideal.kind in ("global", "positive") and flavor.ideal_depth in ("k", "all"):  # (every run's)
             ideal_disc, ideal_contrib, idcg = lists.scope.shared(
                 global_ideal_dcg, flavor.gain, flavor.negative, flavor.min_grade, flavor.discount,
-                flavor.depth if flavor.ideal_depth == "k" else math.inf)
-            ideal = lists.scope.shared(global_ideal, flavor.gain, flavor.negative, flavor.min_grade)
+                flavor.depth if flavor.ideal_depth == "k" else math.inf, positive)
+            ideal = lists.scope.shared(global_ideal, flavor.gain, flavor.negative, flavor.min_grade, positive)
         else:
             ideal = ideal_list(lists, flavor)
             ideal_disc, ideal_contrib, idcg = _ideal_dcg(ideal, ideal_depths(lists, flavor), flavor.discount, nq)

@@ -103,7 +103,8 @@ class RPrecisionMultiple(RPrecision):
     """rprec_mult = relevant in the top c / c, c = f·R rounded as trec_eval does"""
 
     name = "rprec_mult"
-    parameters = (Param("factor", "1", number_parser("factor", 0.0, 1e6, low_open=True), "the multiple f of R",
+    parameters = (Param("factor", "1", number_parser("factor", -1e6, 1e6), "the multiple f of R (f <= 0: c <= 0, "
+                        "the value 0, as trec_eval computes Rprec_mult.0)",
                         ("0.2", "0.5", "1", "1.4", "2")),)
     measure = reference.rprec_mult
 
@@ -113,7 +114,7 @@ class RPrecisionMultiple(RPrecision):
         c = np.floor(flavor.param("factor").number * r + 0.9)
         hits = per_query(lists, relevant & (lists.positions.rank <= c[lists.rows.q]))
         with np.errstate(invalid="ignore", divide="ignore"):
-            value = np.where(r > 0, hits / np.maximum(c, 1), np.nan)
+            value = np.where(r > 0, np.where(c > 0, hits / np.maximum(c, 1), 0.0), np.nan)
         return over_relevant(value, r, hits, relevant, detail)
 
 

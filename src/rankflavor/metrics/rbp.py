@@ -100,7 +100,8 @@ class RankBiasedResidual(RankBiasedPrecision):
     reads = tuple(a for a in BINARY_AXES if a != "rel_level")
     not_read: ClassVar[dict[str, tuple[str, str]]] = {
         "rel_level": ("it reads whether a doc is judged, not its grade", "rbp")}
-    parameters = (PERSISTENCE,)
+    parameters = (Param("p", "0.9", number_parser("p", -1e6, 1e6), "the user's persistence (trec_eval 10: 0.9; any "
+                        "number, as trec_eval computes -m rbp_resid.p=X)", ("0.5", "0.8", "0.9", "0.95")),)
     cutoff_rule = "none"
     parts = ("unjudged_retrieved",)
     row_columns = ("weight",)

@@ -60,8 +60,12 @@ class BinaryG(BinaryMetric):
                             rows if detail else {})
 
 
+FINITE = 1.7976931348623157e308  # a coefficient: any finite number (trec_eval reads them with atof)
+LONG = 9.223372036854775807e18  # -N: atol's range
+
+
 def _coefficient(name: str, default: str, meaning: str) -> Param:
-    return Param(name, default, number_parser(name, -1e12, 1e12), meaning, (default, "2", "-0.5"))
+    return Param(name, default, number_parser(name, -FINITE, FINITE), meaning, (default, "2", "-0.5"))
 
 
 class Utility(BinaryMetric):
@@ -77,7 +81,8 @@ class Utility(BinaryMetric):
         _coefficient("nonrel_ret", "-1", "p2, the worth of a retrieved doc that is not relevant (trec_eval: -1.0)"),
         _coefficient("rel_nonret", "0", "p3, the worth of a relevant doc not retrieved (trec_eval: 0.0)"),
         _coefficient("nonrel_nonret", "0", "p4, the worth of a doc neither relevant nor retrieved (trec_eval: 0.0)"),
-        Param("docs", "0", number_parser("docs", 0, 1e15), "the docs in the collection (trec_eval -N: 0)",
+        Param("docs", "0", number_parser("docs", -LONG, LONG), "the docs in the collection (trec_eval -N: 0; "
+              "any long, as -N is read)",
               ("0", "1000")),
     )
     not_read: ClassVar[dict[str, tuple[str, str]]] = {"empty": ("it scores every query (no division)", "map")}

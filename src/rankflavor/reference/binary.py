@@ -97,6 +97,18 @@ def average_precision(ranked: Ranked, flavor: Flavor) -> Outcome:
     return (None, parts, True) if relevant == 0 else (total / relevant, parts, False)
 
 
+def yaap(ranked: Ranked, flavor: Flavor) -> Outcome:
+    """yaap = log((1 + S) / (1 + R - S)), S = the sum of P@i over the relevant docs ranked i (m_yaap.c)."""
+    flags, relevant = ranked.flags, ranked.r
+    total, hits = 0.0, 0
+    for i, flag in enumerate(flags, start=1):
+        if flag:
+            hits += 1
+            total += hits / i
+    parts = {"relevant_retrieved": float(hits), "relevant": float(relevant)}
+    return math.log((1.0 + total) / (1.0 + relevant - total)), parts, False
+
+
 def reciprocal_rank(ranked: Ranked, flavor: Flavor) -> Outcome:
     """RR@k = 1 / the rank of the first relevant doc within the top k, 0 when there is none."""
     flags = ranked.flags
@@ -156,9 +168,9 @@ def rprec_mult(ranked: Ranked, flavor: Flavor) -> Outcome:
     """Rprec_mult(f) = P@c with c = (long)(f·R + 0.9) (a list shorter than c is filled with nonrelevant docs)."""
     flags, relevant = ranked.flags, ranked.r
     c = math.floor(flavor.param("factor").number * relevant + 0.9)
-    hits = sum(flags[:c])
+    hits = sum(flags[:max(c, 0)])
     parts = {"relevant_retrieved": float(hits), "relevant": float(relevant)}
-    return (None, parts, True) if relevant == 0 else (hits / c, parts, False)
+    return (None, parts, True) if relevant == 0 else (hits / c if c > 0 else 0.0, parts, False)
 
 
 def bpref(ranked: Ranked, flavor: Flavor) -> Outcome:

@@ -51,9 +51,9 @@ def query_value(flavor: Flavor, judgments: Mapping[str, float], ranked: RefList,
     if flavor.metric == "dcg":
         return dcg, {"dcg": dcg, "idcg": None}, False
     ideal = flavor.ideal
-    if ideal.kind == "global":
+    if ideal.kind in ("global", "positive"):
         pool = [judgment(g, flavor) for g in judgments.values()]
-        ideal_gains = [g for judged, g in pool if judged]
+        ideal_gains = [g for judged, g in pool if judged and (g > 0 or ideal.kind == "global")]
     elif ideal.kind == "local":
         ideal_gains = list(gains)
     elif ideal.kind == "recall":
