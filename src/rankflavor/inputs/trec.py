@@ -1,8 +1,9 @@
 """Readers for TREC qrels (`qid iter docid grade`) and runs (`qid Q0 docid rank score tag`), plain or .gz; a file
 that starts as a Parquet or Arrow file does is read as one (inputs/columnar.py); `-` is the standard input.
 
-Tidy files go through the fast pyarrow reader (`trec_fast`); anything else, and every file whose fast read
-fails, through the line reader (`trec_lines`), so that an error names the file, the line, the text and the fix.
+Plain ASCII files go through the compiled reader (`trec_compiled`, when built); other tidy files through the fast
+pyarrow reader (`trec_fast`); anything else, and every file whose fast read fails, through the line reader
+(`trec_lines`), so that an error names the file, the line, the text and the fix.
 """
 
 from __future__ import annotations
@@ -15,17 +16,18 @@ import pyarrow as pa
 
 from rankflavor import progress
 from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS, arrow_pool
-from rankflavor.inputs.arrow_numpy import array_to_numpy
+from rankflavor.inputs.arrow_numpy import array_to_numpy, string_array
 from rankflavor.inputs.arrow_table import columns_of
 from rankflavor.inputs.columnar import columnar_kind, file_head, read_columnar
 from rankflavor.inputs.columns import GRADE_COLUMNS, SCORE_COLUMNS, set_aside
 from rankflavor.inputs.stdin import STDIN_NAME, is_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
+from rankflavor.inputs.trec_compiled import CompiledRead, read_compiled
 from rankflavor.inputs.trec_fast import read_fast
 
 
 def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer_scan: bool,
-          parsed: pa.Table | None = None, value_columns: tuple[str, ...] = ()):
+          parsed: pa.Table | None = None, value_columns: tuple[str, ...] = (), compiled: CompiledRead | None = None):
     stdin = str(path) == STDIN_NAME
     source = Source(name=STDIN_NAME if stdin else path.name, path=None if stdin else str(path), kind="trec")
     regular = not stdin and _regular_file(path)
@@ -37,6 +39,12 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
         query, doc, values = columns_of(table, str(path), what, value_columns)
         source.columns_set_aside = set_aside(table.column_names)
         return source, query, doc, values, None
+    if compiled is None and regular and parsed is None:
+        compiled = read_compiled(path, columns, value_col, defer_scan)
+    if compiled is not None:  # (the compiled reader: inputs/trec_compiled.py)
+        source.sha256, source.pending = compiled.sha256, compiled.pending
+        source.comment_lines, source.blank_lines = compiled.comments, compiled.blanks
+        return source, compiled.query, compiled.doc, compiled.values, None
     fast = read_fast(path, columns, value_col, defer_scan, parsed) if regular else None
     if fast is not None and fast.table.num_rows > 0:
         pool = arrow_pool()
@@ -52,7 +60,7 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
         source.comment_lines, source.blank_lines, source.extra_column_lines = read.comments, read.blanks, \
             read.extra_columns
         source.encoding = read.encoding
-        query, doc = pa.array(read.query, pa.string()), pa.array(read.doc, pa.string())
+        query, doc = string_array(read.query), string_array(read.doc)
         values, lines = np.asarray(read.value, dtype=np.float64), read.line
         source.sha256 = hashlib.sha256(raw).hexdigest()
     return source, query, doc, values, lines
@@ -91,13 +99,15 @@ def read_trec_qrels(path: str | Path, defer_scan: bool = False) -> QrelsTable:
     return QrelsTable(source=source, query=query, doc=doc, grade=grade, line=lines)
 
 
-def read_trec_run(path: str | Path, defer_scan: bool = False, parsed: pa.Table | None = None) -> RunTable:
+def read_trec_run(path: str | Path, defer_scan: bool = False, parsed: pa.Table | None = None,
+                  compiled: CompiledRead | None = None) -> RunTable:
     """Read a TREC run file: `qid Q0 docid rank score tag` per line (or a Parquet or Arrow file; `-` the standard
     input; the rank column is ignored, as trec_eval does;
     columns after the sixth are skipped and the lines that have them counted, as trec_eval skips them).
-    defer_scan: see `settle`; parsed: see trec_fast.read_fast."""
+    defer_scan: see `settle`; parsed: see trec_fast.read_fast; compiled: the compiled reader's table of the file,
+    read ahead (inputs/prefetch.py)."""
     source, query, doc, score, lines = _read(_path(path), RUN_COLUMNS, 4, "score", defer_scan, parsed,
-                                             SCORE_COLUMNS)
+                                             SCORE_COLUMNS, compiled)
     return RunTable(source=source, query=query, doc=doc, score=score, line=lines)
 
 
