@@ -181,3 +181,39 @@ def test_trec_eval_prints_the_same_bytes_without_the_extension(tmp_path):
 
 def test_run_width_is_the_readers():
     assert RUN_WIDTH == len(RUN_COLUMNS) == 6
+
+
+@needs_reader
+def test_a_carriage_return_ending_the_first_block(tmp_path):
+    """The \\r of a \\r\\n as the last byte of the reader's first 1 MiB read, its \\n the first of the next."""
+    head = "q1 Q0 d0 1 1 run"
+    text = head + " " * ((1 << 20) - 1 - len(head)) + "\r\n" + "q1 Q0 d1 2 0.5 run\r\n\rq2 Q0 d1 1 3 run\n"
+    path = tmp_path / "run.txt"
+    path.write_text(text, newline="")
+    assert text.index("\r") == (1 << 20) - 1
+    compiled = trec_compiled.read_compiled(path, RUN_COLUMNS, 4)
+    python = read_lines(path, RUN_COLUMNS, 4, "score")
+    assert compiled is not None and compiled.doc.to_pylist() == python.doc == ["d0", "d1", "d1"]
+    assert (compiled.comments, compiled.blanks) == (python.comments, python.blanks) == (0, 1)
+
+
+@needs_reader
+def test_values_are_read_as_float_reads_them(tmp_path):
+    """Decimals of 1 to 20 digits, signs, fractions and exponents: the same double as Python's float()."""
+    rng = np.random.default_rng(7)
+    fields = []
+    for _ in range(20_000):
+        digits = "".join(map(str, rng.integers(0, 10, rng.integers(1, 21))))
+        point = rng.integers(0, len(digits) + 1)
+        text = digits[:point] + "." + digits[point:] if rng.random() < 0.8 else digits
+        text = ("-" if rng.random() < 0.3 else "") + text
+        if rng.random() < 0.1:
+            text += f"e{rng.integers(-30, 30)}"
+        fields.append(text)
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"q1 Q0 d{i} 1 {v} r\n" for i, v in enumerate(fields)))
+    compiled = trec_compiled.read_compiled(path, RUN_COLUMNS, 4)
+    assert compiled is not None
+    expected = np.array([float(v) for v in fields])
+    assert np.array_equal(compiled.values, expected)
+    assert np.array_equal(np.signbit(compiled.values), np.signbit(expected))

@@ -183,64 +183,90 @@ typedef struct {
     Py_ssize_t rows, comments, blanks;
 } Reader;
 
-/* the grammar of trec_lines.py's _NUMBER, whole field */
-static int plain_number(const char *p, size_t n) {
-    size_t i = 0, digits = 0;
-    if (i < n && (p[i] == '+' || p[i] == '-')) i++;
-    while (i < n && p[i] >= '0' && p[i] <= '9') i++, digits++;
+static const double POW10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* the value of a field of trec_lines.py's _NUMBER grammar, whole field; REFUSE when it is not one or not finite.
+ * Up to 15 digits without an exponent: the digits as an integer divided by a power of ten, both exact, so the one
+ * rounding of the division is the correctly rounded value (Clinger's fast path), as strtod and float() give */
+static int parse_value(const char *p, size_t n, double *out) {
+    size_t i = 0, digits = 0, frac = 0;
+    int negative = 0, exponent = 0;
+    uint64_t m = 0;
+    if (i < n && (p[i] == '+' || p[i] == '-')) negative = p[i++] == '-';
+    while (i < n && p[i] >= '0' && p[i] <= '9') m = m * 10 + (uint64_t)(p[i++] - '0'), digits++;
     if (i < n && p[i] == '.') {
         i++;
-        while (i < n && p[i] >= '0' && p[i] <= '9') i++, digits++;
+        while (i < n && p[i] >= '0' && p[i] <= '9') m = m * 10 + (uint64_t)(p[i++] - '0'), digits++, frac++;
     }
-    if (!digits) return 0;
+    if (!digits) return REFUSE;
     if (i < n && (p[i] == 'e' || p[i] == 'E')) {
         i++;
         if (i < n && (p[i] == '+' || p[i] == '-')) i++;
         size_t exp = 0;
         while (i < n && p[i] >= '0' && p[i] <= '9') i++, exp++;
-        if (!exp) return 0;
+        if (!exp) return REFUSE;
+        exponent = 1;
     }
-    return i == n;
-}
-
-static int read_line(Reader *r, const char *p, const char *end) {
-    const char *start[8];
-    size_t len[8];
-    int fields = 0;
-    while (p < end && (*p == ' ' || *p == '\t')) p++;
-    if (p == end) {
-        r->blanks++;
-        return OK;
+    if (i != n) return REFUSE;
+    double value;
+    if (!exponent && digits <= 15) {
+        value = (double)m / POW10[frac];
+        if (negative) value = -value;
+    } else {
+        if (n > MAX_NUMBER) return REFUSE;
+        char text[MAX_NUMBER + 1];
+        memcpy(text, p, n);
+        text[n] = '\0';
+        value = strtod(text, NULL);
     }
-    if (*p == '#') {
-        r->comments++;
-        return OK;
-    }
-    while (p < end) {
-        if (fields == r->ncols) return REFUSE; /* more columns than the format's: the Python reader's business */
-        const char *s = p;
-        while (p < end && *p != ' ' && *p != '\t') p++;
-        start[fields] = s;
-        len[fields++] = (size_t)(p - s);
-        while (p < end && (*p == ' ' || *p == '\t')) p++;
-    }
-    if (fields != r->ncols) return REFUSE;
-    const char *v = start[r->value_col];
-    size_t vn = len[r->value_col];
-    if (vn > MAX_NUMBER || !plain_number(v, vn)) return REFUSE;
-    char text[MAX_NUMBER + 1];
-    memcpy(text, v, vn);
-    text[vn] = '\0';
-    double value = strtod(text, NULL);
     if (!isfinite(value)) return REFUSE;
-    if (intern(&r->query, start[0], len[0]) || intern(&r->doc, start[2], len[2]) ||
-        grow_append(&r->values, &value, sizeof value))
-        return NOMEM;
-    r->rows++;
+    *out = value;
     return OK;
 }
 
-/* every line of the file; lines end at \n, \r\n or a lone \r */
+#define BLANK(c) ((c) == ' ' || (c) == '\t')
+#define END(c) ((c) == '\n' || (c) == '\r')
+#define FIELD(c) ((unsigned char)(c) > ' ' && (unsigned char)(c) < 0x7f)
+
+/* the lines of [p, end), which ends at a line end or at the file's end */
+static int read_lines(Reader *r, const char *p, const char *end) {
+    const char *start[8];
+    size_t len[8];
+    while (p < end) {
+        int fields = 0;
+        while (p < end && BLANK(*p)) p++;
+        if (p == end || END(*p)) {
+            r->blanks++;
+        } else if (*p == '#') {
+            for (p++; p < end && !END(*p); p++)
+                if (!FIELD(*p) && !BLANK(*p)) return REFUSE;
+            r->comments++;
+        } else {
+            for (;;) {
+                if (fields == r->ncols) return REFUSE; /* more columns than the format's: the Python reader's */
+                const char *s = p;
+                while (p < end && FIELD(*p)) p++;
+                start[fields] = s;
+                len[fields++] = (size_t)(p - s);
+                while (p < end && BLANK(*p)) p++;
+                if (p == end || END(*p)) break;
+                if (!FIELD(*p)) return REFUSE; /* a control character, DEL or a byte beyond ASCII */
+            }
+            double value;
+            if (fields != r->ncols || len[0] == 0 || parse_value(start[r->value_col], len[r->value_col], &value))
+                return REFUSE;
+            if (intern(&r->query, start[0], len[0]) || intern(&r->doc, start[2], len[2]) ||
+                grow_append(&r->values, &value, sizeof value))
+                return NOMEM;
+            r->rows++;
+        }
+        if (p < end) p += (*p == '\r' && p + 1 < end && p[1] == '\n') ? 2 : 1;
+    }
+    return OK;
+}
+
+/* every line of the file, a block at a time; lines end at \n, \r\n or a lone \r */
 static int read_file(Reader *r, int fd) {
     size_t cap = BLOCK, have = 0;
     char *buf = malloc(cap);
@@ -263,34 +289,21 @@ static int read_file(Reader *r, int fd) {
             break;
         }
         eof = got == 0;
-        for (ssize_t i = 0; i < got; i++) {
-            unsigned char c = (unsigned char)buf[have + i];
-            if (c >= 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) {
-                status = REFUSE; /* not plain ASCII text: the Python readers decide */
-                break;
-            }
+        if (after_cr && have == 0 && got > 0 && buf[0] == '\n') { /* the \n of a \r\n split by two blocks */
+            memmove(buf, buf + 1, (size_t)got - 1);
+            got--;
         }
-        if (status != OK) break;
-        have += (size_t)got;
-        size_t line = 0, i = 0;
-        if (after_cr && have > 0 && buf[0] == '\n') line = i = 1; /* the \n of a \r\n split by a block */
         after_cr = 0;
-        for (; i < have && status == OK; i++) {
-            if (buf[i] != '\n' && buf[i] != '\r') continue;
-            status = read_line(r, buf + line, buf + i);
-            if (buf[i] == '\r') {
-                if (i + 1 < have) {
-                    if (buf[i + 1] == '\n') i++;
-                } else {
-                    after_cr = 1;
-                }
-            }
-            line = i + 1;
+        have += (size_t)got;
+        size_t upto = have; /* the lines read now: up to the last line end (all of them at the file's end) */
+        if (!eof) {
+            while (upto > 0 && !END(buf[upto - 1])) upto--;
+            if (upto == 0) continue; /* no line end yet: read more */
+            after_cr = buf[upto - 1] == '\r' && upto == have;
         }
-        if (status != OK) break;
-        if (eof && line < have) status = read_line(r, buf + line, buf + have);
-        memmove(buf, buf + line, have - line);
-        have -= line;
+        status = read_lines(r, buf, buf + upto);
+        memmove(buf, buf + upto, have - upto);
+        have -= upto;
     }
     free(buf);
     return status;
