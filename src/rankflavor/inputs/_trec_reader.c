@@ -266,6 +266,15 @@ static int read_lines(Reader *r, const char *p, const char *end) {
     return OK;
 }
 
+/* whether every byte is a tab, a line end or printable ASCII (branch-free over the block) */
+static unsigned char bad[256]; /* filled by the module's init */
+
+static int plain_bytes(const unsigned char *p, size_t n) {
+    unsigned char any = 0;
+    for (size_t i = 0; i < n; i++) any |= bad[p[i]];
+    return !any;
+}
+
 /* every line of the file, a block at a time; lines end at \n, \r\n or a lone \r */
 static int read_file(Reader *r, int fd) {
     size_t cap = BLOCK, have = 0;
@@ -289,6 +298,10 @@ static int read_file(Reader *r, int fd) {
             break;
         }
         eof = got == 0;
+        if (!plain_bytes((const unsigned char *)buf + have, (size_t)got)) {
+            status = REFUSE; /* checked as it arrives: a file of NULs or binary costs a block, as bounded.py's */
+            break;
+        }
         if (after_cr && have == 0 && got > 0 && buf[0] == '\n') { /* the \n of a \r\n split by two blocks */
             memmove(buf, buf + 1, (size_t)got - 1);
             got--;
@@ -378,6 +391,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_trec_reader", NULL, -1, methods};
 
 PyMODINIT_FUNC PyInit__trec_reader(void) {
+    for (int c = 0; c < 256; c++) bad[c] = c >= 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r');
     if (PyType_Ready(&BlockType) < 0) return NULL;
     return PyModule_Create(&module);
 }
