@@ -52,9 +52,13 @@ test-fast: $(LIGHT)
 # bench-data/ (git-ignored) when absent. BENCH_ARGS=--repeat 5, --skip-peers, --queries 700 ...
 # The peers' modules were compiled to bytecode by pip; rankflavor's editable install is compiled here, as a
 # wheel's would be (this machine sets PYTHONDONTWRITEBYTECODE: each run would compile every module again).
+# C trec_eval 10.0 is TREC_EVAL (default: trec_eval on PATH, else /tmp/te/trec_eval, built from its source with
+# `git archive HEAD | tar -x -C /tmp/te && make -C /tmp/te` in a clone of usnistgov/trec_eval); its test/ folder
+# beside it gives the trec_eval test-files row
+TREC_EVAL ?= $(firstword $(shell command -v trec_eval) /tmp/te/trec_eval)
 bench: $(STAMP)
 	$(BIN)/python -m compileall -q src/rankflavor > /dev/null
-	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
+	TREC_EVAL=$(TREC_EVAL) $(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
 # rankflavor's Spark engine on a standalone cluster of this machine (a master, two workers: benchmarks/spark_cluster.py)
 # against the local engine, on the synthetic workload at 1x, 4x, 10x (1M rows at 1x): rows/s/core, the growth from

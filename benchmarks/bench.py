@@ -38,7 +38,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench_track import EXTRA_PEERS, c_trec_eval, ensure_track, loop, target_lines
+from bench_track import EXTRA_PEERS, add_issue40_commands, c_trec_eval, ensure_track, issue40_rows, loop, target_lines
 
 HERE = Path(__file__).resolve().parent
 SPEC = "trec_eval@10"
@@ -210,7 +210,7 @@ def add_issue28_commands(commands: dict[str, list[str]], args: argparse.Namespac
     names = {"ndcg": main_name, "pytrec": "pytrec_eval", "all_trec": "rankflavor pytrec_eval.all_trec",
              "pytrec all_trec": "pytrec_eval all_trec", "small": "rankflavor trec_eval.official (TREC-sized)",
              "help": "rankflavor --help", "presets": "rankflavor presets", "metrics": "rankflavor metrics",
-             "floor": "pyarrow read (floor)"}
+             "floor": "pyarrow read (floor)", "pytrec official": "pytrec_eval official"}
     if args.track_runs:
         track_qrels, track_runs = ensure_track(args.data, args.track_runs, args.track_queries, args.track_depth)
         names |= {"track": f"rankflavor eval track ({len(track_runs)} runs)",
@@ -228,6 +228,9 @@ def add_issue28_commands(commands: dict[str, list[str]], args: argparse.Namespac
             commands[names["c loop"]] = loop([te, "-c"], track_qrels, track_runs)
     elif not args.skip_peers:
         print("C trec_eval: not found (give --trec-eval PATH; bench.py does not build it): its rows are left out")
+    tests = args.trec_eval_tests or (Path(te).parent / "test" if te else None)
+    add_issue40_commands(commands, names, rf, None if args.skip_peers else te, tests, (track_qrels, track_runs),
+                         small)
     return names, track_qrels, track_runs
 
 
@@ -249,7 +252,10 @@ def main() -> None:
     parser.add_argument("--track-runs", type=int, default=100, help="runs of the track (0: no track rows)")
     parser.add_argument("--track-queries", type=int, default=50)
     parser.add_argument("--track-depth", type=int, default=1000)
-    parser.add_argument("--trec-eval", metavar="PATH", help="C trec_eval (default: trec_eval on PATH; not built here)")
+    parser.add_argument("--trec-eval", metavar="PATH",
+                        help="C trec_eval (default: $TREC_EVAL, else trec_eval on PATH; not built here)")
+    parser.add_argument("--trec-eval-tests", metavar="DIR", type=Path,
+                        help="trec_eval's test folder (qrels.test, results.test; default: test/ beside the binary)")
     args = parser.parse_args()
 
     qrels, run = ensure_data(args.data, args.queries, args.depth, args.judged)
@@ -320,6 +326,10 @@ def main() -> None:
         elif name == "rankflavor 3 runs":
             ratio = f"{best[name] / best[main_name]:.2f}x one run"
         print(f"{name:44s} {best[name]:8.2f} {statistics.median(times[name]):9.2f} {memory[name]:8.0f}  {ratio}")
+    print()
+    print(f"issue 40's targets, medians of {args.repeat} interleaved runs:")
+    for line in issue40_rows({name: statistics.median(t) for name, t in times.items()}, memory, names):
+        print(f"  {line}")
     print()
     print("against the targets (issue 28), best times:")
     for line in target_lines(best, memory, names):

@@ -6,11 +6,18 @@ bench-data/track/). Timed side by side: `rankflavor eval QRELS runs/* -m trec_ev
 process), `rankflavor trec_eval -c QRELS RUN` and C trec_eval -c looped over the files (one `sh` loop each: its
 peak RSS is the largest child's; -c as trec_eval 10.0 stops at a judged query a run misses), pytrec_eval and
 ranx in one process each (the qrels read once, every run evaluated).
-C trec_eval is the `trec_eval` on PATH or `--trec-eval PATH`: bench.py does not build it.
+C trec_eval is `--trec-eval PATH`, else $TREC_EVAL, else the `trec_eval` on PATH: bench.py does not build it.
+
+Issue 40's five rows (`issue40_rows`), each from the medians of the interleaved runs: `rankflavor trec_eval` on
+trec_eval's own test files (qrels.test, results.test, from the test/ folder beside the C binary or
+`--trec-eval-tests DIR`), on one run of the track (50 queries x 1,000 docs: 50,000 rows, -c) and on the TREC-sized
+run, each beside C trec_eval on the same files; the track's loops and `eval runs/*`; NDCG@10 on the large run
+beside pytrec_eval and C trec_eval, with the peak memory.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -33,8 +40,28 @@ def ensure_track(data: Path, runs: int, queries: int, depth: int) -> tuple[Path,
 
 
 def c_trec_eval(given: str | None) -> str | None:
-    """C trec_eval: `--trec-eval PATH`, else `trec_eval` on PATH (not built here), else None."""
-    return given or shutil.which("trec_eval")
+    """C trec_eval: `--trec-eval PATH`, else $TREC_EVAL, else `trec_eval` on PATH (not built here), else None."""
+    found = given or os.environ.get("TREC_EVAL") or shutil.which("trec_eval")
+    return found if found and Path(found).is_file() else None
+
+
+def add_issue40_commands(commands: dict[str, list[str]], names: dict[str, str], rf: list[str], te: str | None,
+                         tests: Path | None, track: tuple[Path, list[Path]], trec_sized: tuple[Path, Path]) -> None:
+    """`rankflavor trec_eval` on trec_eval's test files, one track run and the TREC-sized run, and C trec_eval on the
+    same files (when found): the per-call rows of issue 40."""
+    pairs = {"te tests": (tests / "qrels.test", tests / "results.test") if tests else None,
+             "te 50k": (track[0], track[1][0], "-c") if track[1] else None, "te sized": trec_sized}
+    labels = {"te tests": "trec_eval's test files", "te 50k": "one track run (50,000 rows)",
+              "te sized": "TREC-sized (200 x 1,000)"}
+    for key, files in pairs.items():
+        if files is None or not Path(files[0]).exists():
+            continue
+        flags, paths = list(files[2:]), [str(f) for f in files[:2]]
+        names[key] = f"rankflavor trec_eval {labels[key]}"
+        commands[names[key]] = [*rf, "trec_eval", *flags, *paths]
+        if te:
+            names[f"c {key}"] = f"C trec_eval {labels[key]}"
+            commands[names[f"c {key}"]] = [te, *flags, *paths]
 
 
 def loop(command: list[str], qrels: Path, runs: list[Path]) -> list[str]:
@@ -141,3 +168,49 @@ def target_lines(best: dict[str, float], memory: dict[str, float], names: dict[s
         lines.append(f"large run: NDCG@10 {b('ndcg'):.2f} s is {b('ndcg') / b('floor'):.2f}x the bare pyarrow read "
                      f"({b('floor'):.2f} s, {m('floor'):.0f} MB)")
     return lines
+
+
+def issue40_rows(median: dict[str, float], memory: dict[str, float], names: dict[str, str]) -> list[str]:
+    """Issue 40's five rows from this run's medians: rankflavor, C trec_eval and pytrec_eval side by side, the
+    ratio and the target (a row whose commands did not run says so)."""
+    rows = [f"{'row':44s} {'rankflavor':>11s} {'C trec_eval':>12s} {'pytrec_eval':>12s}  ratio, target"]
+
+    def t(key: str) -> float | None:
+        return median.get(names.get(key, ""))
+
+    def mb(key: str) -> float:
+        return memory.get(names.get(key, ""), float("nan"))
+
+    def row(label: str, mine: float | None, c: float | None, py: float | None, verdict: str) -> None:
+        cells = [f"{x:10.3f}s" if x is not None else f"{'-':>10s} " for x in (mine, c, py)]
+        rows.append(f"{label:44s} {cells[0]:>11s} {cells[1]:>12s} {cells[2]:>12s}  {verdict}")
+
+    def met(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    mine, c = t("te tests"), t("c te tests")
+    if mine is not None:
+        row("1 trec_eval qrels.test results.test", mine, c, None, f"{mine:.3f} s (target <= 0.12 s: {met(mine <= 0.12)})")
+    mine, c = t("te 50k"), t("c te 50k")
+    if mine is not None and c is not None:
+        row("2 trec_eval -c, one 50,000-row run, official", mine, c, None,
+            f"{mine / c:.2f}x C (target <= 3x: {met(mine <= 3 * c)})")
+    mine, c, py = t("te sized"), t("c te sized"), t("pytrec official")
+    if mine is not None and c is not None:
+        row("3 trec_eval, 200 x 1,000, official", mine, c, py,
+            f"{mine / c:.2f}x C (target <= 1x: {met(mine <= c)}); {mb('te sized'):.0f} MB (target < 80 MB: "
+            f"{met(mb('te sized') < 80)}; C {mb('c te sized'):.0f} MB)")
+    loop, c, track = t("rf loop"), t("c loop"), t("track")
+    if loop is not None and c is not None:
+        row("4a shell loop of trec_eval -c, 100 runs", loop, c, None, f"{loop / c:.2f}x C's loop (target <= 3x: "
+            f"{met(loop <= 3 * c)})")
+    if track is not None and c is not None:
+        row("4b eval runs/* --format trec vs C's loop", track, c, t("pytrec track"),
+            f"{c / track:.2f}x faster than C's loop (target >= 3x: {met(c >= 3 * track)})")
+    mine, c, py = t("ndcg"), t("c ndcg"), t("pytrec")
+    if mine is not None and c is not None and py is not None:
+        fast = py >= 10 * mine and c >= 10 * mine
+        row("5 7M rows, NDCG@10", mine, c, py,
+            f"{py / mine:.1f}x pytrec_eval, {c / mine:.1f}x C (target >= 10x both: {met(fast)});"
+            f" {mb('ndcg'):.0f} MB vs C {mb('c ndcg'):.0f} MB (target at most C's: {met(mb('ndcg') <= mb('c ndcg'))})")
+    return rows

@@ -328,7 +328,9 @@ def test_speculative_read_gives_the_settled_result_or_error(tmp_path, run_text, 
 
 
 def test_speculative_read_of_a_file_that_changes_under_it_is_read_again(tmp_path, monkeypatch):
-    from rankflavor.inputs import trec_fast
+    from rankflavor.inputs import trec_compiled, trec_fast
+
+    monkeypatch.setattr(trec_compiled, "_trec_reader", None)  # (the pyarrow reader's speculation, tested here)
 
     qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "run.txt"
     qrels_path.write_text("q1 0 d1 1\nq1 0 d2 2\n")

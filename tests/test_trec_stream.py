@@ -55,13 +55,16 @@ def test_a_missing_run_file_is_reported_before_any_line(tmp_path, capsys):
 def test_the_prefetch_parses_at_most_window_runs_ahead(tmp_path, monkeypatch):
     _, runs = _track(tmp_path, prefetch.WINDOW + 2)
     started: list[str] = []
-    real = prefetch.parse_columns
+    reals = {"parse_columns": prefetch.parse_columns, "read_compiled": prefetch.trec_compiled.read_compiled}
 
-    def counted(path, *args, **kwargs):
-        started.append(str(path))
-        return real(path, *args, **kwargs)
+    def counted(name):
+        def parse(path, *args, **kwargs):
+            started.append(str(path))
+            return reals[name](path, *args, **kwargs)
+        return parse
 
-    monkeypatch.setattr(prefetch, "parse_columns", counted)
+    monkeypatch.setattr(prefetch, "parse_columns", counted("parse_columns"))  # (pyarrow's parse)
+    monkeypatch.setattr(prefetch.trec_compiled, "read_compiled", counted("read_compiled"))  # (the compiled reader's)
     items = prefetch.prefetch_runs(runs)
     assert items[prefetch.WINDOW - 1]._done.wait(30)
     assert not items[prefetch.WINDOW]._done.wait(0.3)  # (waits for the first run to be taken)

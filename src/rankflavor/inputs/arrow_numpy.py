@@ -33,3 +33,14 @@ def array_to_numpy(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
     if data is None or len(array) == 0:
         return np.zeros(0, dtype=dtype)
     return np.frombuffer(data, dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
+def string_array(values: list[str]) -> pa.Array:
+    """An Arrow string array of Python strings, built from its buffers (`pa.array` on a list imports pandas)."""
+    encoded = [value.encode() for value in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
+    if offsets[-1] >= 1 << 31:
+        return pa.array(values, pa.string())  # (past a string array's 2 GiB: Arrow chunks it)
+    data = pa.py_buffer(b"".join(encoded))
+    return pa.Array.from_buffers(pa.string(), len(encoded), [None, pa.py_buffer(offsets.astype(np.int32)), data])

@@ -1,4 +1,5 @@
-"""Parse run files on Arrow's threads while the caller does its own start-up (importing the engine, the qrels).
+"""Parse run files on Arrow's threads (or on one thread by the compiled reader, inputs/trec_compiled.py) while the
+caller does its own start-up (importing the engine, the qrels).
 
 Importing this module imports pyarrow and its CSV reader only (io/arrow_csv.py), so `rankflavor eval` starts
 parsing the runs early, before the engine is imported. The parse is speculative, as `evaluate` reads TREC files
@@ -17,6 +18,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rankflavor.inputs import trec_compiled
 from rankflavor.inputs.arrow_csv import RUN_COLUMNS, parse_columns, speculative_columns
 
 if TYPE_CHECKING:
@@ -34,13 +36,20 @@ class Prefetched:
         self.path = Path(path)
         self._done = threading.Event()
         self._parsed: pa.Table | None = None
+        self._compiled: trec_compiled.CompiledRead | None = None
         self._taken = False
         self.consumed = threading.Event()  # (taken, or read from its path: the parser may go WINDOW runs further)
 
     def _parse(self) -> None:
         try:
+            if trec_compiled.available():  # (the compiled reader, without the GIL; None: the file is read as usual)
+                compiled = trec_compiled.read_compiled(self.path, RUN_COLUMNS, 4, defer_scan=True)
+                self._compiled = None if self.consumed.is_set() else compiled
+                return
             parsed = parse_columns(self.path, RUN_COLUMNS, 4, speculative_columns(RUN_COLUMNS, 4), gz=False)
             self._parsed = None if self.consumed.is_set() else parsed
+        except Exception:  # (a parse that fails here leaves the file to the reader, which says why)
+            self._parsed = self._compiled = None
         finally:
             self._done.set()
 
@@ -50,12 +59,15 @@ class Prefetched:
 
         if not defer_scan or self._taken:
             self.consumed.set()
-            self._parsed = None
+            self._parsed = self._compiled = None
             return read_trec_run(self.path)
         self._done.wait()
         self._taken = True
         parsed, self._parsed = self._parsed, None
+        compiled, self._compiled = self._compiled, None
         self.consumed.set()
+        if compiled is not None:
+            return read_trec_run(self.path, defer_scan=True, compiled=compiled)
         return read_trec_run(self.path, defer_scan=True, parsed=parsed)
 
     def __str__(self) -> str:

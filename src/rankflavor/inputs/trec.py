@@ -1,8 +1,9 @@
 """Readers for TREC qrels (`qid iter docid grade`) and runs (`qid Q0 docid rank score tag`), plain or .gz; `-` is the
 standard input. The default format of inputs/formats.py: a file no other format's signature or extension claims.
 
-Tidy files go through the fast pyarrow reader (`trec_fast`); anything else, and every file whose fast read
-fails, through the line reader (`trec_lines`), so that an error names the file, the line, the text and the fix.
+Plain ASCII files go through the compiled reader (`trec_compiled`, when built); other tidy files through the fast
+pyarrow reader (`trec_fast`); anything else, and every file whose fast read fails, through the line reader
+(`trec_lines`), so that an error names the file, the line, the text and the fix.
 """
 
 from __future__ import annotations
@@ -18,18 +19,26 @@ from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS, arrow_pool
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.stdin import STDIN_NAME, is_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source, file_source
+from rankflavor.inputs.trec_compiled import CompiledRead, read_compiled
 from rankflavor.inputs.trec_fast import read_fast
 from rankflavor.limits import input_cap
 
 
 def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer_scan: bool,
-          parsed: pa.Table | None = None, raw: bytes | None = None):
+          parsed: pa.Table | None = None, raw: bytes | None = None,
+          compiled: CompiledRead | None = None):
     source = file_source(path, "trec")
     regular = str(path) != STDIN_NAME and _regular_file(path)
     if regular and path.stat().st_size > input_cap():  # (the line reader's read refuses it: its NULs, or its size)
         regular = False
     if raw is None and not regular:
         raw = _lines().read_raw(path)  # (a pipe or the standard input is read once, here)
+    if compiled is None and regular and raw is None and parsed is None:
+        compiled = read_compiled(path, columns, value_col, defer_scan)
+    if compiled is not None:  # (the compiled reader: inputs/trec_compiled.py)
+        source.sha256, source.pending = compiled.sha256, compiled.pending
+        source.comment_lines, source.blank_lines = compiled.comments, compiled.blanks
+        return source, compiled.query, compiled.doc, compiled.values, None
     fast = read_fast(path, columns, value_col, defer_scan, parsed) if regular and raw is None else None
     if fast is not None and fast.table.num_rows > 0:
         pool = arrow_pool()
@@ -78,12 +87,13 @@ def read_trec_qrels(path: str | Path, defer_scan: bool = False, raw: bytes | Non
 
 
 def read_trec_run(path: str | Path, defer_scan: bool = False, parsed: pa.Table | None = None,
-                  raw: bytes | None = None) -> RunTable:
+                  raw: bytes | None = None, compiled: CompiledRead | None = None) -> RunTable:
     """Read a TREC run file: `qid Q0 docid rank score tag` per line (`-` the standard input; `raw` its bytes when
     read already; the rank column is ignored, as trec_eval does;
     columns after the sixth are skipped and the lines that have them counted, as trec_eval skips them).
-    defer_scan: see `settle`; parsed: see trec_fast.read_fast."""
-    source, query, doc, score, lines = _read(_path(path), RUN_COLUMNS, 4, "score", defer_scan, parsed, raw)
+    defer_scan: see `settle`; parsed: see trec_fast.read_fast; compiled: the compiled reader's table of the file,
+    read ahead (inputs/prefetch.py)."""
+    source, query, doc, score, lines = _read(_path(path), RUN_COLUMNS, 4, "score", defer_scan, parsed, raw, compiled)
     return RunTable(source=source, query=query, doc=doc, score=score, line=lines)
 
 
@@ -127,6 +137,13 @@ def settle(source: Source) -> bool:
 
 
 def row_lines(table: QrelsTable | RunTable) -> np.ndarray:
-    """The source line of every row of a table the fast reader read (it keeps none; formats.line_of asks for them
-    when an error names a line): a plain file with no blank or comment line, one row per line, so row + 1."""
-    return np.arange(1, len(table.doc) + 1, dtype=np.int64)
+    """The source line of every row of a table read without line numbers (formats.line_of asks for them when an
+    error names a line): row + 1 for a file with no blank or comment line (one row per line), else the file read
+    line by line."""
+    source = table.source
+    if not (source.comment_lines or source.blank_lines):
+        return np.arange(1, len(table.doc) + 1, dtype=np.int64)
+    path = Path(source.path or source.name)  # (<stdin>: its kept bytes)
+    is_run = isinstance(table, RunTable)
+    cols, col = (RUN_COLUMNS, 4) if is_run else (QRELS_COLUMNS, 3)
+    return _lines().read_lines(path, cols, col, "score" if is_run else "grade").line

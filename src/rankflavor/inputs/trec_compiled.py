@@ -1,0 +1,100 @@
+"""The compiled TREC reader (`_trec_reader.c`, built by `pip install -e .`): a plain text file parsed and its ids
+interned in C, into the Arrow arrays the other readers give (dictionary-encoded ids, float64 values).
+
+It reads a file only when it reads it as the line reader (inputs/trec_lines.py) would: ASCII text, columns
+separated by spaces and tabs, blank and `#` lines skipped, exactly the format's columns, a plain finite number in
+the value column. Anything else (an error to report with its line, UTF-8 ids, a BOM, gzip, extra run columns, a
+file of no rows) gives None, and the caller reads the file with the Python readers, which say what is wrong. When
+the extension is absent (a checkout run from its sources), `available()` is False and the Python readers read
+every file (`RANKFLAVOR_PURE_PYTHON=1` asks for that too). The file's SHA-256 is computed on a thread beside the
+parse, which runs without the GIL.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pyarrow as pa
+
+if TYPE_CHECKING:
+    import numpy as np
+
+try:
+    from rankflavor.inputs import _trec_reader
+except ImportError:  # (not built: the Python readers read every file)
+    _trec_reader = None
+
+HASH_STEP = 1 << 20
+
+
+def available() -> bool:
+    """Whether the compiled reader is built and not turned off (RANKFLAVOR_PURE_PYTHON=1)."""
+    return _trec_reader is not None and os.environ.get("RANKFLAVOR_PURE_PYTHON", "") in ("", "0")
+
+
+@dataclass
+class CompiledRead:
+    query: pa.DictionaryArray  # int32 codes into the ids in order of first appearance
+    doc: pa.DictionaryArray
+    values: np.ndarray  # float64
+    comments: int
+    blanks: int
+    sha256: str | None  # None while `pending` hashes
+    pending: HashPending | None = None
+
+
+class HashPending(threading.Thread):
+    """The file's SHA-256 on a thread (hashlib releases the GIL on large blocks); `wait` as trec_fast.Pending's."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(daemon=True)
+        self.path = path
+        self.hexdigest: str | None = None
+        self.start()
+
+    def run(self) -> None:
+        import hashlib
+
+        hasher = hashlib.sha256()
+        try:
+            with self.path.open("rb") as handle:
+                while block := handle.read(HASH_STEP):
+                    hasher.update(block)
+        except OSError:
+            return
+        self.hexdigest = hasher.hexdigest()
+
+    def wait(self) -> tuple[str | None, bool]:
+        """(SHA-256, or None when the file could not be read again; True: the table needs no second read)."""
+        self.join()
+        return self.hexdigest, self.hexdigest is not None
+
+
+def read_compiled(path: Path, columns: tuple[str, ...], value_col: int, defer_scan: bool = False) -> CompiledRead | None:
+    """The compiled reader's table of a regular, uncompressed text file; None when it does not read it."""
+    if not available() or path.suffix == ".gz":
+        return None
+    hashing = HashPending(path)
+    parsed = _trec_reader.parse(str(path), len(columns), value_col)
+    if parsed is None:
+        return None
+    import numpy as np  # (here: inputs/prefetch.py imports this module before numpy)
+
+    rows, query, doc, values, comments, blanks = parsed
+    read = CompiledRead(_dictionary_array(rows, *query), _dictionary_array(rows, *doc),
+                        np.frombuffer(values, dtype=np.float64, count=rows), comments, blanks, None, hashing)
+    if not defer_scan:
+        read.sha256, _ = hashing.wait()
+        read.pending = None
+    return read
+
+
+def _dictionary_array(rows: int, codes: object, offsets: object, data: object, distinct: int) -> pa.DictionaryArray:
+    """An Arrow dictionary array over the reader's buffers (no copy: each buffer keeps its owner alive)."""
+    indices = pa.Array.from_buffers(pa.int32(), rows, [None, pa.py_buffer(codes)])
+    dictionary = pa.Array.from_buffers(pa.string(), distinct, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    return pa.DictionaryArray.from_arrays(indices, dictionary)

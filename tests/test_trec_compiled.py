@@ -1,0 +1,219 @@
+"""The compiled TREC reader (inputs/_trec_reader.c) against the line reader (inputs/trec_lines.py): on any text,
+either it declines (None: the Python readers then read the file and say what is wrong) or it gives the line
+reader's ids, values and skipped-line counts; it declines only what it must (bytes beyond printable ASCII, a run's
+extra columns, an error, no rows). Without the extension the Python readers read every file, and a file is read the
+same way, errors included, with it and without it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rankflavor.errors import InputError
+from rankflavor.inputs import trec_compiled
+from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS
+from rankflavor.inputs.trec import read_trec_qrels, read_trec_run
+from rankflavor.inputs.trec_lines import RUN_WIDTH, read_lines
+
+needs_reader = pytest.mark.skipif(trec_compiled._trec_reader is None and not os.environ.get("CI"),
+                                  reason="the compiled reader is not built (pip install -e . builds it)")
+FIELDS = ["q1", "q2", "Q0", "d1", "d#2", "D3", "0", "1", "2", "-0.5", "+2.", ".5", "1e3", "1E-2", "3.25", "007",
+          "1_0", "inf", "nan", "-Infinity", "1e400", "abc", "score", ".", "e5", "1e", "é", "d\u00a0", "\ufeffq",
+          "x\x0by", "\x00", "", "tag", "#c", "7" * 300]
+SEPARATORS = [" ", "\t", "  ", " \t "]
+ENDS = ["\n", "\r\n", "\r"]
+
+
+IDS = ["q1", "q2", "Q0", "d1", "d#2", "D3", "0", "7", "x" * 40]
+NUMBERS = ["0", "1", "2", "-0.5", "+2.", ".5", "1e3", "1E-2", "3.25", "007", "-0", "1e-400", "123456789.123456789"]
+
+
+@st.composite
+def trec_texts(draw, width: int) -> str:
+    """Lines mostly of the format's shape (ids, plain numbers), some of any fields, widths and bytes."""
+    lines = []
+    for _ in range(draw(st.integers(0, 8))):
+        kind = draw(st.sampled_from(["row"] * 10 + ["wild", "blank", "comment"]))
+        if kind == "blank":
+            text = draw(st.sampled_from(["", " ", "\t ", "  "]))
+        elif kind == "comment":
+            text = draw(st.sampled_from(["", " ", "\t"])) + "#" + draw(st.sampled_from(["", " a b", "q1 0 d1 1"]))
+        else:
+            if kind == "row":
+                fields = [draw(st.sampled_from(NUMBERS if i == (4 if width == 6 else 3) else IDS))
+                          for i in range(width)]
+            else:
+                fields = [draw(st.sampled_from(FIELDS)) for _ in range(draw(st.sampled_from([3, 4, 5, 6, 7])))]
+            seps = [draw(st.sampled_from(SEPARATORS)) for _ in range(len(fields) - 1)]
+            text = draw(st.sampled_from(["", " ", "\t"])) + "".join(f + s for f, s in zip(fields, [*seps, ""], strict=True))
+            text += draw(st.sampled_from(["", "", " ", "\t"]))
+        lines.append(text + draw(st.sampled_from(ENDS)))
+    text = "".join(lines)
+    return text[:-1] if text and draw(st.booleans()) else text  # (a last line without its end)
+
+
+def _python(path: Path, columns: tuple[str, ...], value_col: int):
+    try:
+        return read_lines(path, columns, value_col, "value")
+    except InputError as exc:
+        return exc
+
+
+def _should_read(text: str, read, columns: tuple[str, ...], value_col: int) -> bool:
+    """What the compiled reader must read: the line reader's rows of a file of printable ASCII, tabs and line ends,
+    no run line wider than six columns, no value over 256 characters."""
+    if isinstance(read, InputError) or not read.query or read.extra_columns:
+        return False
+    if any(not (c in "\t\n\r" or " " <= c <= "~") for c in text):
+        return False
+    rows = [line.split() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    return all(len(row[value_col]) <= 256 for row in rows if len(row) == len(columns) and row[0][0] != "#")
+
+
+@needs_reader
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), run=st.booleans())
+def test_compiled_reader_reads_what_the_line_reader_reads(tmp_path, data, run):
+    text = data.draw(trec_texts(6 if run else 4))
+    path = tmp_path / "input.txt"
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    columns, value_col = (RUN_COLUMNS, 4) if run else (QRELS_COLUMNS, 3)
+    compiled = trec_compiled.read_compiled(path, columns, value_col)
+    python = _python(path, columns, value_col)
+    assert (compiled is not None) == _should_read(text, python, columns, value_col), (text, python)
+    if compiled is not None:
+        assert compiled.query.to_pylist() == python.query
+        assert compiled.doc.to_pylist() == python.doc
+        assert np.array_equal(compiled.values, np.asarray(python.value, dtype=np.float64))
+        assert (compiled.comments, compiled.blanks) == (python.comments, python.blanks)
+
+
+@needs_reader
+def test_line_ends_split_across_blocks_and_a_large_file(tmp_path):
+    """A \\r\\n astride the reader's 1 MiB blocks, lines longer than a block, a million rows: the line reader's."""
+    parts = []
+    for i in range(40_000):
+        parts.append(f"q{i % 97}\tQ0 d{i * 7919 % 50_021}  {i % 13} {(i * 0.37) % 5:.6g} run" + ("\r\n", "\n", "\r")[i % 3])
+    parts.insert(20_000, "q1 Q0 " + "d" * (3 << 20) + " 1 2.5 run\r\n")
+    text = "".join(parts)
+    path = tmp_path / "run.txt"
+    path.write_text(text, newline="")
+    compiled = trec_compiled.read_compiled(path, RUN_COLUMNS, 4)
+    python = read_lines(path, RUN_COLUMNS, 4, "score")
+    assert compiled is not None and len(compiled.values) == len(python.value) == 40_001
+    assert compiled.doc.to_pylist() == python.doc and compiled.query.to_pylist() == python.query
+    assert np.array_equal(compiled.values, python.value)
+
+
+def _same_table(a, b) -> None:
+    assert a.query.to_pylist() == b.query.to_pylist() and a.doc.to_pylist() == b.doc.to_pylist()
+    assert np.array_equal(getattr(a, "score", getattr(a, "grade", None)), getattr(b, "score", getattr(b, "grade", None)))
+    assert (a.source.sha256, a.source.comment_lines, a.source.blank_lines) == \
+        (b.source.sha256, b.source.comment_lines, b.source.blank_lines)
+
+
+GOOD = "# a comment\nq2 Q0 d1 1 2.5 run\n\nq1\tQ0\td2\t2\t-1e-3\trun\r\nq1 Q0 d1 3 7 run"
+BAD = ["q1 Q0 d1 1 2.5 run\nq1 Q0 d2 2 NaN run\n", "q1 Q0 d1 1 2.5 run\nq1 Q0 d2 2 run\n",
+       "qid Q0 docno rank score tag\nq1 Q0 d1 1 2 run\n", "q1 Q0 d1 1 2.5 run\n\x00\x00\x00",
+       "q1 Q0 d1 1 2.5 run\nq1 Q0 d2 2 1\x0b5 run\n", "q1,Q0,d1,1,2.5,run\n"]
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_a_file_reads_the_same_with_and_without_the_extension(tmp_path, monkeypatch, pure):
+    """The fallback: with the extension absent (or turned off), the Python readers give the same table, and a bad
+    file the same error (file, line, text, fix) either way."""
+    path = tmp_path / "run.txt"
+    path.write_text(GOOD, newline="")
+    with_it = read_trec_run(path)
+    if pure:
+        monkeypatch.setenv("RANKFLAVOR_PURE_PYTHON", "1")
+    else:
+        monkeypatch.setattr(trec_compiled, "_trec_reader", None)
+    assert not trec_compiled.available()
+    _same_table(with_it, read_trec_run(path))
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    monkeypatch.undo()
+    judged = read_trec_qrels(qrels)
+    monkeypatch.setattr(trec_compiled, "_trec_reader", None)
+    _same_table(judged, read_trec_qrels(qrels))
+
+
+@pytest.mark.parametrize("text", BAD)
+def test_errors_are_the_python_readers_with_the_extension(tmp_path, monkeypatch, text):
+    path = tmp_path / "run.txt"
+    path.write_bytes(text.encode())
+    with pytest.raises(InputError) as compiled:
+        read_trec_run(path)
+    monkeypatch.setattr(trec_compiled, "_trec_reader", None)
+    with pytest.raises(InputError) as python:
+        read_trec_run(path)
+    assert str(compiled.value) == str(python.value)
+    assert (compiled.value.line, compiled.value.fix) == (python.value.line, python.value.fix)
+
+
+def test_the_extension_is_built_under_ci():
+    """`make test` (CI set) runs on the `pip install -e .` of pyproject.toml, which builds the reader."""
+    if os.environ.get("CI") and "site-packages" not in trec_compiled.__file__:
+        assert trec_compiled._trec_reader is not None
+
+
+def test_trec_eval_prints_the_same_bytes_without_the_extension(tmp_path):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n")
+    run.write_text("q1\tQ0\td1\t1\t0.5\tr\nq1 Q0 d2 2 0.25 r\nq2 Q0 d3 1 1 r\nq2 Q0 d4 2 1 r\n")
+    outputs = []
+    for pure in ("0", "1"):
+        env = {**os.environ, "RANKFLAVOR_PURE_PYTHON": pure}
+        done = subprocess.run([sys.executable, "-m", "rankflavor", "trec_eval", "-q", str(qrels), str(run)],
+                              capture_output=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] and b"map" in outputs[0]
+
+
+def test_run_width_is_the_readers():
+    assert RUN_WIDTH == len(RUN_COLUMNS) == 6
+
+
+@needs_reader
+def test_a_carriage_return_ending_the_first_block(tmp_path):
+    """The \\r of a \\r\\n as the last byte of the reader's first 1 MiB read, its \\n the first of the next."""
+    head = "q1 Q0 d0 1 1 run"
+    text = head + " " * ((1 << 20) - 1 - len(head)) + "\r\n" + "q1 Q0 d1 2 0.5 run\r\n\rq2 Q0 d1 1 3 run\n"
+    path = tmp_path / "run.txt"
+    path.write_text(text, newline="")
+    assert text.index("\r") == (1 << 20) - 1
+    compiled = trec_compiled.read_compiled(path, RUN_COLUMNS, 4)
+    python = read_lines(path, RUN_COLUMNS, 4, "score")
+    assert compiled is not None and compiled.doc.to_pylist() == python.doc == ["d0", "d1", "d1"]
+    assert (compiled.comments, compiled.blanks) == (python.comments, python.blanks) == (0, 1)
+
+
+@needs_reader
+def test_values_are_read_as_float_reads_them(tmp_path):
+    """Decimals of 1 to 20 digits, signs, fractions and exponents: the same double as Python's float()."""
+    rng = np.random.default_rng(7)
+    fields = []
+    for _ in range(20_000):
+        digits = "".join(map(str, rng.integers(0, 10, rng.integers(1, 21))))
+        point = rng.integers(0, len(digits) + 1)
+        text = digits[:point] + "." + digits[point:] if rng.random() < 0.8 else digits
+        text = ("-" if rng.random() < 0.3 else "") + text
+        if rng.random() < 0.1:
+            text += f"e{rng.integers(-30, 30)}"
+        fields.append(text)
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"q1 Q0 d{i} 1 {v} r\n" for i, v in enumerate(fields)))
+    compiled = trec_compiled.read_compiled(path, RUN_COLUMNS, 4)
+    assert compiled is not None
+    expected = np.array([float(v) for v in fields])
+    assert np.array_equal(compiled.values, expected)
+    assert np.array_equal(np.signbit(compiled.values), np.signbit(expected))
