@@ -89,8 +89,8 @@ def test_compiled_reader_reads_what_the_line_reader_reads(tmp_path, data, run):
     python = _python(path, columns, value_col)
     assert (compiled is not None) == _should_read(text, python, columns, value_col), (text, python)
     if compiled is not None:
-        assert compiled.query.to_pylist() == python.query
-        assert compiled.doc.to_pylist() == python.doc
+        assert compiled.query.to_pylist() == python.query.to_pylist()
+        assert compiled.doc.to_pylist() == python.doc.to_pylist()
         assert np.array_equal(compiled.values, np.asarray(python.value, dtype=np.float64))
         assert (compiled.comments, compiled.blanks) == (python.comments, python.blanks)
 
@@ -108,7 +108,7 @@ def test_line_ends_split_across_blocks_and_a_large_file(tmp_path):
     compiled = trec_compiled.read_compiled(path, RUN_COLUMNS, 4)
     python = read_lines(path, RUN_COLUMNS, 4, "score")
     assert compiled is not None and len(compiled.values) == len(python.value) == 40_001
-    assert compiled.doc.to_pylist() == python.doc and compiled.query.to_pylist() == python.query
+    assert compiled.doc.to_pylist() == python.doc.to_pylist() and compiled.query.to_pylist() == python.query.to_pylist()
     assert np.array_equal(compiled.values, python.value)
 
 
@@ -193,7 +193,7 @@ def test_a_carriage_return_ending_the_first_block(tmp_path):
     assert text.index("\r") == (1 << 20) - 1
     compiled = trec_compiled.read_compiled(path, RUN_COLUMNS, 4)
     python = read_lines(path, RUN_COLUMNS, 4, "score")
-    assert compiled is not None and compiled.doc.to_pylist() == python.doc == ["d0", "d1", "d1"]
+    assert compiled is not None and compiled.doc.to_pylist() == python.doc.to_pylist() == ["d0", "d1", "d1"]
     assert (compiled.comments, compiled.blanks) == (python.comments, python.blanks) == (0, 1)
 
 
