@@ -87,3 +87,20 @@ def test_m_with_params_is_read_from_its_first_flag():
 
     assert [s.name for s in slots(options) if s.name.startswith("P_")] == ["P_3"]
     assert (OUTPUTS / "first_params_win.out").read_text().count("P_3 ") == 1
+
+
+def test_one_measure_table_for_the_sets_and_the_drop_in():
+    """trec_eval's table is dialects/trec_table.py alone: the library's trec_eval.official and trec_eval.all_trec
+    name the values `rankflavor trec_eval -m official` and `-m all_trec` print (but runid, num_q, relstring), in
+    its order, and the family names expand into the default values the drop-in prints."""
+    from rankflavor.dialects import trec_sets, trec_table
+    from rankflavor.dropin.measures import slots
+
+    for nickname in ("official", "all_trec"):
+        options = parse_command_line(["-m", nickname, "q", "r"]).options
+        printed = [s.name for s in slots(options) if s.kind not in ("runid", "num_q", "relstring")]
+        assert [m.removeprefix("trec_eval.") for m in trec_sets.set_members(nickname)] == printed
+    for family, values in trec_sets.EXPANSIONS.items():
+        options = parse_command_line(["-m", family, "q", "r"]).options
+        assert [s.name for s in slots(options)] == [f"{family}_{v}" for v in values]
+    assert trec_sets.SETS["official"] == set(trec_table.NICKNAMES["official"])

@@ -17,26 +17,13 @@ ranked docs' grades, not a number) is not printed by rankflavor.
 from __future__ import annotations
 
 from rankflavor.dialects.pytrec_eval import ONLY_IN_10  # (its metrics are named as trec_eval names them)
+from rankflavor.dialects.trec_table import MEASURES, NICKNAMES, ORDER, OTHER_FORMAT, default_values
 
-TREC_ORDER = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
-              "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
-              "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P",
-              "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
-              "rbp", "rbp_resid", "unj")  # te_trec_measures, without the prefs and avgjg measures of no set
-SETS = {
-    "official": {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-                 "recip_rank", "iprec_at_recall", "P"},
-    "all_trec": {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-                 "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "unj", "rbp", "rbp_resid", "infAP",
-                 "gm_bpref", "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut",
-                 "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map",
-                 "set_F", "num_nonrel_judged_ret"},
-}
-LONG_CUTOFFS = ("5", "10", "15", "20", "30", "100", "200", "500", "1000")
-EXPANSIONS = {"P": LONG_CUTOFFS, "recall": LONG_CUTOFFS, "map_cut": LONG_CUTOFFS, "ndcg_cut": LONG_CUTOFFS,
-              "relative_P": LONG_CUTOFFS, "success": ("1", "5", "10"), "unj": ("5", "10", "20"),
-              "iprec_at_recall": tuple(f"{i / 10:.2f}" for i in range(11)),
-              "Rprec_mult": tuple(f"{i / 5:.2f}" for i in range(1, 11))}
+# (trec_eval's measure table, dialects/trec_table.py: its order without the other formats' measures and yaap,
+# which no set holds; official's and all_trec's members; each cutoff and level measure's default values)
+TREC_ORDER = tuple(name for name in ORDER if name not in OTHER_FORMAT and name != "yaap")
+SETS = {name: set(NICKNAMES[name]) for name in ("official", "all_trec")}
+EXPANSIONS = {name: default_values(name) for name, (kind, _) in MEASURES.items() if kind in ("cuts", "levels")}
 LINES = ("runid", "num_q")  # printed by --format trec, not evaluated
 UNPRINTED = ("relstring",)
 

@@ -40,7 +40,7 @@ the results, 7 no query in both files, 255 unreadable z-score file. docs/trec_ev
 
 def help_text(measures: tuple[RequestedMeasure, ...]) -> str:
     """The help page, with a paragraph per `-m` measure (a set: each of its measures)."""
-    from rankflavor.dropin.measures import NICKNAMES, ORDER
+    from rankflavor.dialects.trec_table import NICKNAMES, ORDER
 
     lines = [USAGE, "", FLAGS]
     names: list[str] = []
@@ -68,7 +68,8 @@ SPECIAL = {
 def describe(name: str) -> str:
     """One measure: what it is, and the flavor it is evaluated as."""
     from rankflavor import registry
-    from rankflavor.dropin.measures import MEASURES, OTHER_FORMAT, trec_flavor
+    from rankflavor.dialects.trec_table import MEASURES, OTHER_FORMAT
+    from rankflavor.dropin.measures import trec_flavor
     from rankflavor.dropin.trec_eval import REL_INFO_FORMATS
 
     if name in SPECIAL:
