@@ -180,18 +180,19 @@ def _run(args: argparse.Namespace) -> int:
     from rankflavor.flavor import labelled_specs
 
     specs = args.specs or [default_spec()]
-    labelled_specs(specs)  # a bad spec is reported before anything about the inputs
+    labelled = labelled_specs(specs)  # (parsed once, here: a bad spec is reported before anything about the inputs;
+    asked_set = asks_for_set(specs)  # the flavors and their labels are handed down, never parsed again)
     saved = None
     if args.against:
         from rankflavor.report.against import against, load_saved
 
         saved = load_saved(args.against)
     if streamable(args):  # (a track of runs: one run at a time, memory bounded by a few runs)
-        return _stream(args, runs, names, specs, workers)
+        return _stream(args, runs, names, labelled, asked_set, workers)
     if args.engine == "spark":
         report = _spark_report(args, specs, names)
     else:
-        report = evaluate(args.qrels, runs, specs, on_duplicate=args.on_duplicate, weights=weight_files(args.weights),
+        report = evaluate(args.qrels, runs, labelled, on_duplicate=args.on_duplicate, weights=weight_files(args.weights),
                           warnings=args.format != "trec" or args.against is not None)  # (trec's lines show none)
     compared = against(report, saved, args.allow_flavor_change) if saved is not None else None
     err = io.StringIO() if args.quiet else sys.stderr  # (--quiet: counted, not shown)
@@ -207,9 +208,7 @@ def _run(args: argparse.Namespace) -> int:
             render.print_warnings(report, err)
     elif args.format == "trec":
         from rankflavor.cli.trec_output import summarise_warnings, write_trec
-        from rankflavor.dialects.trec_sets import set_members
 
-        asked_set = any(spec.split() and set_members(spec.split()[0]) is not None for spec in specs)
         write_trec(report, sys.stdout, per_query=args.per_query, set_lines=asked_set)
         summarise_warnings(report, err)
     else:
@@ -226,22 +225,28 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _stream(args: argparse.Namespace, runs: list | dict, names: list[str] | None, specs: list[str],
-            workers: int) -> int:
+def asks_for_set(specs: list[str]) -> bool:
+    """Whether a spec names a trec_eval measure set (`official`, `trec_eval.all_trec`): its `all` lines then open
+    with runid and num_q, as trec_eval prints them."""
+    from rankflavor.dialects.trec_sets import set_members
+
+    return any(spec.split() and set_members(spec.split()[0]) is not None for spec in specs)
+
+
+def _stream(args: argparse.Namespace, runs: list | dict, names: list[str] | None, labelled: dict,
+            asked_set: bool, workers: int) -> int:
     from rankflavor.cli.render import count_left_out
     from rankflavor.cli.trec_pool import stream_pooled
     from rankflavor.cli.trec_stream import run_names_of, stream_trec
-    from rankflavor.dialects.trec_sets import set_members
 
-    asked_set = any(spec.split() and set_members(spec.split()[0]) is not None for spec in specs)
     err = io.StringIO() if args.quiet else sys.stderr
     items = list(runs.values()) if isinstance(runs, dict) else runs
     run_names = run_names_of(list(args.runs), names)
     if workers > 1:
-        stream_pooled(args, [str(item) for item in items], run_names, specs, weight_files(args.weights), asked_set,
-                      err, sys.stdout, workers)
+        stream_pooled(args, [str(item) for item in items], run_names, labelled, weight_files(args.weights),
+                      asked_set, err, sys.stdout, workers)
     else:
-        stream_trec(args, items, run_names, specs, weight_files(args.weights), asked_set, err, sys.stdout)
+        stream_trec(args, items, run_names, labelled, weight_files(args.weights), asked_set, err, sys.stdout)
     if args.quiet:
         count_left_out(err.getvalue(), sys.stderr)
     return EXIT_OK

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import IO, TYPE_CHECKING
 
 from rankflavor.dialects import trec_eval
+from rankflavor.dialects.trec_print import line
 from rankflavor.flavor import Flavor, parse_spec
 
 if TYPE_CHECKING:
@@ -49,8 +50,7 @@ def label_word(label: str) -> str:
 
 
 def _line(name: str, query: str, value: float, count: bool = False) -> str:
-    shown = f"{int(value)}" if count else f"{value:6.4f}"  # (trec_eval prints its counts as integers)
-    return f"{name:<22s}\t{query}\t{shown}\n"
+    return line(name, query, value, count=count)  # (trec_eval prints its counts as integers)
 
 
 def run_ids(report: ReportView) -> dict[str, str]:
@@ -78,7 +78,7 @@ def write_trec(report: ReportView, stream: IO[str], per_query: bool = False, set
     for run in runs:
         results = [r for r in report.results if r.run == run]
         if (len(runs) > 1 if several is None else several) and not set_lines:
-            stream.write(f"{'runid':<22s}\tall\t{run}\n")
+            stream.write(line("runid", "all", run))
         names = [_name(r, set_lines) for r in results]
         counts = [None if r.metric.aggregate in ("gm", "log_gm") else r.metric.aggregate == "sum" for r in results]
         if per_query:
@@ -89,7 +89,7 @@ def write_trec(report: ReportView, stream: IO[str], per_query: bool = False, set
                     if values.get(query) is not None and count is not None:
                         stream.write(_line(name, query, values[query], count))
         if set_lines:
-            stream.write(f"{'runid':<22s}\tall\t{tags.get(run, run)}\n")
+            stream.write(line("runid", "all", tags.get(run, run)))
             stream.write(_line("num_q", "all", results[0].counts["scored"], True))
         for name, result, count in zip(names, results, counts, strict=True):
             if result.mean is not None:

@@ -23,6 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rankflavor.cli.trec_stream import RunBlock
+    from rankflavor.flavor.flavor import Labelled
 
 MIN_RUNS = 4  # fewer runs: one process (starting the workers costs about as much as evaluating a run or two)
 WORKERS = min(4, len(os.sched_getaffinity(0)))
@@ -39,7 +40,7 @@ def workers_for(args: Any) -> int:
     return min(wanted, len(args.runs) // 2)
 
 
-def stream_pooled(args: Any, runs: list[str], names: list[str], specs: list[str], weights: dict[str, str],
+def stream_pooled(args: Any, runs: list[str], names: list[str], specs: Labelled, weights: dict[str, str],
                   set_lines: bool, err: IO[str], out: IO[str], workers: int) -> None:
     """stream_trec's output (the same bytes) from `workers` processes."""
     import multiprocessing
@@ -107,7 +108,7 @@ def start_method() -> str:
 _job: dict[str, Any] = {}  # in a worker: the qrels read once and the evaluation's settings
 
 
-def _start(qrels_path: str, specs: list[str], on_duplicate: str, weights: dict[str, str], share: int) -> None:
+def _start(qrels_path: str, specs: Labelled, on_duplicate: str, weights: dict[str, str], share: int) -> None:
     """A worker's start: Ctrl-C is the parent's to handle; its share of the memory budget; the qrels is read once
     (an error: each run says it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)

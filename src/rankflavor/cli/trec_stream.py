@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rankflavor.cli.trec_output import warning_kinds, write_kinds, write_trec
+
+if TYPE_CHECKING:
+    from rankflavor.flavor.flavor import Labelled
 
 
 def streamable(args: Any) -> bool:
@@ -37,7 +40,7 @@ def run_names_of(typed: list[str], names: list[str] | None) -> list[str]:
 RunBlock = tuple[list[str], str, dict[str, list[str]]]  # a run's input warnings, trec_eval block, warning kinds
 
 
-def stream_trec(args: Any, runs: list, names: list[str], specs: list[str], weights: dict[str, str],
+def stream_trec(args: Any, runs: list, names: list[str], specs: Labelled, weights: dict[str, str],
                 set_lines: bool, err: IO[str], out: IO[str], shown: set[str] | None = None,
                 kinds: dict[str, list[str]] | None = None) -> None:
     """Evaluate and print each run in turn against the qrels read once (see the module's docstring). shown, kinds:
@@ -51,7 +54,7 @@ def stream_trec(args: Any, runs: list, names: list[str], specs: list[str], weigh
     write_kinds(kinds, err)
 
 
-def run_block(qrels: Any, run: Any, name: str, specs: list[str], on_duplicate: str, weights: dict[str, str],
+def run_block(qrels: Any, run: Any, name: str, specs: Labelled, on_duplicate: str, weights: dict[str, str],
               per_query: bool, set_lines: bool) -> RunBlock:
     """One run evaluated against the qrels read once: what it prints (its report is dropped on return)."""
     import io
@@ -76,7 +79,7 @@ def print_block(block: RunBlock, shown: set[str], kinds: dict[str, list[str]], e
         kinds.setdefault(code, []).extend(where)
 
 
-def qrels_once(path: str, specs: list[str]) -> Any:
+def qrels_once(path: str, specs: Labelled) -> Any:
     """The qrels read once for every run: a subtopic qrels when a diversity measure is asked for
     (inputs/subtopics.py), else a QrelsTable."""
     from rankflavor.flavor import labelled_specs

@@ -9,8 +9,7 @@ error raised carries `trec_eval_exit` (C trec_eval's exit code) and `stdout_befo
 
 from __future__ import annotations
 
-import math
-
+from rankflavor.dialects.trec_print import line
 from rankflavor.dropin import jg as jg_measures
 from rankflavor.dropin.jg_read import read_qrels_jg
 from rankflavor.dropin.options import TrecEvalOptions
@@ -143,7 +142,7 @@ def _summary(selected: list[Selected], sums: dict[str, float], num_queries: int,
     lines = []
     for measure in selected:
         if measure.name == "runid":
-            lines.append(f"{'runid':<22}\tall\t{_text(run_id)}\n")
+            lines.append(line("runid", "all", _text(run_id)))
         elif measure.name == "num_q":
             lines.append(_line(measure, "num_q", "all", float(num_queries), z))
         for name in measure.value_names if measure.name != "num_q" else ():
@@ -153,20 +152,10 @@ def _summary(selected: list[Selected], sums: dict[str, float], num_queries: int,
 
 
 def _line(measure: Selected, name: str, qid: str, value: float, z: str) -> str:
-    """One printed line: `%-22s\\t%s\\t%6.4f`, or `%ld` for the counts (num_q, prefs_num_prefs_*); under -Z
-    (`z` = "Z") `Z%-22s\\t%s\\t%6.4f` for every value, counts too (meas_print_single.c, meas_print_final.c)."""
-    if z:
-        return f"Z{name:<22}\t{qid}\t{_fixed4(value)}\n"
-    if measure.name == "num_q" or measure.name in PREFS_COUNT:
-        return f"{name:<22}\t{qid}\t{int(value)}\n"
-    return f"{name:<22}\t{qid}\t{_fixed4(value)}\n"
-
-
-def _fixed4(value: float) -> str:
-    """printf's `%6.4f` (glibc prints NaN as `nan` or `-nan`, by its sign bit)."""
-    if math.isnan(value):
-        return f"{'-nan' if math.copysign(1.0, value) < 0 else 'nan':>6}"
-    return f"{value:6.4f}"
+    """One printed line (dialects/trec_print.py): `%ld` for the counts (num_q, prefs_num_prefs_*) but under -Z,
+    where every value is a `Z` line of `%6.4f` (meas_print_single.c, meas_print_final.c)."""
+    count = not z and (measure.name == "num_q" or measure.name in PREFS_COUNT)
+    return line(name, qid, value, count=count, z="Z" if z else "")
 
 
 def _text(raw: bytes) -> str:

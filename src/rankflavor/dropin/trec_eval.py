@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rankflavor.dialects.trec_print import line
 from rankflavor.dropin.c_reading import TrecEvalExit
 from rankflavor.dropin.measures import Slot, marked_measures, slots
 from rankflavor.dropin.options import TrecEvalOptions
@@ -291,11 +292,11 @@ def _z(zscores, qid: str, slot: Slot, value: float) -> float:
 def _query_line(slot: Slot, qid: str, value: float, relstring: str, z: str) -> str:
     """A `-q` line (meas_print_single.c); gm, runid and num_q print none."""
     if slot.kind == "relstring":
-        return f"{slot.name:<22s}\t{qid}\t'{relstring}'\n"
+        return line(slot.name, qid, f"'{relstring}'")
     if slot.kind == "double" or (slot.kind == "long" and z):
-        return f"{z}{slot.name:<22s}\t{qid}\t{c_float(value)}\n"
+        return line(slot.name, qid, value, z=z)
     if slot.kind == "long":
-        return f"{slot.name:<22s}\t{qid}\t{int(value)}\n"
+        return line(slot.name, qid, value, count=True)
     return ""
 
 
@@ -304,7 +305,7 @@ def _summary_line(run: Evaluated, slot: Slot, total: float, n: int, evaluated: i
     if slot.kind == "relstring":
         return []
     if slot.kind == "runid":
-        return [f"{'runid':<22s}\tall\t{run.results.run_id}\n"]
+        return [line("runid", "all", run.results.run_id)]
     if slot.kind == "num_q":
         total = float(n)
     elif slot.kind == "long" and slot.name == "num_rel" and options.complete_rel_info:
@@ -314,16 +315,7 @@ def _summary_line(run: Evaluated, slot: Slot, total: float, n: int, evaluated: i
         total = math.exp(total / n)
     elif slot.kind == "double":
         total = total / n
-    if slot.kind in ("long", "num_q") and not z:
-        return [f"{slot.name:<22s}\tall\t{int(total)}\n"]
-    return [f"{z}{slot.name:<22s}\tall\t{c_float(total)}\n"]
-
-
-def c_float(value: float) -> str:
-    """printf's %6.4f, NaN included (glibc prints x86's 0.0/0.0, whose sign bit is set, as -nan)."""
-    if math.isnan(value):
-        return "  -nan" if math.copysign(1.0, value) < 0 else "   nan"
-    return f"{value:6.4f}"
+    return [line(slot.name, "all", total, count=slot.kind in ("long", "num_q") and not z, z=z)]
 
 
 def _relstrings(report, wanted: list[Slot], options: TrecEvalOptions) -> tuple[Slot, dict[int, str]] | None:

@@ -11,7 +11,7 @@ value (rankflavor.flavor.values) that is also its canonical token.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -269,11 +269,18 @@ def parse_specs(specs: Sequence[str | Flavor] | str | Flavor) -> list[Flavor]:
     return list(labelled_specs(specs))
 
 
-def labelled_specs(specs: Sequence[str | Flavor] | str | Flavor) -> dict[Flavor, list[str]]:
+Labelled = dict["Flavor", list[str]]  # each flavor with its labels, in order: what labelled_specs returns
+
+
+def labelled_specs(specs: Sequence[str | Flavor] | str | Flavor | Labelled) -> Labelled:
     """Each flavor the specs stand for (in order, once) with the names the user gave it: the spec as written
     (spaces collapsed), `NAME@k ...` for each cutoff of a spec that stands for several, `Flavor.short` for
-    a Flavor given as such. Two specs that resolve to one flavor give it two labels. Anything else (None, a
-    number, a list holding one) is a SpecError naming it."""
+    a Flavor given as such. Two specs that resolve to one flavor give it two labels. What this returns, given
+    again, is returned as it is (a copy): the CLI parses its specs once and hands the flavors with their labels
+    down to the engine. Anything else (None, a number, a list holding one) is a SpecError naming it."""
+    if isinstance(specs, Mapping) and specs and all(isinstance(f, Flavor) and isinstance(labels, list) and labels
+                                                    for f, labels in specs.items()):
+        return {flavor: list(labels) for flavor, labels in specs.items()}
     items = [specs] if isinstance(specs, (str, Flavor)) else _spec_items(specs)
     out: dict[Flavor, list[str]] = {}
     failed: list[tuple[str, SpecError]] = []
