@@ -214,7 +214,7 @@ def _run(args: argparse.Namespace) -> int:
     if streamable(args):  # (a track of runs: one run at a time, memory bounded by a few runs)
         return _stream(args, runs, names, labelled, asked_set, workers)
     if args.engine == "spark":
-        report = _spark_report(args, specs, names)
+        report = _spark_report(args, labelled, names)
     else:
         report = evaluate(args.qrels, runs, labelled, on_duplicate=args.on_duplicate, weights=weight_files(args.weights),
                           warnings=args.format != "trec" or args.against is not None)  # (trec's lines show none)
@@ -291,8 +291,7 @@ def _bounds_json(report, grade: str) -> dict:
                                 "means": rows}}
 
 
-
-def _spark_report(args: argparse.Namespace, specs: list[str], names: list[str] | None):
+def _spark_report(args: argparse.Namespace, labelled: dict, names: list[str] | None):
     """The Spark engine's report (rankflavor/spark/report.py), printed as a local one."""
     from rankflavor.errors import UsageError
 
@@ -302,7 +301,7 @@ def _spark_report(args: argparse.Namespace, specs: list[str], names: list[str] |
         raise UsageError(f"--engine spark needs pyspark ({exc}): pip install 'rankflavor[spark]'") from None
     from rankflavor.spark.report import spark_report
 
-    return spark_report(args.qrels, list(args.runs), specs, args.master, args.on_duplicate, args.per_query,
+    return spark_report(args.qrels, list(args.runs), labelled, args.master, args.on_duplicate, args.per_query,
                         args.output, weight_files(args.weights), args.overwrite, names, args.unjudged_bounds)
 
 

@@ -52,7 +52,8 @@ def refuse_trec_eval_flags(args: argparse.Namespace) -> None:
         axis = axis.replace("N", value)
         parts.append(f"{item} {what}: the axis {axis}")
         axes.append(axis)
-    write = f"Write the axes after each spec, e.g. -m 'ndcg@10 {' '.join(axes)}'; or run" if axes else "Run"
+    head = "map" if any(axis.startswith("rel_level=") for axis in axes) else "ndcg@10"  # (ndcg reads no rel_level)
+    write = f"Write the axes after each spec, e.g. -m '{head} {' '.join(axes)}'; or run" if axes else "Run"
     raise UsageError(f"{', '.join(given)} {'is a flag' if len(given) == 1 else 'are flags'} of trec_eval, not of "
                      f"eval. In trec_eval {'; '.join(parts)}. {write} `rankflavor trec_eval {' '.join(given)} QRELS "
                      "RUN` for trec_eval's command line and output")

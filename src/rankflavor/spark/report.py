@@ -128,7 +128,7 @@ class SparkReport:
         return query_frame(self.results)
 
 
-def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | None, on_duplicate: str,
+def spark_report(qrels: str, runs: list[str], specs: list[str] | dict, master: str | None, on_duplicate: str,
                  per_query: bool, output: str | None, weights: dict[str, str] | None = None,
                  overwrite: bool = False, names: list[str] | None = None,
                  unjudged_bounds: str | None = None) -> SparkReport:
@@ -172,7 +172,7 @@ def spark_report(qrels: str, runs: list[str], specs: list[str], master: str | No
         provenance = frame_provenance(qrels_frame, run_frame, described, on_duplicate, bound)
     provenance["input_warnings"] += unused_weights(labelled, {w.name: w.source.path for w in bound})
     judged = qrels_frame if read is None else read  # (a subtopic qrels' judgments: spark/subtopics.py)
-    out = evaluate(judged, run_frame, specs, columns=Columns(run="run", order="line" if on_driver else None),
+    out = evaluate(judged, run_frame, labelled, columns=Columns(run="run", order="line" if on_driver else None),
                    runs=named, on_duplicate=on_duplicate, weights={w.name: w for w in bound},
                    unjudged_bounds=unjudged_bounds)
     if plan is not None:
