@@ -40,7 +40,8 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
         source.columns_set_aside = set_aside(table.column_names)
         return source, query, doc, values, None
     if compiled is None and regular and parsed is None:
-        compiled = read_compiled(path, columns, value_col, defer_scan)
+        with progress.doing(f"reading {source.name}"):
+            compiled = read_compiled(path, columns, value_col, defer_scan)
     if compiled is not None:  # (the compiled reader: inputs/trec_compiled.py)
         source.sha256, source.pending = compiled.sha256, compiled.pending
         source.comment_lines, source.blank_lines = compiled.comments, compiled.blanks
