@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(not hasattr(pty, "openpty") or sys.platform == "
 def _inputs(tmp_path: Path) -> list[str]:
     qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
     qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n")
-    run.write_text("q1 Q0 d1 1 2.0 r\n\tq1 Q0 d2 2 1.0 r\n")  # (a tab: the line reader, with its progress part)
+    run.write_text("q1 Q0 d1 1 2.0 r\n\tq1 Q0 d2 2 1.0 r\n")
     return [str(qrels), str(run)]
 
 

@@ -102,7 +102,7 @@ def steps(what: str, total: int) -> Iterator[Callable[[], None]]:
             count[0] += 1
             index = _parts.index(slot[0])
             slot[0] = _parts[index] = f"{what} {count[0]}/{total}"
-            _show()
+            _show(force=count[0] == 1)  # (a part's first step shows at once, as a `doing` part does)
 
     try:
         yield step

@@ -87,6 +87,8 @@ static PyObject *to_block(Grow *g) {
     return (PyObject *)b;
 }
 
+enum { OK = 0, REFUSE = 1, NOMEM = 2 };
+
 /* ---- interning: open addressing over the ids' bytes ------------------------------------------------- */
 typedef struct {
     Grow codes;   /* int32 per row */
@@ -146,7 +148,7 @@ static int interner_grow(Interner *t) {
     return 0;
 }
 
-/* the id's code appended to the row codes; -1 when out of memory or past int32's range */
+/* the id's code appended to the row codes: OK, NOMEM, or REFUSE past int32's range (the Python readers then) */
 static int intern(Interner *t, const char *p, size_t n) {
     uint32_t h = hash_bytes(p, n);
     size_t j = h & t->mask;
@@ -162,19 +164,18 @@ static int intern(Interner *t, const char *p, size_t n) {
         j = (j + 1) & t->mask;
     }
     if (code < 0) {
-        if (t->bytes.size + n > INT32_MAX || t->n == INT32_MAX - 1) return -1;
+        if (t->bytes.size + n > INT32_MAX || t->n == INT32_MAX - 1) return REFUSE;
         code = t->n++;
         int32_t end = (int32_t)(t->bytes.size + n);
-        if (grow_append(&t->bytes, p, n) || grow_append(&t->offsets, &end, sizeof end)) return -1;
+        if (grow_append(&t->bytes, p, n) || grow_append(&t->offsets, &end, sizeof end)) return NOMEM;
         t->slots[j] = code + 1;
         t->hashes[j] = h;
-        if ((size_t)t->n * 2 > t->mask && interner_grow(t)) return -1;
+        if ((size_t)t->n * 2 > t->mask && interner_grow(t)) return NOMEM;
     }
-    return grow_append(&t->codes, &code, sizeof code);
+    return grow_append(&t->codes, &code, sizeof code) ? NOMEM : OK;
 }
 
 /* ---- one line --------------------------------------------------------------------------------------- */
-enum { OK = 0, REFUSE = 1, NOMEM = 2 };
 
 typedef struct {
     int ncols, value_col;
@@ -256,9 +257,10 @@ static int read_lines(Reader *r, const char *p, const char *end) {
             double value;
             if (fields != r->ncols || len[0] == 0 || parse_value(start[r->value_col], len[r->value_col], &value))
                 return REFUSE;
-            if (intern(&r->query, start[0], len[0]) || intern(&r->doc, start[2], len[2]) ||
-                grow_append(&r->values, &value, sizeof value))
-                return NOMEM;
+            int status = intern(&r->query, start[0], len[0]);
+            if (status == OK) status = intern(&r->doc, start[2], len[2]);
+            if (status != OK) return status;
+            if (grow_append(&r->values, &value, sizeof value)) return NOMEM;
             r->rows++;
         }
         if (p < end) p += (*p == '\r' && p + 1 < end && p[1] == '\n') ? 2 : 1;

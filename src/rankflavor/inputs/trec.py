@@ -34,7 +34,8 @@ def _read(path: Path, columns: tuple[str, ...], value_col: int, what: str, defer
     if raw is None and not regular:
         raw = _lines().read_raw(path)  # (a pipe or the standard input is read once, here)
     if compiled is None and regular and raw is None and parsed is None:
-        compiled = read_compiled(path, columns, value_col, defer_scan)
+        with progress.doing(f"reading {source.name}"):
+            compiled = read_compiled(path, columns, value_col, defer_scan)
     if compiled is not None:  # (the compiled reader: inputs/trec_compiled.py)
         source.sha256, source.pending = compiled.sha256, compiled.pending
         source.comment_lines, source.blank_lines = compiled.comments, compiled.blanks

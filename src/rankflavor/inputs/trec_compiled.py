@@ -54,6 +54,7 @@ class HashPending(threading.Thread):
         super().__init__(daemon=True)
         self.path = path
         self.hexdigest: str | None = None
+        self.cancelled = threading.Event()  # (the compiled reader declined the file: its hash is not wanted)
         self.start()
 
     def run(self) -> None:
@@ -63,6 +64,8 @@ class HashPending(threading.Thread):
         try:
             with self.path.open("rb") as handle:
                 while block := handle.read(HASH_STEP):
+                    if self.cancelled.is_set():
+                        return
                     hasher.update(block)
         except OSError:
             return
@@ -81,6 +84,7 @@ def read_compiled(path: Path, columns: tuple[str, ...], value_col: int, defer_sc
     hashing = HashPending(path)
     parsed = _trec_reader.parse(str(path), len(columns), value_col)
     if parsed is None:
+        hashing.cancelled.set()
         return None
     import numpy as np  # (here: inputs/prefetch.py imports this module before numpy)
 
