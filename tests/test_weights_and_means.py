@@ -131,3 +131,15 @@ def test_verify_recomputes_the_mean():
     result.averaging.zero_codes = result.averaging.zero_codes[:0]  # (a mean computed without its zero)
     problems = report.verify()
     assert len(problems) == 1 and problems[0].query == "all" and "the mean" in problems[0].what
+
+
+def test_a_run_query_without_judgments_is_averaged_as_reported_under_mean_of_rounded():
+    """unjudged_queries=zero with mean_of=rounded: the zero of a query without judgments is averaged as reported,
+    rounded like the others (gm_map_log reports log(1e-5) = -11.512925..., averaged as -11.513 at round=3); the
+    engine once averaged it unrounded (hypothesis found it: 9.99999e-05 against the reference's 9.99940e-05)."""
+    import math
+
+    report = rf.evaluate({"q0": {"d0": 1}}, {"q0": {"d0": 1.0}, "q1": {}, "q2": {}, "q3": {}, "q9": {}},
+                         ["gm_map_log round=3 unjudged_queries=zero mean_of=rounded"])
+    assert report.mean() == math.exp((0.0 + 4 * -11.513) / 5)
+    assert report.verify() == []

@@ -52,8 +52,9 @@ class Averaging:
         ok = ~np.isnan(values)
         if not len(self.zero_codes):
             return codes[ok], values[ok]
-        return (np.concatenate([codes[ok], self.zero_codes]),
-                np.concatenate([values[ok], np.full(len(self.zero_codes), self.zero_value)]))
+        zeros = np.full(len(self.zero_codes), self.zero_value)  # (as reported too: pytrec_eval's gm_map_log 0 is log 1e-5)
+        zeros = zeros if self.mean_of == "raw" else round_values(zeros, self.round_to.decimals)
+        return np.concatenate([codes[ok], self.zero_codes]), np.concatenate([values[ok], zeros])
 
     def mean(self, codes: np.ndarray, raw: np.ndarray) -> float | None:
         """The mean of per-query values `raw` (unrounded; nan = null) of the judged query codes `codes`."""
