@@ -45,7 +45,7 @@ def value(name: str) -> float | None:
     if not text:
         return None
     if variable.kind == "size":
-        from rankflavor.limits import parse_size
+        from rankflavor.sizes import parse_size
 
         return parse_size(text, variable.means.split(" (")[0], f"the variable {name}", least=int(variable.least))
     try:

@@ -16,57 +16,21 @@ Each is a ContextVar (a block or the process); each refusal names the cap and th
 
 from __future__ import annotations
 
-import math
 import os
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 
-from rankflavor.errors import UsageError
+from rankflavor.sizes import LARGEST, MEMORY_OPTION, parse_size, size_text
 
 FALLBACK = 4 << 30  # the budget when the machine's available memory cannot be read
 INPUT_SHARE = 4  # the input cap's default: the budget / INPUT_SHARE
 DEPTH = 64  # the nesting cap's default
-MEMORY_OPTION = "--max-memory SIZE, max_memory= in Python, or RANKFLAVOR_MAX_MEMORY"
 INPUT_OPTION = "--max-input SIZE, RANKFLAVOR_MAX_INPUT, or rankflavor.limits.max_input(SIZE) in Python"
-_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
-          "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30, "T": 1 << 40, "TB": 1 << 40, "TIB": 1 << 40}
-_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([A-Za-z]*)\s*")
-_LARGEST = 1 << 60  # a size beyond any machine's memory: refused as a typo (an exabyte)
 _budget: ContextVar[int | None] = ContextVar("rankflavor_max_memory", default=None)
 _input: ContextVar[int | None] = ContextVar("rankflavor_max_input", default=None)
 
 
-def parse_size(text: str | int | float, what: str = "the memory budget", option: str = MEMORY_OPTION,
-               least: int = 1 << 20) -> int:
-    """Bytes of a size: a number of bytes, or with a unit (K, M, G, T; KB = KiB = 1024 bytes): `8G`, `512MB`."""
-    if isinstance(text, bool):
-        raise UsageError(f"{what} {text!r} ({option}) is not a size: give bytes or a size such as 8G")
-    if isinstance(text, (int, float)):
-        value, unit = float(text), ""
-    else:
-        match = _SIZE.fullmatch(str(text))
-        if match is None or match.group(2).upper() not in _UNITS:
-            raise UsageError(f"{what} {text!r} ({option}) is not a size: give bytes or a size such as 8G, 512M "
-                             "or 1.5GB")
-        value, unit = float(match.group(1)), match.group(2).upper()
-    size = value * _UNITS[unit]
-    if not math.isfinite(size) or size < least:
-        raise UsageError(f"{what} {text!r} ({option}) is too small: give at least {size_text(least)} (a size such "
-                         "as 8G or 512M)")
-    if size > _LARGEST:
-        raise UsageError(f"{what} {text!r} ({option}) is larger than any machine's memory: give a size such as 8G")
-    return int(size)
-
-
-def size_text(size: float) -> str:
-    """A size for a message: `1.5 GB`, `640 MB`, `12 KB`, `300 bytes` (units of 1024)."""
-    for unit, scale in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
-        if size >= scale:
-            value = size / scale
-            return f"{value:,.1f} {unit}".replace(".0 ", " ") if value < 100 else f"{value:,.0f} {unit}"
-    return f"{int(size)} bytes"
 
 
 def _environment(name: str, what: str, option: str) -> int | None:
@@ -230,7 +194,7 @@ def _cgroup_room() -> int | None:
             limit, used = _read_number(base + "/memory.limit_in_bytes"), _read_number(base + "/memory.usage_in_bytes")
         else:
             continue
-        if limit is not None and limit < _LARGEST:
+        if limit is not None and limit < LARGEST:
             return max(limit - (used or 0), 0)
     return None
 
