@@ -4,27 +4,16 @@ expands them; rankflavor's own names that ranx reads otherwise told in one stder
 
 from __future__ import annotations
 
-import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
-from rankflavor.cli.main import main
+from cli_capture import cli
 
 EDGE = Path(__file__).resolve().parent / "dropin" / "inputs" / "edge"
 QRELS, RUN = str(EDGE / "base.qrels"), str(EDGE / "base.run")
 
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exit_:
-            code = int(exit_.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize(("flags", "axes"), [

@@ -7,16 +7,14 @@ CLI (exit 2, one message, nothing written) and the API (rankflavor.UsageError or
 
 from __future__ import annotations
 
-import io
 import json
 import math
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
 import rankflavor as rf
-from rankflavor.cli.main import main
+from cli_capture import cli
 from rankflavor.compare.stats import TestSettings
 from rankflavor.errors import UsageError
 from rankflavor.examples import SEED000_QRELS, SEED000_RUNS
@@ -24,16 +22,6 @@ from rankflavor.report.against import load_saved
 
 QRELS, X, Y = (str(p) for p in (SEED000_QRELS, *SEED000_RUNS))
 
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) of one command line, argparse's exits included."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exit_:
-            code = int(exit_.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 def refused(option: str, value: str, err: str) -> bool:
