@@ -118,3 +118,17 @@ def test_against_names_what_is_on_one_side_only(tmp_path):
                           "labels ndcg@3") in err and "X.run ndcg@3: in the saved results only" in err
     code, out, err = _cli("eval", qrels, y, "-m", "ndcg@3", "--name", "Y.run=X.run", "--against", str(saved))
     assert code == 0 and "not in the saved" not in err and "X.run  0.904977  0.760188  -0.144789  ndcg@3" in out, out
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "folder"])
+def test_a_project_file_that_is_not_a_file_is_refused_not_skipped(tmp_path, kind):
+    """A rankflavor.toml that is a symlink to /dev/zero, a FIFO or a folder was skipped silently ("no project
+    flavors here"); it is an error naming it."""
+    import os
+
+    from rankflavor.errors import SpecError
+
+    path = tmp_path / "rankflavor.toml"
+    {"device": lambda: path.symlink_to("/dev/zero"), "fifo": lambda: os.mkfifo(path), "folder": path.mkdir}[kind]()
+    with pytest.raises(SpecError, match=r"rankflavor\.toml is not a regular file"):
+        find_project(tmp_path)

@@ -75,6 +75,10 @@ def find_project(start: Path | None = None) -> Project | None:
     directory = (start or Path.cwd()).resolve()
     for folder in (directory, *directory.parents):
         own, pyproject = folder / "rankflavor.toml", folder / "pyproject.toml"
+        for path in (own, pyproject):
+            if path.exists() and not path.is_file():  # (a device, FIFO or folder: never read, never silently skipped)
+                raise SpecError(f"{path} is not a regular file, so the project's flavors cannot be read from it: "
+                                "make it a file (or remove it)")
         tables = [(p, t) for p in (own, pyproject) if p.is_file() and (t := _table(p)) is not None]
         if len(tables) > 1:
             raise SpecError(f"{own} and {pyproject} both define the project's flavors: keep one of them")
