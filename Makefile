@@ -1,5 +1,7 @@
 # rankflavor: every target builds what it needs from nothing (a virtual environment in .venv).
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# the compiled readers: a changed C source makes pip build the editable install again
+CSOURCES := $(wildcard src/rankflavor/*/*.c)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -14,17 +16,17 @@ $(BIN)/python:
 
 # the demo needs the package alone; test-fast the light test tools (no browser, JRE, Spark or peers);
 # test the test tools, the peer tools (and beir, with --no-deps: pyproject.toml's beir extra), the browser and Spark too
-$(CORE): $(BIN)/python pyproject.toml
+$(CORE): $(BIN)/python pyproject.toml $(CSOURCES)
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(CORE)
 
-$(LIGHT): $(BIN)/python pyproject.toml
+$(LIGHT): $(BIN)/python pyproject.toml $(CSOURCES)
 	$(BIN)/python -m pip install --quiet -e ".[test,report]"
 	touch $(LIGHT)
 
 # the report page's browser test drives Debian's chromium, the Spark tests a JRE: each installed with apt-get when missing
 # (never `playwright install`)
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml $(CSOURCES)
 	$(BIN)/python -m pip install --quiet -e ".[test,browser,peers,report,spark]"
 	$(BIN)/python -m pip install --quiet --no-deps "$$($(BIN)/python -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["beir"][0])')"
 	[ -x /usr/bin/chromium ] || { apt-get update && apt-get install -y chromium; }
