@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from rankflavor.compare.holes import MAX_FILLS, HoleKey, Levels, distinct, fill_levels, hole_keys, within, within_depth
-from rankflavor.inputs.intern import Dataset, InternedQrels, InternedRun
+from rankflavor.inputs.dataset import Dataset, InternedQrels, InternedRun
 
 
 @dataclass

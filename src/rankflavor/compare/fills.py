@@ -30,7 +30,7 @@ from rankflavor.compare.holes import MAX_FILLS, HoleKey, within
 from rankflavor.engine import Engine
 from rankflavor.errors import UsageError
 from rankflavor.flavor import Flavor
-from rankflavor.inputs.intern import Dataset, InternedRun
+from rankflavor.inputs.dataset import Dataset, InternedRun
 from rankflavor.inputs.subtopics import reads_subtopics
 
 ROW_BUDGET = 1 << 18  # rows of judgments and runs per synthetic dataset (a chunk holds at most about twice that)

@@ -17,14 +17,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
 
 from rankflavor import registry
 from rankflavor.engine import rows_read
 from rankflavor.errors import UsageError
 from rankflavor.flavor import Flavor
-from rankflavor.inputs.intern import Dataset, InternedRun
-from rankflavor.inputs.kernels import index_in
+from rankflavor.inputs.dataset import Dataset, InternedRun
 
 TOP = "top"
 MAX_FILLS = 4096  # a query with more fills is bounded by its measure's range (fills.py)
@@ -79,9 +77,7 @@ def _not_read(dataset: Dataset, run: InternedRun, key: HoleKey) -> np.ndarray:
     grade)."""
     out = np.zeros(run.n_rows, dtype=bool)
     if key.drop_self and run.n_rows and dataset.n_docs:
-        found = index_in(pa.array(dataset.query_ids.tolist(), pa.string()), dataset.docs)
-        same = np.asarray(found.to_numpy(zero_copy_only=False), dtype=np.float64)  # (nan: no doc of that id)
-        out |= run.d == np.where(np.isnan(same), -1, same).astype(np.int64)[run.q]
+        out |= run.d == dataset.doc_codes_of(dataset.query_ids.tolist())[run.q]
     if key.drop_negative and len(dataset.qrels.key):
         qrels = dataset.qrels
         wanted = run.q * max(dataset.n_docs, 1) + run.d

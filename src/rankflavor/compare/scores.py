@@ -9,7 +9,7 @@ import numpy as np
 
 from rankflavor.engine import Engine
 from rankflavor.flavor import Flavor
-from rankflavor.inputs.intern import Dataset
+from rankflavor.inputs.dataset import Dataset
 from rankflavor.report.averages import averaging_for
 from rankflavor.report.result import Result
 from rankflavor.report.warnings import Cache, FlavorWarning, warnings_for

@@ -102,33 +102,53 @@ def _other_format(options: TrecEvalOptions) -> Output:
 
 @dataclass
 class Evaluated:
-    """The engine's report on the files as trec_eval read them, and what trec_eval decides beside it."""
+    """The engine's values on the files as trec_eval read them, and what trec_eval decides beside it."""
 
-    report: object
+    report: EngineValues
     qrels: object  # standard_read.CQrels
     results: object  # standard_read.CResults
 
 
+@dataclass
+class FlavorValues:
+    flavor: object  # Flavor
+    queries: object  # engine.QueryResults
+
+
+@dataclass
+class EngineValues:
+    """The Dataset and, per flavor, the engine's per-query results (what a Report holds, without its warnings)."""
+
+    dataset: object  # inputs.dataset.Dataset
+    results: list[FlavorValues]
+
+
 def _evaluate(options: TrecEvalOptions, wanted: list[Slot]) -> Evaluated:
-    """The report of every slot's flavor on the run (dropin/standard_read.py reads the files)."""
-    from rankflavor import evaluate
+    """Every slot's flavor on the run, by the engine's front door on the Dataset of the files as trec_eval reads
+    them (dropin/standard_read.py, dropin/te_dataset.py: neither imports pyarrow)."""
     from rankflavor.dropin.standard_read import read_qrels, results_table
+    from rankflavor.dropin.te_dataset import dataset_of
+    from rankflavor.engine import Engine
+    from rankflavor.engine.budget import check_results
     from rankflavor.errors import InputError, UsageError
 
     flavors = list(dict.fromkeys(slot.flavor for slot in wanted if slot.flavor is not None))
     flavors += [f for f in _counts(options, wanted).values() if f not in flavors]
     if not flavors:  # (runid, num_q or relstring alone: the engine still reads the inputs)
-        from rankflavor.flavor import parse_spec
+        from rankflavor.dropin.measures import trec_flavor
 
-        flavors = [parse_spec("trec_eval.num_ret")[0]]
+        flavors = [trec_flavor("num_ret")]
     qrels = read_qrels(options.rel_info_file)
     judged = list(qrels.top_grade) if options.complete_rel_info else []
     results = results_table(options.results_file, judged, options.max_docs_per_topic)
+    dataset = dataset_of(qrels, results)
     try:
-        report = evaluate(qrels.table, {"run": results.table}, flavors, warnings=False)
+        check_results(1, len(flavors), dataset.n_queries)
+        evaluations = Engine(dataset).evaluate(dataset.runs[0], flavors)
     except (InputError, UsageError) as exc:
         raise TrecEvalExit(2, f"trec_eval: {' '.join(str(exc).split())}") from None
-    return Evaluated(report, qrels, results)
+    values = [FlavorValues(f, e.results) for f, e in zip(flavors, evaluations, strict=True)]
+    return Evaluated(EngineValues(dataset, values), qrels, results)
 
 
 def _counts(options: TrecEvalOptions, wanted: list[Slot]) -> dict[str, object]:

@@ -29,7 +29,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 
 from rankflavor.errors import UsageError
-from rankflavor.inputs.intern import InternedRun
+from rankflavor.inputs.dataset import InternedRun
 from rankflavor.limits import (
     FALLBACK,
     MEMORY_OPTION,

@@ -17,14 +17,17 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rankflavor import progress
 from rankflavor.engine.results import QueryResults
 from rankflavor.errors import EvaluationError
-from rankflavor.inputs.intern import Dataset, InternedRun
+from rankflavor.inputs.dataset import Dataset, InternedRun
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 CHUNK_ROWS = 1 << 18  # rows per chunk: a chunk's int64 temporaries are 2 MB each
 SHARED_SCALE, FLAVORS_PER_SCALE = 4, 8  # chunks grow by one CHUNK_ROWS per 8 flavors sharing them, up to 4x
@@ -112,6 +115,8 @@ def _chunk_results(run: InternedRun, owner: np.ndarray, parts: list[np.ndarray],
     if workers <= 1 or len(parts) <= 2:
         yield from (one(index) for index in range(1, len(parts)))
         return
+    from concurrent.futures import ThreadPoolExecutor  # (a chunked run only: start-up spared its import)
+
     with ThreadPoolExecutor(workers, thread_name_prefix="rankflavor-chunk") as pool:
         pending: list[Future[list[QueryResults]]] = []
         for index in range(1, len(parts)):

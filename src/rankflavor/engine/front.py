@@ -39,7 +39,7 @@ from rankflavor.engine.select import select_prefix
 from rankflavor.errors import EvaluationError, UsageError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice
-from rankflavor.inputs.intern import Dataset, InternedRun
+from rankflavor.inputs.dataset import Dataset, InternedRun
 from rankflavor.plural import counted
 from rankflavor.rounding import round_values
 

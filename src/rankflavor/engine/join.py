@@ -9,11 +9,9 @@ window of slots (cache-local, as a run comes query by query); a doc falls at a h
 from __future__ import annotations
 
 import numpy as np
-import pyarrow as pa
 
 from rankflavor.engine.scope import DatasetScope, RunScope
-from rankflavor.inputs.intern import Codes
-from rankflavor.inputs.kernels import index_in
+from rankflavor.inputs.dataset import Codes
 
 FILTER_ROWS = 1 << 17  # fewer rows than this: a binary search is cheaper than building the filter
 FILTER_ROWS_BUILT = 1 << 12  # ... than using the filter once it is built (chunks of a large run reuse it)
@@ -49,9 +47,7 @@ def self_doc_codes(data: DatasetScope) -> np.ndarray:
     ds = data.dataset
     if not (ds.n_queries and ds.n_docs):
         return np.full(ds.n_queries, -1, dtype=np.int64)
-    found = index_in(pa.array(ds.query_ids.tolist(), pa.string()), ds.docs)
-    position = found.to_numpy(zero_copy_only=False)  # (float, nan where absent, when any is)
-    return np.where(np.isnan(position), -1, position).astype(np.int64) if found.null_count else position.astype(np.int64)
+    return ds.doc_codes_of(ds.query_ids.tolist())
 
 
 def _join(data: DatasetScope, q: Codes, d: Codes) -> tuple[np.ndarray, np.ndarray]:

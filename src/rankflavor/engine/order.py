@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from rankflavor.inputs.intern import Dataset
+    from rankflavor.inputs.dataset import Dataset
 
 
 def trec_order(q: np.ndarray, score: np.ndarray, d: np.ndarray, docs: Dataset) -> np.ndarray:

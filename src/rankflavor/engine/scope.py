@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from rankflavor.flavor import Flavor
 
 if TYPE_CHECKING:
-    from rankflavor.inputs.intern import Dataset, InternedRun
+    from rankflavor.inputs.dataset import Dataset, InternedRun
 
 T = TypeVar("T")
 

@@ -18,13 +18,14 @@ step for step, on plain Python lists.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
 SMALL_QUICKSORT = 15  # numba: below this size (high - low < 15), an insertion sort
 
 
 def random_tie_key(seed: int, query: str, doc: str) -> int:
+    import hashlib  # (here: start-up of a run without random ties does not pay for it)
+
     return int.from_bytes(hashlib.blake2b(f"{seed}\x00{query}\x00{doc}".encode(), digest_size=8).digest(), "big")
 
 

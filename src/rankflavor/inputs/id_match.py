@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 
 from rankflavor.inputs.arrow_numpy import array_to_numpy
-from rankflavor.inputs.intern import Dataset, InternedRun
+from rankflavor.inputs.dataset import Dataset, InternedRun
 from rankflavor.inputs.kernels import dictionary_encode, index_in, replace_regex, take, trimmed_lower, unique, without
 from rankflavor.plural import counted
 

@@ -17,6 +17,7 @@ from rankflavor.inputs.column_order import (
     rank_like_scores,
     rank_like_warning,
 )
+from rankflavor.inputs.dataset import Dataset
 from rankflavor.inputs.duplicates import COUNT, POLICIES
 from rankflavor.inputs.id_match import (
     JudgedKeys,
@@ -26,7 +27,7 @@ from rankflavor.inputs.id_match import (
     loose_queries,
     nothing_judged_warning,
 )
-from rankflavor.inputs.intern import Dataset, intern
+from rankflavor.inputs.intern import intern
 from rankflavor.inputs.load import load_qrels, load_run
 from rankflavor.inputs.namedtuples import is_rows
 from rankflavor.inputs.prefetch import Prefetched

@@ -26,7 +26,7 @@ from rankflavor.reference.lists import CLOSE, RefError, gain
 from rankflavor.reference.ndcg import discount
 
 if TYPE_CHECKING:
-    from rankflavor.inputs.intern import Dataset
+    from rankflavor.inputs.dataset import Dataset
 
 Problems = dict[int, list[str]]  # query code -> what in its record does not add up
 

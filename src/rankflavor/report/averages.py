@@ -26,7 +26,7 @@ from rankflavor.engine import MIN_GEO_MEAN
 from rankflavor.errors import EvaluationError, SpecError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice, Round
-from rankflavor.inputs.intern import Dataset, InternedRun
+from rankflavor.inputs.dataset import Dataset, InternedRun
 from rankflavor.plural import counted
 from rankflavor.rounding import round_values
 

@@ -11,7 +11,7 @@ from rankflavor import registry
 from rankflavor.engine import QueryResults, RecordRows
 from rankflavor.escape import visible
 from rankflavor.flavor import Flavor
-from rankflavor.inputs.intern import Dataset
+from rankflavor.inputs.dataset import Dataset
 from rankflavor.report.numbers import plain
 
 RANKED_ROWS_SHOWN = 100_000  # ranked rows a record lists in full (beyond: `shown_rows`)

@@ -15,8 +15,8 @@ from rankflavor.engine import Engine, QueryResults, RecordRows
 from rankflavor.engine import max_memory as budget_of
 from rankflavor.escape import visible
 from rankflavor.flavor import Flavor, labelled_specs
+from rankflavor.inputs.dataset import Dataset
 from rankflavor.inputs.duplicates import COUNT
-from rankflavor.inputs.intern import Dataset
 from rankflavor.inputs.pipeline import apply_names, bind_weights, speculatively
 from rankflavor.inputs.subtopics import as_subtopic_qrels
 from rankflavor.report.averages import averaging_for, refuse_unbound_weights, unused_weights

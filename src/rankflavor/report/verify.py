@@ -12,7 +12,7 @@ import numpy as np
 from rankflavor import registry
 from rankflavor.engine import QueryResults, RecordRows
 from rankflavor.flavor import Flavor
-from rankflavor.inputs.intern import Dataset
+from rankflavor.inputs.dataset import Dataset
 from rankflavor.reference import reference_mean
 from rankflavor.report.numbers import TOLERANCE, plain
 from rankflavor.report.records import Record, build_record

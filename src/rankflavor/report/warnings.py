@@ -42,7 +42,7 @@ from rankflavor.report.result import Result
 
 if TYPE_CHECKING:
     from rankflavor.engine import Engine
-    from rankflavor.inputs.intern import InternedRun
+    from rankflavor.inputs.dataset import InternedRun
 
 
 class FlavorWarning(str):

@@ -37,7 +37,8 @@ from rankflavor.engine.results import MIN_GEO_MEAN, exact_partials
 from rankflavor.errors import EvaluationError, InputError, RankflavorError
 from rankflavor.flavor import Flavor
 from rankflavor.inputs.arrow_table import columns_of
-from rankflavor.inputs.intern import Dataset, InternedRun, intern
+from rankflavor.inputs.dataset import Dataset, InternedRun
+from rankflavor.inputs.intern import intern
 from rankflavor.inputs.subtopics import SubtopicJudgments, SubtopicQrels, reads_subtopics, subtopic_table
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source
 from rankflavor.inputs.weights import QueryWeights

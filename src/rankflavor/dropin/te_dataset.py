@@ -1,0 +1,44 @@
+"""The drop-in's reading made the engine's Dataset (inputs/dataset.py) without Arrow: one sorted dictionary of
+the query ids and one of the doc ids (numpy's sort of the ids' characters: strcmp's order on the bytes, one
+character each), each file's codes mapped through them.
+
+The rows come as standard_read.py leaves them: a (query, doc) once in the qrels and once in a run, so the run's
+duplicate check is settled here (`source.duplicates`: none) and the layout built as intern.py builds it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rankflavor.dropin.standard_read import CQrels, CResults, sorted_codes
+from rankflavor.inputs.dataset import Codes, Dataset, InternedQrels, InternedRun
+from rankflavor.inputs.query_major import build_layout
+
+RUN_NAME = "run"
+
+
+def _dictionary(first: list[str], second: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The sorted distinct ids of both lists (an object array of str), and each list's ids' codes in it."""
+    distinct, codes = sorted_codes(np.asarray([*first, *second], dtype=str))
+    return distinct.astype(object), codes[:len(first)], codes[len(first):]
+
+
+def dataset_of(qrels: CQrels, results: CResults) -> Dataset:
+    """The Dataset of the qrels and the one run, the query dictionary sorted, the doc dictionary too."""
+    query_ids, qrels_q, run_q = _dictionary(qrels.query_ids, results.query_ids)
+    docs, qrels_d, run_d = _dictionary(qrels.doc_ids, results.doc_ids)
+    n_docs = max(len(docs), 1)
+    q, d = qrels_q[qrels.q], qrels_d[qrels.d]
+    key = q * n_docs + d
+    order = np.argsort(key, kind="stable")
+    judged = np.zeros(len(query_ids), dtype=bool)
+    judged[q] = True
+    interned_qrels = InternedQrels(None, q[order], d[order], qrels.grade[order], key[order],  # type: ignore[arg-type]
+                                   np.arange(len(key), dtype=np.int64)[order])
+    present = np.zeros(len(query_ids), dtype=bool)
+    present[run_q] = True
+    q_codes = Codes(results.q.astype(np.int32), run_q)
+    run = InternedRun(None, RUN_NAME, q_codes, Codes(results.d.astype(np.int32), run_d),  # type: ignore[arg-type]
+                      results.score, present, len(query_ids))
+    run._layout = build_layout(q_codes.local, len(run_q), table=run_q)
+    return Dataset(query_ids=query_ids, docs=docs, qrels=interned_qrels, runs=[run], judged=judged)
