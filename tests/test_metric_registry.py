@@ -109,8 +109,9 @@ def test_the_cli_evaluates_and_explains_the_toy(tmp_path, capsys):
 
 
 def test_a_name_is_looked_up_in_its_family_module_alone_and_the_order_does_not_depend_on_what_loaded_first():
-    """A metric named as its family's module (`ndcg`, `rbp`) loads that module alone; any other name loads every
-    family; names() lists the metrics in one order whichever family was imported first."""
+    """A metric named as its family's module (`ndcg`, `rbp`) loads that module alone; so does any other shipped
+    metric, found in registry_index.json (`mrr` -> rr.py); an unknown name loads every family; names() lists the
+    metrics in one order whichever family was imported first."""
     import subprocess
     import sys
 
@@ -119,6 +120,8 @@ def test_a_name_is_looked_up_in_its_family_module_alone_and_the_order_does_not_d
     loaded = subprocess.run([sys.executable, "-c", alone.format("rbp")], capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "['rankflavor.metrics.rbp', 'rankflavor.metrics.relevance']"
     loaded = subprocess.run([sys.executable, "-c", alone.format("mrr")], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "['rankflavor.metrics.relevance', 'rankflavor.metrics.rr']"
+    loaded = subprocess.run([sys.executable, "-c", alone.format("nothing")], capture_output=True, text=True, check=True)
     assert "'rankflavor.metrics.rr'" in loaded.stdout and "'rankflavor.metrics.trec_gains'" in loaded.stdout
     probe = ("from rankflavor import registry\nregistry.find({!r})\nprint(','.join(registry.names()))")
     orders = {subprocess.run([sys.executable, "-c", probe.format(first)], capture_output=True, text=True,

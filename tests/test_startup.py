@@ -66,6 +66,30 @@ def test_the_listings_table_is_what_the_registry_gives():
     assert listings.TABLE.read_text(encoding="utf-8") == listings.render(catalog.metric_rows(), cmd_presets.shipped_rows())
 
 
+def test_the_registry_index_is_what_the_families_declare():
+    """registry_index.json holds what the families declare now (a family's names changed without `python
+    tools/docs.py` fails here), and while it answers, a name's lookup imports its own family only."""
+    from rankflavor import registry
+
+    assert Path(registry.INDEX).read_text(encoding="utf-8") == registry.render_index()
+    probe = ("import sys; from rankflavor import registry; from rankflavor.flavor import parse_spec; "
+             "parse_spec('trec_eval.map'); print(*sorted(f for f in registry.families() "
+             "if 'rankflavor.metrics.' + f in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split() == ["ap"], done.stdout
+
+
+def test_a_plug_in_or_a_removal_makes_the_tables_live():
+    """A metric the index lacks, registered or removed, makes every table derived from the families loaded."""
+    probe = ("from rankflavor import registry; from rankflavor.dialects import trec_eval as t; "
+             "from rankflavor.metrics.ap import *; m = registry.get('map'); before = 'map' in t.tables().plain; "
+             "registry.unregister('map'); after = 'map' in t.tables().plain; registry.register(m, ('ap',), "
+             "{'trec_eval': ('map_again',)}); print(before, after, t.tables().plain.get('map_again'), "
+             "'udcg' in registry.names())")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split() == ["True", "False", "map", "True"], done.stdout + done.stderr
+
+
 def test_eval_on_trec_files_imports_neither_pandas_nor_scipy_nor_rich(tmp_path):
     # a run whose ties straddle the cutoff and with unjudged docs: every warning's extra evaluation runs
     run = tmp_path / "run.txt"

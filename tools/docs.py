@@ -7,6 +7,8 @@
   docs/*.md (each pair must be found at least once);
 - src/rankflavor/cli/listings.json: the rows `rankflavor metrics` and `rankflavor presets` print, from the metric
   registry and the presets (rankflavor.cli.listings.render), read by those commands without importing a family;
+- src/rankflavor/registry_index.json: what the shipped families declare (rankflavor.registry.render_index), read by
+  the registry so that resolving a name imports its own family only;
 - docs/axes.md: every value of every axis with its meaning, source and presets: the text `rankflavor axes` prints
   (rankflavor.flavor.axis_docs.axes_reference);
 - docs/input-catalogue.md, from the cases of tests/test_bad_input.py (written only where pytest is installed, as
@@ -27,6 +29,7 @@ from pathlib import Path
 
 from doc_links import broken_links, project_pages
 
+from rankflavor import registry
 from rankflavor.cli import cmd_presets, listings
 from rankflavor.flavor.axes import docs_table
 from rankflavor.flavor.axis_docs import axes_reference
@@ -100,6 +103,7 @@ def generated(with_catalogue: bool) -> tuple[dict[Path, str], list[str]]:
     targets[ROOT / "docs" / "axes.md"] = AXES_MD_HEAD + axes_reference()
     listings_json = ROOT / "src" / "rankflavor" / "cli" / "listings.json"
     targets[listings_json] = listings.render(metric_rows(), cmd_presets.shipped_rows())
+    targets[ROOT / "src" / "rankflavor" / "registry_index.json"] = registry.render_index()
     text = catalogue() if with_catalogue else None
     if text is not None:
         targets[ROOT / "docs" / "input-catalogue.md"] = text

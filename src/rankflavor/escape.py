@@ -22,7 +22,6 @@ import re
 from collections.abc import Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
-from html import escape as _html_escape
 from typing import IO, Any
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -57,6 +56,12 @@ def shortened(message: str, limit: int = MESSAGE_LINE) -> str:
     return "\n".join(line if len(line) <= limit else
                      f"{line[:limit // 2]} ... ({len(line) - limit:,} characters left out) ... {line[-limit // 4:]}"
                      for line in message.split("\n"))
+
+
+def _html_escape(text: str, quote: bool) -> str:
+    from html import escape  # (here: the command line never escapes HTML, and start-up spares html.entities)
+
+    return escape(text, quote=quote)
 
 
 def html(text: object, quote: bool = True) -> str:

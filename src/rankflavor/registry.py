@@ -8,6 +8,13 @@ first in the family module of the same name (`ndcg`, `bpref`, `rbp`: a few milli
 every family is imported. `names()` lists every metric in one order however they were loaded. A metric
 defined elsewhere (a plug-in, a test) calls `register` itself.
 
+What the shipped families declare is also kept as data, `registry_index.json` beside this module (each metric's
+family, aliases and peer names, in `names()` order; `python tools/docs.py` writes it from the families, and
+tests/test_startup.py fails when it drifts): while no other metric is registered or removed, `names()`,
+`aliases()` and `peer_names()` read it, and `find` imports the one family a name lives in, so resolving
+`trec_eval.map` imports ap.py alone (the drop-in's start-up). A plug-in's `register`, an `unregister`, or a
+family declaring other than the index says, and the tables are derived from every family, loaded.
+
 Each `register(metric, aliases=..., peers=...)` declares the words users carry over from other tools
 (`aliases`: `ap` for map) and each peer's names for the metric (`peers`: `{"trec_eval": ("P_{k}",)}`); the
 did-you-mean readings (flavor/suggest.py) and the dialects' name tables (rankflavor/dialects) are derived
@@ -21,6 +28,8 @@ from __future__ import annotations
 
 import functools
 import importlib
+import json
+import os
 import pkgutil
 from typing import Any, NamedTuple, Protocol
 
@@ -55,7 +64,38 @@ FAMILIES = "rankflavor.metrics"  # the package of the shipped families, imported
 _NOT_FAMILIES = {"relevance", "catalog"}  # (modules that hold no family)
 _loaded = False
 _changes = 0  # register/unregister calls: what a table derived from the declarations is keyed by
+_departures = 0  # registrations the index does not hold, and removals: while 0, the index answers
 FIRST = "ndcg"
+INDEX = os.path.join(os.path.dirname(__file__), "registry_index.json")
+
+
+@functools.cache
+def _index() -> dict[str, dict[str, Any]]:
+    """The shipped families' declarations as data: {metric: {family, aliases, peers}} in `names()` order ({}
+    when the file is absent or unreadable: the families are loaded instead)."""
+    try:
+        with open(INDEX, encoding="utf-8") as handle:
+            return json.load(handle)["metrics"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def _indexed() -> bool:
+    """Whether the index says what the registry holds (no plug-in, no removal, no family departing from it)."""
+    return _departures == 0 and bool(_index())
+
+
+def _entry(metric: Any, declared: Declared) -> dict[str, Any]:
+    module, _dot, family = type(metric).__module__.rpartition(".")
+    return {"family": family if module == FAMILIES else None, "aliases": list(declared.aliases),
+            "peers": {peer: list(names) for peer, names in declared.peers.items()}}
+
+
+def render_index() -> str:
+    """The index's text from the families themselves (every family loaded): what tools/docs.py writes."""
+    _load_families()
+    entries = {name: _entry(_METRICS[name], _DECLARED[name]) for name in _live_names()}
+    return json.dumps({"metrics": entries}, indent=1) + "\n"
 
 
 def register(metric: Any, aliases: tuple[str, ...] = (), peers: dict[str, tuple[str, ...]] | None = None) -> Any:
@@ -63,19 +103,22 @@ def register(metric: Any, aliases: tuple[str, ...] = (), peers: dict[str, tuple[
     A name registered twice is an error."""
     if metric.name in _METRICS and _METRICS[metric.name] is not metric:
         raise ValueError(f"a metric named {metric.name!r} is registered already")
-    global _changes
+    global _changes, _departures
     _METRICS[metric.name] = metric
     _DECLARED[metric.name] = Declared(tuple(aliases), dict(peers or {}))
     _changes += 1
+    if _index().get(metric.name) != _entry(metric, _DECLARED[metric.name]):
+        _departures += 1
     return metric
 
 
 def unregister(name: str) -> None:
     """Remove a metric registered by a plug-in or a test (a family of rankflavor's comes back on reload)."""
-    global _changes
+    global _changes, _departures
     _METRICS.pop(name, None)
     _DECLARED.pop(name, None)
     _changes += 1
+    _departures += 1
 
 
 @functools.cache
@@ -98,6 +141,12 @@ def _load_families() -> None:
 
 def names() -> tuple[str, ...]:
     """Every registered metric name: the families' in their order (each in registration order), then the others."""
+    if _indexed():
+        return tuple(_index())
+    return _live_names()
+
+
+def _live_names() -> tuple[str, ...]:
     _load_families()
     rank = {name: i for i, name in enumerate(families())}
     home = {name: type(metric).__module__.rpartition(".") for name, metric in _METRICS.items()}
@@ -107,7 +156,10 @@ def names() -> tuple[str, ...]:
 def find(name: str) -> Any:
     """The metric registered under `name` (a rankflavor.engine.metric.Metric), or None."""
     if name not in _METRICS and "." not in name:  # (no metric's name has a dot: `trec_eval.map` is a peer's)
-        if name in families():
+        home = _index().get(name, {}).get("family") if _indexed() else None
+        if home:
+            importlib.import_module(f"{FAMILIES}.{home}")
+        elif name in families():
             importlib.import_module(f"{FAMILIES}.{name}")
         if name not in _METRICS:
             _load_families()
@@ -116,19 +168,26 @@ def find(name: str) -> Any:
 
 def version() -> int:
     """A number that changes whenever a metric is registered or removed: a table derived from the declarations
-    (the dialects' name tables) is cached under it, so a plug-in's names are found as soon as it registers."""
+    (the dialects' name tables) is cached under it, so a plug-in's names are found as soon as it registers.
+    While the index answers, -1 (the shipped families' declarations: loading one changes nothing derived)."""
+    if _indexed():
+        return -1
     _load_families()
     return _changes
 
 
 def aliases() -> dict[str, str]:
     """Every declared alias -> its metric, in `names()` order."""
+    if _indexed():
+        return {alias: name for name, entry in _index().items() for alias in entry["aliases"]}
     return {alias: name for name in names() for alias in _DECLARED[name].aliases}
 
 
 def peer_names(peer: str) -> dict[str, tuple[str, ...]]:
     """Each metric's names in one peer's pattern language (`{"p": ("set_P", "P_{k}"), ...}`), in `names()` order,
     for the metrics that declare any."""
+    if _indexed():
+        return {name: tuple(entry["peers"][peer]) for name, entry in _index().items() if entry["peers"].get(peer)}
     return {name: _DECLARED[name].peers[peer] for name in names() if _DECLARED[name].peers.get(peer)}
 
 

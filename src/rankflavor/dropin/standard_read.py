@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -70,7 +69,8 @@ def file_bytes(path: str, what: str, stdin: bool) -> bytes:
         if stdin and path.startswith("-"):
             data = sys.stdin.buffer.read()
         else:
-            data = Path(path).read_bytes()
+            with open(path, "rb") as handle:
+                data = handle.read()
             if path.endswith(".gz") and data[:2] == b"\x1f\x8b":
                 import gzip
 

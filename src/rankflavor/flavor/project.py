@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rankflavor.errors import SpecError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PREFIX = "project."
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
@@ -72,6 +75,8 @@ def _flavors(path: Path, table: dict) -> dict[str, str]:
 
 def find_project(start: Path | None = None) -> Project | None:
     """The project's flavors, searching upward from `start` (the working directory), or None."""
+    from pathlib import Path  # (a project flavor only: start-up spares pathlib)
+
     directory = (start or Path.cwd()).resolve()
     for folder in (directory, *directory.parents):
         own, pyproject = folder / "rankflavor.toml", folder / "pyproject.toml"
@@ -108,6 +113,8 @@ def project_spec(name: str, start: Path | None = None) -> tuple[str, Project]:
 def project_files(start: Path | None = None) -> list[str]:
     """The files `find_project` reads (each `rankflavor.toml` and `pyproject.toml` from `start` upward, up to the
     project's folder): inputs an output may never be written over (rankflavor/outputs.py). Never raises."""
+    from pathlib import Path  # (start-up spares pathlib)
+
     found: list[str] = []
     try:
         directory = (start or Path.cwd()).resolve()

@@ -11,7 +11,6 @@ trec_eval.recip_rank); an ir_measures name in another case gets ir_measures' own
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
 
@@ -24,6 +23,8 @@ def close(word: str, readings: Mapping[str, str] | Iterable[str], n: int = 3, cu
     """Up to `n` readings whose key is close to `word` (difflib's ratio >= cutoff), the closest first. `readings`
     maps a key to what is shown (`random` -> `random(seed)`), or is the words themselves."""
     table = dict(readings) if isinstance(readings, Mapping) else {word: word for word in readings}
+    import difflib  # (an unknown word only: start-up spares it)
+
     return list(dict.fromkeys(table[key] for key in difflib.get_close_matches(word, list(table), n=n, cutoff=cutoff)))
 
 
@@ -102,6 +103,8 @@ def suggestions(name: str, metrics: tuple[str, ...], presets: tuple[str, ...]) -
     if written_bare:
         dialects = _dialect_words()
         own = {*metrics, *presets} if name == name.lower() else set()  # (lower case: rankflavor's names first)
+        import difflib
+
         found += [shown for word in difflib.get_close_matches(name.lower(), list(dialects), n=3, cutoff=0.75)
                   for shown in dialects[word] if word not in own]
     return list(dict.fromkeys(f for f in found if f != name))[:5]
