@@ -1,6 +1,7 @@
 """The drop-in's reading made the engine's Dataset (inputs/dataset.py) without Arrow: one sorted dictionary of
-the query ids and one of the doc ids (numpy's sort of the ids' characters: strcmp's order on the bytes, one
-character each), each file's codes mapped through them.
+the query ids (numpy's sort of the ids' characters: strcmp's order on the bytes, one character each) and one of
+the doc ids, the qrels' in order of first appearance and then the run's others (unsorted, as on the library's
+TREC path: an order by doc id asks `Dataset.doc_keys`), each file's codes mapped through them.
 
 The rows come as standard_read.py leaves them: a (query, doc) once in the qrels and once in a run, so the run's
 duplicate check is settled here (`source.duplicates`: none) and the layout built as intern.py builds it.
@@ -23,12 +24,19 @@ def _dictionary(first: list[str], second: list[str]) -> tuple[np.ndarray, np.nda
     return distinct.astype(object), codes[:len(first)], codes[len(first):]
 
 
+def _doc_dictionary(qrels_docs: list[str], run_docs: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The doc ids (an object array: the qrels' distinct ids, then the run's others) and each run id's code."""
+    where = {doc: code for code, doc in enumerate(qrels_docs)}
+    codes = np.array([where.setdefault(doc, len(where)) for doc in run_docs], dtype=np.int64)
+    return np.array(list(where), dtype=object), codes
+
+
 def dataset_of(qrels: CQrels, results: CResults) -> Dataset:
-    """The Dataset of the qrels and the one run, the query dictionary sorted, the doc dictionary too."""
+    """The Dataset of the qrels and the one run: the query dictionary sorted, the doc dictionary not."""
     query_ids, qrels_q, run_q = _dictionary(qrels.query_ids, results.query_ids)
-    docs, qrels_d, run_d = _dictionary(qrels.doc_ids, results.doc_ids)
+    docs, run_d = _doc_dictionary(qrels.doc_ids, results.doc_ids)
     n_docs = max(len(docs), 1)
-    q, d = qrels_q[qrels.q], qrels_d[qrels.d]
+    q, d = qrels_q[qrels.q], qrels.d
     key = q * n_docs + d
     order = np.argsort(key, kind="stable")
     judged = np.zeros(len(query_ids), dtype=bool)
@@ -41,4 +49,5 @@ def dataset_of(qrels: CQrels, results: CResults) -> Dataset:
     run = InternedRun(None, RUN_NAME, q_codes, Codes(results.d.astype(np.int32), run_d),  # type: ignore[arg-type]
                       results.score, present, len(query_ids))
     run._layout = build_layout(q_codes.local, len(run_q), table=run_q)
-    return Dataset(query_ids=query_ids, docs=docs, qrels=interned_qrels, runs=[run], judged=judged)
+    return Dataset(query_ids=query_ids, docs=docs, qrels=interned_qrels, runs=[run], judged=judged,
+                   docs_sorted=len(docs) <= 1)

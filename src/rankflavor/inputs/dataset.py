@@ -257,8 +257,8 @@ def _string_ranks(ids: pa.Array | np.ndarray) -> np.ndarray:
         from rankflavor.inputs.kernels import sort_ranks
 
         return sort_ranks(ids)
-    ranks = np.empty(len(ids), dtype=np.int64)
-    ranks[np.argsort(ids, kind="stable")] = np.arange(len(ids), dtype=np.int64)
+    ranks = np.empty(len(ids), dtype=np.int64)  # (str's order: numpy's sort of the characters, compared in C)
+    ranks[np.argsort(np.asarray(ids, dtype=str), kind="stable")] = np.arange(len(ids), dtype=np.int64)
     return ranks
 
 
