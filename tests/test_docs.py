@@ -102,7 +102,7 @@ def test_make_docs_fails_on_a_broken_link_and_a_stale_table(tmp_path, monkeypatc
     listings = Path("src", "rankflavor", "cli", "listings.json")  # (the table of `metrics` and `presets`)
     (tmp_path / listings).parent.mkdir(parents=True)
     shutil.copy(ROOT / listings, tmp_path / listings)
-    index = Path("src", "rankflavor", "registry_index.json")  # (the families' declarations)
+    index = Path("src", "rankflavor", "registry_index.py")  # (the families' declarations)
     shutil.copy(ROOT / index, tmp_path / index)
     tool = load_docs_tool()
     monkeypatch.setattr(tool, "ROOT", tmp_path)

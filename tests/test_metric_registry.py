@@ -110,7 +110,7 @@ def test_the_cli_evaluates_and_explains_the_toy(tmp_path, capsys):
 
 def test_a_name_is_looked_up_in_its_family_module_alone_and_the_order_does_not_depend_on_what_loaded_first():
     """A metric named as its family's module (`ndcg`, `rbp`) loads that module alone; so does any other shipped
-    metric, found in registry_index.json (`mrr` -> rr.py); an unknown name loads every family; names() lists the
+    metric, found in registry_index.py (`mrr` -> rr.py); an unknown name loads every family; names() lists the
     metrics in one order whichever family was imported first."""
     import subprocess
     import sys

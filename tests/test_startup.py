@@ -67,11 +67,11 @@ def test_the_listings_table_is_what_the_registry_gives():
 
 
 def test_the_registry_index_is_what_the_families_declare():
-    """registry_index.json holds what the families declare now (a family's names changed without `python
+    """registry_index.py holds what the families declare now (a family's names changed without `python
     tools/docs.py` fails here), and while it answers, a name's lookup imports its own family only."""
     from rankflavor import registry
 
-    assert Path(registry.INDEX).read_text(encoding="utf-8") == registry.render_index()
+    assert Path(registry.__file__).with_name("registry_index.py").read_text(encoding="utf-8") == registry.render_index()
     probe = ("import sys; from rankflavor import registry; from rankflavor.flavor import parse_spec; "
              "parse_spec('trec_eval.map'); print(*sorted(f for f in registry.families() "
              "if 'rankflavor.metrics.' + f in sys.modules))")

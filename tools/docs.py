@@ -7,7 +7,7 @@
   docs/*.md (each pair must be found at least once);
 - src/rankflavor/cli/listings.json: the rows `rankflavor metrics` and `rankflavor presets` print, from the metric
   registry and the presets (rankflavor.cli.listings.render), read by those commands without importing a family;
-- src/rankflavor/registry_index.json: what the shipped families declare (rankflavor.registry.render_index), read by
+- src/rankflavor/registry_index.py: what the shipped families declare (rankflavor.registry.render_index), read by
   the registry so that resolving a name imports its own family only;
 - docs/axes.md: every value of every axis with its meaning, source and presets: the text `rankflavor axes` prints
   (rankflavor.flavor.axis_docs.axes_reference);
@@ -103,7 +103,7 @@ def generated(with_catalogue: bool) -> tuple[dict[Path, str], list[str]]:
     targets[ROOT / "docs" / "axes.md"] = AXES_MD_HEAD + axes_reference()
     listings_json = ROOT / "src" / "rankflavor" / "cli" / "listings.json"
     targets[listings_json] = listings.render(metric_rows(), cmd_presets.shipped_rows())
-    targets[ROOT / "src" / "rankflavor" / "registry_index.json"] = registry.render_index()
+    targets[ROOT / "src" / "rankflavor" / "registry_index.py"] = registry.render_index()
     text = catalogue() if with_catalogue else None
     if text is not None:
         targets[ROOT / "docs" / "input-catalogue.md"] = text

@@ -8,7 +8,7 @@ first in the family module of the same name (`ndcg`, `bpref`, `rbp`: a few milli
 every family is imported. `names()` lists every metric in one order however they were loaded. A metric
 defined elsewhere (a plug-in, a test) calls `register` itself.
 
-What the shipped families declare is also kept as data, `registry_index.json` beside this module (each metric's
+What the shipped families declare is also kept as data, the module `registry_index.py` beside this one (each metric's
 family, aliases and peer names, in `names()` order; `python tools/docs.py` writes it from the families, and
 tests/test_startup.py fails when it drifts): while no other metric is registered or removed, `names()`,
 `aliases()` and `peer_names()` read it, and `find` imports the one family a name lives in, so resolving
@@ -28,9 +28,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
-import os
-import pkgutil
 from typing import Any, NamedTuple, Protocol
 
 from rankflavor.errors import SpecError
@@ -66,17 +63,18 @@ _loaded = False
 _changes = 0  # register/unregister calls: what a table derived from the declarations is keyed by
 _departures = 0  # registrations the index does not hold, and removals: while 0, the index answers
 FIRST = "ndcg"
-INDEX = os.path.join(os.path.dirname(__file__), "registry_index.json")
+INDEX = "rankflavor.registry_index"  # (a module of data: importing its bytecode is cheaper than parsing JSON)
+INDEX_HEAD = ('"""What the shipped metric families declare, in `registry.names()` order: written by tools/docs.py from '
+              'the\nfamilies (rankflavor.registry.render_index); tests/test_startup.py fails when it drifts."""\n\n')
 
 
 @functools.cache
 def _index() -> dict[str, dict[str, Any]]:
     """The shipped families' declarations as data: {metric: {family, aliases, peers}} in `names()` order ({}
-    when the file is absent or unreadable: the families are loaded instead)."""
+    when the module is absent: the families are loaded instead)."""
     try:
-        with open(INDEX, encoding="utf-8") as handle:
-            return json.load(handle)["metrics"]
-    except (OSError, ValueError, KeyError):
+        return importlib.import_module(INDEX).METRICS
+    except (ImportError, AttributeError):
         return {}
 
 
@@ -92,10 +90,12 @@ def _entry(metric: Any, declared: Declared) -> dict[str, Any]:
 
 
 def render_index() -> str:
-    """The index's text from the families themselves (every family loaded): what tools/docs.py writes."""
+    """The index module's text from the families themselves (every family loaded): what tools/docs.py writes."""
+    import pprint
+
     _load_families()
     entries = {name: _entry(_METRICS[name], _DECLARED[name]) for name in _live_names()}
-    return json.dumps({"metrics": entries}, indent=1) + "\n"
+    return f"{INDEX_HEAD}METRICS = {pprint.pformat(entries, width=116, sort_dicts=False)}\n"
 
 
 def register(metric: Any, aliases: tuple[str, ...] = (), peers: dict[str, tuple[str, ...]] | None = None) -> Any:
@@ -124,6 +124,8 @@ def unregister(name: str) -> None:
 @functools.cache
 def families() -> tuple[str, ...]:
     """The family modules shipped, ndcg's first (its names lead every list), then by name."""
+    import pkgutil
+
     package = importlib.import_module(FAMILIES)
     found = sorted(info.name for info in pkgutil.iter_modules(package.__path__)
                    if info.name not in _NOT_FAMILIES and not info.name.startswith("_"))
