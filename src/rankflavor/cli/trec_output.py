@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import IO, TYPE_CHECKING
 
 from rankflavor.dialects import trec_eval
-from rankflavor.dialects.trec_print import line
+from rankflavor.dialects.trec_print import COUNT, NONE, VALUE, Column, block, line
 from rankflavor.flavor import Flavor, parse_spec
 
 if TYPE_CHECKING:
@@ -49,10 +49,6 @@ def label_word(label: str) -> str:
     return ";".join(label.split())
 
 
-def _line(name: str, query: str, value: float, count: bool = False) -> str:
-    return line(name, query, value, count=count)  # (trec_eval prints its counts as integers)
-
-
 def run_ids(report: ReportView) -> dict[str, str]:
     """Per run name: its runid, the tag of its file's first line (inputs.trec.run_tag), else its name."""
     from rankflavor.inputs.trec import run_tag
@@ -79,21 +75,24 @@ def write_trec(report: ReportView, stream: IO[str], per_query: bool = False, set
         results = [r for r in report.results if r.run == run]
         if (len(runs) > 1 if several is None else several) and not set_lines:
             stream.write(line("runid", "all", run))
-        names = [_name(r, set_lines) for r in results]
-        counts = [None if r.metric.aggregate in ("gm", "log_gm") else r.metric.aggregate == "sum" for r in results]
+        columns = [Column(_name(r, set_lines), _kind(r)) for r in results]
         if per_query:
             queries = [row["query"] for row in results[0].per_query()]
             rows = [{row["query"]: row["value"] for row in r.per_query()} for r in results]
-            for query in queries:
-                for name, values, count in zip(names, rows, counts, strict=True):
-                    if values.get(query) is not None and count is not None:
-                        stream.write(_line(name, query, values[query], count))
+            stream.writelines(block(columns, ((query, [values.get(query) for values in rows]) for query in queries)))
         if set_lines:
             stream.write(line("runid", "all", tags.get(run, run)))
-            stream.write(_line("num_q", "all", results[0].counts["scored"], True))
-        for name, result, count in zip(names, results, counts, strict=True):
-            if result.mean is not None:
-                stream.write(_line(name, "all", result.mean, bool(count)))
+            stream.write(line("num_q", "all", results[0].counts["scored"], count=True))
+        means = [[r.mean for r in results]]
+        stream.writelines(block([c._replace(kind=COUNT if c.kind == COUNT else VALUE) for c in columns],
+                                (("all", row) for row in means)))
+
+
+def _kind(result: ResultView) -> str:
+    """How a result's values print: a sum's as counts (`%ld`), a mean's as values, a geometric mean's none per
+    query (trec_eval's te_print_single_meas_empty)."""
+    aggregate = result.metric.aggregate
+    return NONE if aggregate in ("gm", "log_gm") else COUNT if aggregate == "sum" else VALUE
 
 
 def summarise_warnings(report: ReportView, stream: IO[str]) -> None:

@@ -9,7 +9,7 @@ error raised carries `trec_eval_exit` (C trec_eval's exit code) and `stdout_befo
 
 from __future__ import annotations
 
-from rankflavor.dialects.trec_print import line
+from rankflavor.dialects.trec_print import COUNT, TEXT, VALUE, Column, block
 from rankflavor.dropin import jg as jg_measures
 from rankflavor.dropin.jg_read import read_qrels_jg
 from rankflavor.dropin.options import TrecEvalOptions
@@ -63,8 +63,10 @@ def evaluate_other_format(options: TrecEvalOptions) -> str:
         for name, value in values.items():
             sums[name] += value
         if options.query_wanted:
-            out.extend(_line(measure, name, _text(qid), values[name], z)
-                       for measure in selected for name in measure.value_names if measure.name != "num_q")
+            per_query = [(measure, name) for measure in selected for name in measure.value_names
+                         if measure.name != "num_q"]
+            out.extend(block([_column(measure, name, z) for measure, name in per_query],
+                             [(_text(qid), [values[name] for _measure, name in per_query])], z))
         evaluated += 1
     if evaluated == 0:
         raise fail(EvaluationError, "no queries with both results and relevance info", exit_code=EXIT_NO_QUERIES)
@@ -139,23 +141,25 @@ def _jg_values(options: TrecEvalOptions, selected: list[Selected], judgments: di
 def _summary(selected: list[Selected], sums: dict[str, float], num_queries: int, run_id: bytes, z: str) -> list[str]:
     """meas_print_final.c: runid, num_q (the number averaged over), the counts summed, the rest averaged; under
     -Z (`z` = "Z") every line but runid's is prefixed with Z."""
-    lines = []
+    columns: list[Column] = []
+    values: list[float | str] = []
     for measure in selected:
         if measure.name == "runid":
-            lines.append(line("runid", "all", _text(run_id)))
+            columns.append(Column("runid", TEXT))
+            values.append(_text(run_id))
         elif measure.name == "num_q":
-            lines.append(_line(measure, "num_q", "all", float(num_queries), z))
+            columns.append(_column(measure, "num_q", z))
+            values.append(float(num_queries))
         for name in measure.value_names if measure.name != "num_q" else ():
-            total = sums[name] if measure.name in PREFS_COUNT else sums[name] / num_queries
-            lines.append(_line(measure, name, "all", total, z))
-    return lines
+            columns.append(_column(measure, name, z))
+            values.append(sums[name] if measure.name in PREFS_COUNT else sums[name] / num_queries)
+    return list(block(columns, [("all", values)], z))
 
 
-def _line(measure: Selected, name: str, qid: str, value: float, z: str) -> str:
-    """One printed line (dialects/trec_print.py): `%ld` for the counts (num_q, prefs_num_prefs_*) but under -Z,
-    where every value is a `Z` line of `%6.4f` (meas_print_single.c, meas_print_final.c)."""
-    count = not z and (measure.name == "num_q" or measure.name in PREFS_COUNT)
-    return line(name, qid, value, count=count, z="Z" if z else "")
+def _column(measure: Selected, name: str, z: str) -> Column:
+    """A printed value's column (dialects/trec_print.py): `%ld` for the counts (num_q, prefs_num_prefs_*) but
+    under -Z, where every value is a `Z` line of `%6.4f` (meas_print_single.c, meas_print_final.c)."""
+    return Column(name, COUNT if not z and (measure.name == "num_q" or measure.name in PREFS_COUNT) else VALUE)
 
 
 def _text(raw: bytes) -> str:

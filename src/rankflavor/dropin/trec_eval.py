@@ -16,11 +16,12 @@ exp(mean(log(max(v, 1e-5)))).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from rankflavor.dialects.trec_print import line
+from rankflavor.dialects.trec_print import COUNT, NONE, TEXT, VALUE, Column, block
 from rankflavor.dropin.c_reading import TrecEvalExit
 from rankflavor.dropin.measures import Slot, marked_measures, slots
 from rankflavor.dropin.options import TrecEvalOptions
@@ -240,23 +241,55 @@ def _stops(run: Evaluated, qid: str, first: bool, wanted: list[Slot], options: T
 
 
 def _print(run: Evaluated, wanted: list[Slot], options: TrecEvalOptions, zscores, lines: list[str]) -> None:
-    """trec_eval.c's loop over the queries, then the summary."""
+    """trec_eval.c's loop over the queries (its `-q` lines by dialects/trec_print.py's `block`), then the summary.
+    A failure at a query (exit 4) keeps the lines printed before it."""
+    z = "Z" if zscores is not None else ""
+    sums = {slot: 0.0 for slot in wanted}
+    evaluated = [0]
+    rows = _rows(run, wanted, options, zscores, sums, evaluated)
+    if options.query_wanted:
+        for text in block([Column(slot.name, _kind(slot, z)) for slot in wanted], rows, z):
+            lines.append(text)
+    else:
+        for _row in rows:
+            pass
+    if evaluated[0] == 0:
+        hint = (f"-D names query '{options.debug_query}', which the qrels lack" if options.debug_query is not None
+                else "are the files the qrels and the run of the same topics?")
+        raise TrecEvalExit(7, f"trec_eval: no queries with both results and relevance info: {hint}")
+    if options.summary_wanted:
+        n = int(run.report.dataset.judged.sum()) if options.complete_rel_info else evaluated[0]  # (-c: every judged query)
+        lines.extend(_summary(run, wanted, sums, n, evaluated[0], options, z))
+
+
+def _kind(slot: Slot, z: str) -> str:
+    """How a slot's per-query value prints (meas_print_single.c): a string as it is, a count as `%ld` (but as a
+    `Z` value under -Z), a value as `%6.4f`; gm, runid and num_q print none."""
+    if slot.kind == "relstring":
+        return TEXT
+    if slot.kind == "double" or (slot.kind == "long" and z):
+        return VALUE
+    return COUNT if slot.kind == "long" else NONE
+
+
+def _rows(run: Evaluated, wanted: list[Slot], options: TrecEvalOptions, zscores, sums: dict[Slot, float],
+          evaluated: list[int]) -> Iterator[tuple[str, list[float | str]]]:
+    """Per query in strcmp order, as trec_eval.c evaluates it: (qid, each slot's value); the sums and the count of
+    queries evaluated kept up as the rows are taken; exit 4 where trec_eval stops."""
     report = run.report
     dataset = report.dataset
     values = _per_query(report, wanted)
     counts = {name: _flavor_values(report, flavor) for name, flavor in _counts(options, wanted).items()}
     points = _per_query(report, wanted, "points") if counts else {}
     strings = _relstrings(report, wanted, options)
-    z = "Z" if zscores is not None else ""
-    sums = {slot: 0.0 for slot in wanted}
-    evaluated, levels_of = 0, -1
+    levels_of = -1
     for code in _queries(run, options):
         qid = str(dataset.query_ids[code])
         present = qid in run.results.present
         if not present and not options.complete_rel_info:
             raise TrecEvalExit(4, f"trec_eval: query '{qid}' of the qrels has no results in "
                                   f"'{options.results_file}' (trec_eval 10.0 stops here; -c scores it as 0)")
-        _stops(run, qid, evaluated == 0, wanted, options)
+        _stops(run, qid, evaluated[0] == 0, wanted, options)
         levels_of = code if run.qrels.top_grade[qid] >= 0 else levels_of
         row = _query_values(wanted, values, code, present, levels_of)
         if counts:
@@ -267,17 +300,8 @@ def _print(run: Evaluated, wanted: list[Slot], options: TrecEvalOptions, zscores
         text = "" if not strings else "" if not present and _cleared(strings[0]) else strings[1].get(code, "")
         for slot in wanted:
             sums[slot] += row[slot]
-            if options.query_wanted:
-                lines.append(_query_line(slot, qid, row[slot], text, z))
-        evaluated += 1
-    if evaluated == 0:
-        hint = (f"-D names query '{options.debug_query}', which the qrels lack" if options.debug_query is not None
-                else "are the files the qrels and the run of the same topics?")
-        raise TrecEvalExit(7, f"trec_eval: no queries with both results and relevance info: {hint}")
-    if options.summary_wanted:
-        n = int(dataset.judged.sum()) if options.complete_rel_info else evaluated  # (-c: all_rel_info's queries)
-        for slot in wanted:
-            lines.extend(_summary_line(run, slot, sums[slot], n, evaluated, options, z))
+        evaluated[0] += 1
+        yield qid, [f"'{text}'" if slot.kind == "relstring" else row[slot] for slot in wanted]
 
 
 def _cleared(slot: Slot) -> bool:
@@ -309,33 +333,28 @@ def _z(zscores, qid: str, slot: Slot, value: float) -> float:
     return zscore(value, zscores.get((qid, slot.name)))
 
 
-def _query_line(slot: Slot, qid: str, value: float, relstring: str, z: str) -> str:
-    """A `-q` line (meas_print_single.c); gm, runid and num_q print none."""
-    if slot.kind == "relstring":
-        return line(slot.name, qid, f"'{relstring}'")
-    if slot.kind == "double" or (slot.kind == "long" and z):
-        return line(slot.name, qid, value, z=z)
-    if slot.kind == "long":
-        return line(slot.name, qid, value, count=True)
-    return ""
-
-
-def _summary_line(run: Evaluated, slot: Slot, total: float, n: int, evaluated: int, options, z: str) -> list[str]:
-    """The `all` line of a slot (meas_print_final.c, meas_avg.c, m_num_q.c, m_num_rel.c, m_runid.c)."""
-    if slot.kind == "relstring":
-        return []
-    if slot.kind == "runid":
-        return [line("runid", "all", run.results.run_id)]
-    if slot.kind == "num_q":
-        total = float(n)
-    elif slot.kind == "long" and slot.name == "num_rel" and options.complete_rel_info:
-        total = float(run.qrels.positive)  # (m_num_rel.c: every judgment line graded above 0, whatever -l says)
-    elif slot.kind == "gm":
-        total += (n - evaluated) * math.log(MIN_GEO_MEAN)
-        total = math.exp(total / n)
-    elif slot.kind == "double":
-        total = total / n
-    return [line(slot.name, "all", total, count=slot.kind in ("long", "num_q") and not z, z=z)]
+def _summary(run: Evaluated, wanted: list[Slot], sums: dict[Slot, float], n: int, evaluated: int, options,
+             z: str) -> list[str]:
+    """The `all` lines (meas_print_final.c, meas_avg.c, m_num_q.c, m_num_rel.c, m_runid.c), by the one block."""
+    columns, values = [], []
+    for slot in wanted:
+        if slot.kind == "relstring":
+            continue
+        total: float | str = sums[slot]
+        if slot.kind == "runid":
+            total = run.results.run_id
+        elif slot.kind == "num_q":
+            total = float(n)
+        elif slot.kind == "long" and slot.name == "num_rel" and options.complete_rel_info:
+            total = float(run.qrels.positive)  # (m_num_rel.c: every judgment line graded above 0, whatever -l says)
+        elif slot.kind == "gm":
+            total = math.exp((sums[slot] + (n - evaluated) * math.log(MIN_GEO_MEAN)) / n)
+        elif slot.kind == "double":
+            total = sums[slot] / n
+        kind = TEXT if slot.kind == "runid" else COUNT if slot.kind in ("long", "num_q") and not z else VALUE
+        columns.append(Column(slot.name, kind))
+        values.append(total)
+    return list(block(columns, [("all", values)], z))
 
 
 def _relstrings(report, wanted: list[Slot], options: TrecEvalOptions) -> tuple[Slot, dict[int, str]] | None:
