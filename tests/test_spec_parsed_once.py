@@ -1,6 +1,7 @@
-"""A `-m` spec is parsed once on its way from `rankflavor eval` to the printed lines (issue 40 item 4): cmd_eval
-parses it (flavor/flavor.py labelled_specs) and hands the flavors with their labels to the engine, the track's
-stream and its worker processes, which take them as they are."""
+"""A `-m` spec is parsed once on its way from `rankflavor eval` to the printed lines (issue 40 item 4): the stderr
+note on how a bare name was read (cli/main.py) and cmd_eval's flavors (flavor/flavor.py labelled_specs) come from
+the spec's one parse (flavor.py `_parsed`), and the flavors go with their labels to the engine, the track's stream
+and its worker processes, which take them as they are."""
 
 from __future__ import annotations
 
@@ -31,8 +32,20 @@ def test_the_spec_is_parsed_once(shape, runs, monkeypatch):
         return real(spec, *rest, **named)
 
     monkeypatch.setattr(flavor_module, "parse_spec", counted)
+    splits: list[str] = []
+    real_split = flavor_module.split_spec
+
+    def split(spec, *rest, **named):
+        splits.append(spec)
+        return real_split(spec, *rest, **named)
+
+    monkeypatch.setattr(flavor_module, "split_spec", split)
+    flavor_module._parsed.cache_clear()  # (an earlier test's parse would be taken as it is)
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        assert main(["eval", QRELS, *runs, "-m", SPEC, "-m", "official", *shape]) == 0, err.getvalue()
+        assert main(["eval", QRELS, *runs, "-m", SPEC, "-m", "official", "-m", "P_10", *shape]) == 0, err.getvalue()
     assert calls.count(SPEC) == 1 and calls.count("official") == 1, calls
+    assert splits.count(SPEC) == 1 and splits.count("official") == 1 and splits.count("P_10") == 1, splits
+    assert "official: trec_eval's measure set official" in err.getvalue()
+    assert "P_10: trec_eval's P_10 (trec_eval.P_10)" in err.getvalue()
     assert "ndcg@10;gain=exp2" in out.getvalue() or "ndcg@10 gain=exp2" in out.getvalue()

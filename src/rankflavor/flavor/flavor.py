@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from rankflavor import registry
 from rankflavor.dialects.measure import PeerMeasure
@@ -21,8 +21,8 @@ from rankflavor.dialects.trec_sets import set_members
 from rankflavor.errors import SpecError
 from rankflavor.flavor import project
 from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, parse_value
-from rankflavor.flavor.resolve import read_in, reads_as_written, resolve
-from rankflavor.flavor.spec import split_spec
+from rankflavor.flavor.resolve import other_readings, reads_as_written, resolve_read
+from rankflavor.flavor.spec import SpecText, split_spec
 from rankflavor.flavor.suggest import close, did_you_mean
 from rankflavor.flavor.values import (
     MAX_WHOLE,
@@ -217,25 +217,35 @@ def parse_spec(spec: str) -> list[Flavor]:
     if not isinstance(spec, str):
         raise SpecError(f"{spec!r} ({type(spec).__name__}) is not a flavor spec: {_WHAT_SPEC}")
     if spec.lstrip().startswith(project.PREFIX):  # (read from the project file of the working directory)
-        return _parse_spec(spec)
-    return list(_parsed(spec))
+        return list(_parse_spec(spec).flavors)
+    return list(_parsed(spec).flavors)
+
+
+class Parsed(NamedTuple):
+    """One spec parsed: its flavors, its text as split (spec.py), and what its head was read as when written
+    without its prefix (the line told on stderr), or None."""
+
+    flavors: tuple[Flavor, ...]
+    text: SpecText
+    read_as: str | None
 
 
 @functools.lru_cache(maxsize=1024)
-def _parsed(spec: str) -> tuple[Flavor, ...]:
-    """parse_spec of a spec that names no project flavor (its flavors depend on the spec alone; a measure
-    set's dozens of members are parsed once per process, though a CLI parses its specs twice)."""
-    return tuple(_parse_spec(spec))
+def _parsed(spec: str) -> Parsed:
+    """parse_spec of a spec that names no project flavor (its flavors depend on the spec alone): parsed once per
+    process, the flavors and the reading note (`reading_note`) both taken from that one parse."""
+    return _parse_spec(spec)
 
 
-def _parse_spec(spec: str) -> list[Flavor]:
+def _parse_spec(spec: str) -> Parsed:
     text = split_spec(spec, raw_head=reads_as_written)
     if text.name.startswith(project.PREFIX):
         if text.params:
             raise SpecError(f"{text.name} is a project flavor: it takes no parameters in (...); set them in its "
                             "spec in the project file")
-        return _project_flavors(text.name, text.cutoff, text.overrides)
-    return [_flavor_of(head) for head in resolve(text, _flavor_of)]
+        return Parsed(tuple(_project_flavors(text.name, text.cutoff, text.overrides)), text, None)
+    heads, read_as = resolve_read(text, _flavor_of)
+    return Parsed(tuple(_flavor_of(head) for head in heads), text, read_as)
 
 
 def _flavor_of(head: PeerMeasure) -> Flavor:
@@ -244,12 +254,18 @@ def _flavor_of(head: PeerMeasure) -> Flavor:
 
 def reading_note(spec: str, others: bool = False) -> str | None:
     """Which tool's name a spec's head was read as, when written without its prefix (`P_10: trec_eval's P_10
-    (trec_eval.P_10)`), or None (a rankflavor name, a prefixed one, or a spec that does not parse); `others`:
-    for a rankflavor name, the tools that read it as another flavor (`ndcg@10: ... ranx.ndcg@10 (...)`)."""
+    (trec_eval.P_10)`), or None (a rankflavor name, a prefixed one, a project flavor, or a spec that does not
+    parse); `others`: for a rankflavor name, the tools that read it as another flavor (`ndcg@10: ...
+    ranx.ndcg@10 (...)`). From the spec's one parse (`_parsed`), which parse_spec takes its flavors from."""
+    if not isinstance(spec, str) or spec.lstrip().startswith(project.PREFIX):
+        return None
     try:
-        return read_in(split_spec(spec, raw_head=reads_as_written), _flavor_of, others)
+        parsed = _parsed(spec)
     except SpecError:
         return None
+    if parsed.read_as is not None or not others:
+        return parsed.read_as
+    return other_readings(parsed.text, _flavor_of)
 
 
 def _project_flavors(name: str, cutoff: int | None, overrides: dict[str, str]) -> list[Flavor]:

@@ -30,15 +30,22 @@ ALIAS = ""  # the prefix of a reading as a family's alias (registry.aliases())
 
 def resolve(text: SpecText, flavor_of: FlavorOf) -> list[PeerMeasure]:
     """Each flavor a spec (but a project flavor) stands for: its metric, cutoff, parameters and axes."""
+    return resolve_read(text, flavor_of)[0]
+
+
+def resolve_read(text: SpecText, flavor_of: FlavorOf) -> tuple[list[PeerMeasure], str | None]:
+    """`resolve`, and what the head was read as when written without its prefix (`read_as`: the line told on
+    stderr, `P_10: trec_eval's P_10 (trec_eval.P_10)`), or None: both from the one resolution."""
     if (metric := registry.find(text.name)) is not None:  # (from the metric's own axis defaults, if any)
-        return [PeerMeasure(text.name, text.cutoff, text.params, {**metric.axis_defaults, **text.overrides})]
+        return [PeerMeasure(text.name, text.cutoff, text.params, {**metric.axis_defaults, **text.overrides})], None
     if (members := set_members(text.name)) is not None:
-        return _set_members(text, members)
+        told = f"{text.name}: trec_eval's measure set {text.name} (trec_eval.{text.name})" if text.name in SETS else None
+        return _set_members(text, members), told
     preset = PRESETS.get(text.name)
     if preset is None and (measure := peer_measure(text.head or text.name, text.params, text.cutoff)) is not None:
-        return [measure._replace(axes={**measure.axes, **text.overrides})]
+        return [measure._replace(axes={**measure.axes, **text.overrides})], None
     if preset is None and (reading := bare_reading(text, flavor_of)) is not None:
-        return [reading.measure._replace(axes={**reading.measure.axes, **text.overrides})]
+        return [reading.measure._replace(axes={**reading.measure.axes, **text.overrides})], read_as(text, reading)
     if preset is None:
         readings = suggestions(text.name, registry.names(), tuple(PRESETS))
         hint = f"{did_you_mean(readings)} " if readings else ""
@@ -53,7 +60,7 @@ def resolve(text: SpecText, flavor_of: FlavorOf) -> list[PeerMeasure]:
         raise SpecError(f"preset {text.name} needs a cutoff: write {text.name}@k, e.g. {text.name}@10")
     else:
         cutoffs = preset.cutoffs
-    return [PeerMeasure(preset.metric, k, {}, {**preset.axes, **text.overrides}) for k in cutoffs]
+    return [PeerMeasure(preset.metric, k, {}, {**preset.axes, **text.overrides}) for k in cutoffs], None
 
 
 def _set_members(text: SpecText, members: list[str]) -> list[PeerMeasure]:
@@ -119,15 +126,9 @@ def bare_reading(text: SpecText, flavor_of: FlavorOf) -> Reading | None:
     return next(iter(flavors.values()))[0] if flavors else None
 
 
-def read_in(text: SpecText, flavor_of: FlavorOf, others: bool = False) -> str | None:
-    """What a head written without a prefix was read as, to tell once (`P_10: trec_eval's P_10 (trec_eval.P_10)`),
-    or None for any other head; `others`: for rankflavor's own name, the tools that read it otherwise
-    (`other_readings`)."""
-    if text.name in SETS:
-        return f"{text.name}: trec_eval's measure set {text.name} (trec_eval.{text.name})"
-    reading = bare_reading(text, flavor_of)
-    if reading is None:
-        return other_readings(text, flavor_of) if others else None
+def read_as(text: SpecText, reading: Reading) -> str:
+    """The line telling what a head written without a prefix was read as (`P_10: trec_eval's P_10
+    (trec_eval.P_10)`; an alias: `ap@10: rankflavor's map@10 (ap is an alias of map)`)."""
     if reading.prefix == ALIAS:
         alias = head_parts(text.head or "", text.head or "")[0]
         return f"{text.head}: rankflavor's {reading.name} ({alias} is an alias of {reading.measure.metric})"
