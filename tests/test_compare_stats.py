@@ -178,7 +178,7 @@ def test_test_settings_defaults_are_the_documented_ones_everywhere():
     keywords and the compare and report commands' flags default to it."""
     import inspect
 
-    from rankflavor.cli.main import build_parser
+    from rankflavor.cli.parser import build_parser
     from rankflavor.compare import compare
 
     default = TestSettings()

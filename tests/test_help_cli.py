@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import rankflavor as rf
-from rankflavor.cli.main import COMMANDS, main
+from rankflavor.cli.commands import COMMANDS
+from rankflavor.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))

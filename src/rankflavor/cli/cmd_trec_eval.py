@@ -4,13 +4,18 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_parser(sub) -> None:
     """Listed in `rankflavor -h`; its arguments are never parsed by argparse (main.py dispatches first)."""
+    import argparse
+
     p = sub.add_parser("trec_eval", help="trec_eval 10.0's command line, flag for flag, byte for byte",
                        description="rankflavor trec_eval -h lists its flags", add_help=False)
     p.add_argument("words", nargs=argparse.REMAINDER)
