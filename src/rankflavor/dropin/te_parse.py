@@ -1,83 +1,179 @@
-"""A qrels and a results file's lines as trec_eval 10.0 parses them (get_qrels.c, get_trec_results.c), as
-per-file codes: each file's ids in order of first appearance, each line's codes into them, its grade (atol) or
-score (atof). (Interim: the Python loop; the compiled parser replaces it.)"""
+"""A standard qrels or results file's bytes parsed as C trec_eval 10.0 reads them (get_qrels.c, get_trec_results.c),
+into id lists and numpy code arrays, without pyarrow or pandas (the drop-in's start-up pays for neither).
+
+A field is what lies between runs of C's isspace (space \\t \\v \\f \\r; a line ends at \\n). A qrels line has
+exactly 4 fields (get_qrels.c:216-266, parse_qrels_line); a `#` first on a line makes that line alone a comment,
+and the line after it is read as data whatever it holds (get_qrels.c:136-141), so a blank line there, or a second
+comment in a row, is malformed. A results line has 6 fields or more, the rest ignored (get_trec_results.c:234-296);
+a blank line, or a `#` after leading white space, is skipped (get_trec_results.c:153-161). A grade is atol of its
+field (get_qrels.c:192), a score atof of its own (get_trec_results.c:210), the run_id the last data line's sixth
+field. Ids are latin-1 text (one character per byte, standard_read.ENCODING), each given an int32 code in order of
+first appearance. A malformed line, or a file without a data line, is exit 2 with the file and line.
+
+The compiled `_te_reader` parses when it is built and RANKFLAVOR_PURE_PYTHON is unset or 0; the loops below give
+the same results otherwise.
+"""
 
 from __future__ import annotations
 
+import math
+import os
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from rankflavor.dropin.c_reading import TrecEvalExit
-from rankflavor.dropin.te_text import c_atof, c_atol, judgment_lines
+from rankflavor.dropin.c_reading import LONG_MAX, TrecEvalExit, atof
+
+try:
+    from rankflavor.dropin import _te_reader
+except ImportError:  # (not built: the Python loops read every file)
+    _te_reader = None
 
 ENCODING = "latin-1"
+QRELS_RULE = "fields where trec_eval reads exactly 4 (qid iter docno rel; '#' starts a comment line, one at a time)"
+RESULTS_RULE = "fields where trec_eval reads six or more (qid iter docno rank sim run_id)"
+_LEADING_INT = re.compile(rb"([+-]?)0*([0-9]+)")
+_PLAIN_FLOAT = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 @dataclass
 class ParsedQrels:
-    query_ids: list[str]
-    q: np.ndarray
+    query_ids: list[str]  # in order of first appearance
+    q: np.ndarray  # int32: each judgment line's query, a code into query_ids
     doc_ids: list[str]
-    d: np.ndarray
-    grade: np.ndarray  # int64
+    d: np.ndarray  # int32
+    grade: np.ndarray  # int64: atol of the fourth field
 
 
 @dataclass
 class ParsedResults:
     query_ids: list[str]
-    q: np.ndarray
+    q: np.ndarray  # int32: each results line's query
     doc_ids: list[str]
-    d: np.ndarray
-    score: np.ndarray  # float64
-    run_id: str
+    d: np.ndarray  # int32
+    score: np.ndarray  # float64: atof of the fifth field
+    run_id: str  # the last data line's sixth field
+
+
+def compiled() -> bool:
+    """Whether the compiled reader is built and not turned off (RANKFLAVOR_PURE_PYTHON=1)."""
+    return _te_reader is not None and os.environ.get("RANKFLAVOR_PURE_PYTHON", "") in ("", "0")
 
 
 def malformed(path: str, line: int, what: str, rule: str) -> TrecEvalExit:
+    """trec_eval's exit 2 on a line it cannot parse (get_qrels.c:142, get_trec_results.c:164), the line named."""
     return TrecEvalExit(2, f"trec_eval: {path}:{line}: malformed {what} line: {rule}")
 
 
-def _code(ids: dict[bytes, int], token: bytes) -> int:
-    return ids.setdefault(token, len(ids))
-
-
-def _names(ids: dict[bytes, int]) -> list[str]:
-    return [token.decode(ENCODING) for token in ids]
-
-
 def parse_qrels(data: bytes, path: str) -> ParsedQrels:
-    queries: dict[bytes, int] = {}
-    docs: dict[bytes, int] = {}
-    q, d, grade = [], [], []
-    for line, fields in judgment_lines(data):
-        if len(fields) != 4:
-            raise malformed(path, line, "qrels", f"{len(fields)} fields where trec_eval reads exactly 4 (qid "
-                                                 "iter docno rel; '#' starts a comment line, one at a time)")
-        q.append(_code(queries, fields[0]))
-        d.append(_code(docs, fields[2]))
-        grade.append(c_atol(fields[3]))
-    if not q:
-        raise malformed(path, 1, "qrels", "no judgment line")
-    return ParsedQrels(_names(queries), np.array(q, np.int32), _names(docs), np.array(d, np.int32),
-                       np.array(grade, np.int64))
+    """The judgment lines of a qrels file's bytes (cut at their first NUL); exit 2 on a malformed line."""
+    out = _te_reader.parse_qrels(data) if compiled() else None
+    if out is None:
+        out = _qrels_python(data)
+    if len(out) == 2:
+        line, fields = out
+        rule = "no judgment line" if fields < 0 else f"{fields} {QRELS_RULE}"
+        raise malformed(path, line, "qrels", rule)
+    query_ids, q, doc_ids, d, grade, _ = out
+    return ParsedQrels(query_ids, _array(q, np.int32), doc_ids, _array(d, np.int32), _array(grade, np.int64))
 
 
 def parse_results(data: bytes, path: str) -> ParsedResults:
+    """The data lines of a results file's bytes (cut at their first NUL); exit 2 on a malformed line."""
+    out = _te_reader.parse_results(data) if compiled() else None
+    if out is None:
+        out = _results_python(data)
+    if len(out) == 2:
+        line, fields = out
+        rule = "no result line" if fields < 0 else f"{fields} {RESULTS_RULE}"
+        raise malformed(path, line, "results", rule)
+    query_ids, q, doc_ids, d, score, run_id = out
+    return ParsedResults(query_ids, _array(q, np.int32), doc_ids, _array(d, np.int32), _array(score, np.float64),
+                         run_id)
+
+
+def _array(values: bytearray | list, dtype: type) -> np.ndarray:
+    """The compiled reader's buffer as an array without a copy (writable), or the loop's list as one."""
+    if isinstance(values, bytearray):
+        return np.frombuffer(values, dtype=dtype) if values else np.empty(0, dtype)
+    return np.array(values, dtype=dtype)
+
+
+def _qrels_python(data: bytes) -> tuple:
+    """get_qrels.c's lines (see the module's docstring): the compiled reader's answer, from Python lists."""
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()  # (the piece after the last \n)
     queries: dict[bytes, int] = {}
     docs: dict[bytes, int] = {}
-    q, d, score, run_id = [], [], [], b""
+    grades: dict[bytes, int] = {}
+    q, d, grade = [], [], []
+    index = 0
+    while index < len(lines):
+        if lines[index].startswith(b"#"):
+            index += 1  # (the comment; the next line is data whatever it holds)
+            if index == len(lines):
+                break
+        fields = lines[index].split()
+        if len(fields) != 4:
+            return index + 1, len(fields)
+        q.append(queries.setdefault(fields[0], len(queries)))
+        d.append(docs.setdefault(fields[2], len(docs)))
+        value = grades.get(fields[3])
+        grade.append(value if value is not None else grades.setdefault(fields[3], c_atol(fields[3])))
+        index += 1
+    if not q:
+        return 1, -1
+    return _ids(queries), q, _ids(docs), d, grade, None
+
+
+def _results_python(data: bytes) -> tuple:
+    """get_trec_results.c's lines (see the module's docstring): the compiled reader's answer, from Python lists."""
+    queries: dict[bytes, int] = {}
+    docs: dict[bytes, int] = {}
+    scores: dict[bytes, float] = {}  # (atof once per distinct text)
+    q, d, score = [], [], []
+    run_id = b""
     for number, line in enumerate(data.split(b"\n"), start=1):
-        fields = line.split()
-        if not fields or fields[0].startswith(b"#"):
+        fields = line.split(None, 6)  # (the sixth field and the rest of the line: a count below 6 is exact)
+        if not fields or fields[0][:1] == b"#":
             continue
         if len(fields) < 6:
-            raise malformed(path, number, "results", f"{len(fields)} fields where trec_eval reads six or more "
-                                                     "(qid iter docno rank sim run_id)")
-        q.append(_code(queries, fields[0]))
-        d.append(_code(docs, fields[2]))
-        score.append(c_atof(fields[4]))
+            return number, len(fields)
+        q.append(queries.setdefault(fields[0], len(queries)))
+        d.append(docs.setdefault(fields[2], len(docs)))
+        value = scores.get(fields[4])
+        score.append(value if value is not None else scores.setdefault(fields[4], c_atof(fields[4])))
         run_id = fields[5]
-    if not q:  # (C reads a run of comments only past its buffers: undefined)
-        raise malformed(path, 1, "results", "no result line")
-    return ParsedResults(_names(queries), np.array(q, np.int32), _names(docs), np.array(d, np.int32),
-                         np.array(score, np.float64), run_id.decode(ENCODING))
+    if not q:
+        return 1, -1
+    return _ids(queries), q, _ids(docs), d, score, run_id.decode(ENCODING)
+
+
+def _ids(codes: dict[bytes, int]) -> list[str]:
+    return [key.decode(ENCODING) for key in codes]  # (a dict keeps the order of first insertion: the codes')
+
+
+def c_atol(token: bytes) -> int:
+    """glibc's atol (strtol base 10): the leading [+-]?digits, 0 without them, clamped to a long (a number of any
+    length: Python's int() refuses over 4300 digits)."""
+    match = _LEADING_INT.match(token)
+    if match is None:
+        return 0
+    sign, digits = match.groups()
+    value = int(digits) if len(digits) <= 19 else LONG_MAX + 1
+    value = -value if sign == b"-" else value
+    return max(-LONG_MAX - 1, min(LONG_MAX, value))
+
+
+def c_atof(token: bytes) -> float:
+    """glibc's atof (strtod): a plain decimal by float() (correctly rounded, as strtod), any other prefix by
+    c_reading.atof (hexadecimal, inf, nan(...), a number followed by other bytes); a hexadecimal number beyond a
+    double is +-inf, as strtod's overflow."""
+    if _PLAIN_FLOAT.fullmatch(token):
+        return float(token)
+    try:
+        return atof(token.decode(ENCODING))
+    except OverflowError:
+        return -math.inf if token.startswith(b"-") else math.inf
