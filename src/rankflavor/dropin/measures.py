@@ -26,11 +26,13 @@ from rankflavor.flavor.values import MAX_WHOLE
 
 
 # trec_eval's measure table (one, shared with the library's measure sets): dialects/trec_table.py
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Slot:
     """One value trec_eval prints per query and in the summary: its printed name, how it prints (`double`,
     `long`, `gm`, `runid`, `num_q`, `relstring`), and the flavor that computes it (`part`: a part of the
-    flavor's per-query results instead of its value: trec_eval's dcg and ideal_dcg are ndcg's parts)."""
+    flavor's per-query results instead of its value: trec_eval's dcg and ideal_dcg are ndcg's parts). Compared
+    by identity: the print loop keys its per-query dicts by slot (a flavor's hash, 30 times a query, was the
+    loop's cost)."""
 
     name: str
     kind: str

@@ -107,6 +107,18 @@ def first_of_each(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order[new], np.diff(np.r_[new, len(values)])
 
 
+def _repeats(q: np.ndarray, d: np.ndarray, n_queries: int) -> bool:
+    """Whether a query lists a doc twice: the engine's row-wise check of each query's docs (inputs/query_major.py),
+    or, for very uneven queries, one sort of the (query, doc) keys."""
+    from rankflavor.inputs.query_major import build_layout, has_duplicates
+
+    layout = build_layout(q, n_queries)
+    if layout.paddable:
+        return has_duplicates(layout, d)
+    ordered = np.sort(q.astype(np.int64) * (int(d.max(initial=0)) + 1) + d)
+    return bool(np.any(ordered[1:] == ordered[:-1]))
+
+
 def sorted_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(the distinct values ascending, each value's index among them): np.unique(return_inverse) without numpy.ma."""
     order = np.argsort(values, kind="stable")
@@ -135,7 +147,7 @@ def results_table(path: str, stand_in: list[str], max_docs: int | None) -> CResu
     finite = bool(np.isfinite(score).all())
     keep = np.arange(len(score))
     twice: set[str] = set()
-    if max_docs is not None or not finite or len(first_of_each(key)[0]) < len(key):
+    if max_docs is not None or not finite or _repeats(parsed.q, parsed.d, len(queries)):
         order = c_order(q_codes, docs, d_codes, score)
         starts = np.r_[0, np.flatnonzero(np.diff(q_codes[order])) + 1]
         rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
