@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from rankflavor.errors import InputError
 from rankflavor.inputs import trec_compiled
-from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS
+from rankflavor.inputs.columns import QRELS_COLUMNS, RUN_COLUMNS
 from rankflavor.inputs.trec import read_trec_qrels, read_trec_run
 from rankflavor.inputs.trec_lines import RUN_WIDTH, read_lines
 

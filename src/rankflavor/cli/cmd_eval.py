@@ -76,15 +76,16 @@ def start_prefetch(args: argparse.Namespace) -> list | None:
     if args.engine != "local" or args.output is not None or args.master is not None or args.overwrite:
         return None
     small_job_allocator([args.qrels, *args.runs])
-    from rankflavor.cli.trec_pool import workers_for
-    from rankflavor.cli.trec_stream import streamable
-
     try:
         run_names(list(args.runs), args.names)  # (a bad --name is reported by _run, as before)
     except RankflavorError:
         return None
-    if streamable(args) and workers_for(args) != 1:  # (a track in worker processes: cli/trec_pool.py)
-        return None
+    if len(args.runs) > 1:  # (one run is never a track)
+        from rankflavor.cli.trec_pool import workers_for
+        from rankflavor.cli.trec_stream import streamable
+
+        if streamable(args) and workers_for(args) != 1:  # (a track in worker processes: cli/trec_pool.py)
+            return None
     from rankflavor.inputs.prefetch import prefetch_runs
 
     return prefetch_runs(list(args.runs))

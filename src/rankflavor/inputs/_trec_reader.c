@@ -24,9 +24,13 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define BLOCK (1 << 20)
 #define PAD 16              /* bytes after a buffer's data: an id is read 8 bytes at a time */
+#define LINE_PAD 72         /* bytes after the read buffer's data: a line's first 64 bytes are classified at once */
 #define MAX_NUMBER 256      /* a value field longer than this is left to the Python reader */
 #define MAX_PARTS 4         /* threads reading one file */
 #define MIN_PART (4 << 20)  /* bytes of a part at least */
@@ -310,10 +314,84 @@ static inline const char *field_end(const char *p) {
 
 static unsigned char bad[256]; /* not a tab, a line end or printable ASCII (filled by the module's init) */
 
-/* the lines of [p, end), which ends at a line end; a byte that is not a tab, a line end or printable ASCII: REFUSE */
+enum { BLANK_LINE = 0, COMMENT = -1, BAD = -2 };
+
+#if defined(__SSE2__) && defined(__GNUC__) && !defined(RANKFLAVOR_BYTEWISE)
+#define MASKS 1
+
+/* bit i of `stop`: p[i] is not a field's byte (outside 0x21-0x7E); of `blank`: a space or a tab; 32 bytes, or 64
+ * when the first 32 hold neither a line end nor a bad byte (SSE2: x86-64's baseline; elsewhere byte by byte) */
+static inline void line_masks(const char *p, uint64_t *stop, uint64_t *blank) {
+    const __m128i shift = _mm_set1_epi8(0x5F), last = _mm_set1_epi8(-34), space = _mm_set1_epi8(' '),
+                  tab = _mm_set1_epi8('\t');
+    uint64_t s = 0, b = 0;
+    for (int k = 0; k < 4; k++) {
+        if (k == 2 && (s & ~b)) break;
+        __m128i x = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+        uint64_t inside = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(_mm_add_epi8(x, shift), last)); /* 0x21-0x7E */
+        uint64_t blanks = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, space), _mm_cmpeq_epi8(x, tab)));
+        s |= (~inside & 0xFFFF) << (16 * k);
+        b |= blanks << (16 * k);
+    }
+    *stop = s;
+    *blank = b;
+}
+#endif
+
+/* the fields of the line at *pp, which ends at a line end (*pp left on it): how many (at most ncols + 1, their
+ * starts and lengths), BLANK_LINE, COMMENT, or BAD (a control character, DEL or a byte beyond ASCII). A line of
+ * up to 63 bytes is split from two 64-bit masks of its bytes, a longer one byte by byte */
+static inline int line_fields(const char **pp, int ncols, const char **start, size_t *len) {
+    const char *p = *pp;
+#ifdef MASKS
+    uint64_t stop, blank;
+    line_masks(p, &stop, &blank);
+    uint64_t other = stop & ~blank; /* line ends and bad bytes */
+    if (other) {
+        int n = __builtin_ctzll(other);
+        *pp = p + n;
+        if (!END(p[n])) return BAD;
+        uint64_t field = ~stop & ((1ULL << n) - 1);
+        if (!field) return BLANK_LINE;
+        if (p[__builtin_ctzll(field)] == '#') return COMMENT;
+        uint64_t starts = field & ~(field << 1), ends = (field << 1) & ~field;
+        int fields = 0;
+        for (; starts && fields <= ncols; fields++, starts &= starts - 1, ends &= ends - 1) {
+            int at = __builtin_ctzll(starts);
+            start[fields] = p + at;
+            len[fields] = (size_t)(__builtin_ctzll(ends) - at);
+        }
+        return fields;
+    }
+#endif
+    while (BLANK(*p)) p++;
+    if (END(*p) || *p == '#') {
+        int comment = *p == '#';
+        for (; !END(*p); p++)
+            if (bad[(unsigned char)*p]) return BAD;
+        *pp = p;
+        return comment ? COMMENT : BLANK_LINE;
+    }
+    int fields = 0;
+    for (;;) {
+        if (fields == ncols + 1) return fields; /* more columns than the format's: refused by the caller */
+        start[fields] = p;
+        p = field_end(p);
+        len[fields] = (size_t)(p - start[fields]);
+        fields++;
+        while (BLANK(*p)) p++;
+        if (END(*p)) break;
+        if (!FIELD(*p)) return BAD;
+    }
+    *pp = p;
+    return fields;
+}
+
+/* the lines of [p, end), which ends at a line end, 64 bytes readable after it; a byte that is not a tab,
+ * a line end or printable ASCII: REFUSE */
 static int read_lines(Reader *r, const char *p, const char *end) {
-    const char *start[8];
-    size_t len[8], most = (size_t)(end - p) / (2 * (size_t)r->ncols) + 1; /* a row: ncols fields, ncols ends */
+    const char *start[9];
+    size_t len[9], most = (size_t)(end - p) / (2 * (size_t)r->ncols) + 1; /* a row: ncols fields, ncols ends */
     if (grow_reserve(&r->query.codes, most * 4) || grow_reserve(&r->doc.codes, most * 4) ||
         grow_reserve(&r->values, most * 8))
         return NOMEM;
@@ -322,29 +400,16 @@ static int read_lines(Reader *r, const char *p, const char *end) {
     double *values = (double *)(r->values.data + r->values.size);
     size_t rows = 0;
     for (; p < end; p += (*p == '\r' && p + 1 < end && p[1] == '\n') ? 2 : 1) {
-        while (BLANK(*p)) p++;
-        if (END(*p)) {
+        int fields = line_fields(&p, r->ncols, start, len);
+        if (fields == BLANK_LINE) {
             r->blanks++;
             continue;
         }
-        if (*p == '#') {
-            for (p++; !END(*p); p++)
-                if (bad[(unsigned char)*p]) return REFUSE;
+        if (fields == COMMENT) {
             r->comments++;
             continue;
         }
-        int fields = 0;
-        for (;;) {
-            if (fields == r->ncols) return REFUSE; /* more columns than the format's: the Python reader's */
-            start[fields] = p;
-            p = field_end(p);
-            len[fields] = (size_t)(p - start[fields]);
-            fields++;
-            while (BLANK(*p)) p++;
-            if (END(*p)) break;
-            if (!FIELD(*p)) return REFUSE; /* a control character, DEL or a byte beyond ASCII */
-        }
-        if (fields != r->ncols || len[0] == 0) return REFUSE;
+        if (fields != r->ncols) return REFUSE; /* a bad byte, or another number of columns: the Python reader's */
         uint64_t head = head_of(start[2], len[2]);
         size_t hash = hash_id(head, start[2], len[2]);
         PREFETCH(&r->doc.slots[hash & r->doc.mask]); /* (while the value is parsed) */
@@ -373,12 +438,12 @@ static int plain_bytes(const unsigned char *p, size_t n) {
  * \r\n or a lone \r; a part that stops before the file's end stops after a line end (line_after) */
 static int read_part(Reader *r, int fd, off_t pos, off_t stop) {
     size_t cap = BLOCK, have = 0;
-    char *buf = malloc(cap + PAD);
+    char *buf = malloc(cap + LINE_PAD);
     if (!buf) return NOMEM;
     int status = OK, eof = 0, after_cr = 0;
     while (status == OK && !eof) {
         if (cap - have < BLOCK / 2) {
-            char *bigger = realloc(buf, cap * 2 + PAD);
+            char *bigger = realloc(buf, cap * 2 + LINE_PAD);
             if (!bigger) {
                 status = NOMEM;
                 break;
@@ -415,7 +480,7 @@ static int read_part(Reader *r, int fd, off_t pos, off_t stop) {
             buf[have++] = '\n'; /* (the last line's end, in the padding: read_lines reads up to a line end) */
             upto = have;
         }
-        memset(buf + have, 0, PAD / 2);
+        memset(buf + have, 0, 64);
         status = read_lines(r, buf, buf + upto);
         memmove(buf, buf + upto, have - upto);
         have -= upto;

@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pyarrow as pa
-
 if TYPE_CHECKING:
     import numpy as np
+    import pyarrow as pa
 
 try:
     from rankflavor.inputs import _trec_reader
@@ -84,7 +83,7 @@ def read_compiled(path: Path, columns: tuple[str, ...], value_col: int, defer_sc
     if parsed is None:
         return None
     hashing = HashPending(path)
-    import numpy as np  # (here: inputs/prefetch.py imports this module before numpy)
+    import numpy as np  # (here: inputs/prefetch.py imports this module, and starts a parse, before numpy and pyarrow)
 
     rows, query, doc, values, comments, blanks = parsed
     read = CompiledRead(_dictionary_array(rows, *query), _dictionary_array(rows, *doc),
@@ -97,6 +96,7 @@ def read_compiled(path: Path, columns: tuple[str, ...], value_col: int, defer_sc
 
 def _dictionary_array(rows: int, codes: object, offsets: object, data: object, distinct: int) -> pa.DictionaryArray:
     """An Arrow dictionary array over the reader's buffers (no copy: each buffer keeps its owner alive)."""
+    import pyarrow as pa
     indices = pa.Array.from_buffers(pa.int32(), rows, [None, pa.py_buffer(codes)])
     dictionary = pa.Array.from_buffers(pa.string(), distinct, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
     return pa.DictionaryArray.from_arrays(indices, dictionary)
