@@ -66,6 +66,18 @@ static int grow_reserve(Grow *g, size_t more) {
     return 0;
 }
 
+/* the pages of the next n bytes of the buffer faulted in at once, where Linux can (5.14+: several times cheaper
+ * than a fault per page as the rows are written; elsewhere, or refused, the pages fault in as before) */
+static void grow_populate(Grow *g, size_t n) {
+#ifdef MADV_POPULATE_WRITE
+    size_t page = 4096, from = (g->size + page - 1) & ~(page - 1), to = (g->size + n) & ~(page - 1);
+    if (to > from && to <= g->cap) madvise(g->data + from, to - from, MADV_POPULATE_WRITE);
+#else
+    (void)g;
+    (void)n;
+#endif
+}
+
 static void grow_free(Grow *g) {
     if (g->data) munmap(g->data, g->cap);
     g->data = NULL;
@@ -395,6 +407,9 @@ static int read_lines(Reader *r, const char *p, const char *end) {
     if (grow_reserve(&r->query.codes, most * 4) || grow_reserve(&r->doc.codes, most * 4) ||
         grow_reserve(&r->values, most * 8))
         return NOMEM;
+    grow_populate(&r->query.codes, most * 4);
+    grow_populate(&r->doc.codes, most * 4);
+    grow_populate(&r->values, most * 8);
     int32_t *query = (int32_t *)(r->query.codes.data + r->query.codes.size);
     int32_t *doc = (int32_t *)(r->doc.codes.data + r->doc.codes.size);
     double *values = (double *)(r->values.data + r->values.size);
@@ -535,6 +550,7 @@ static int merge_ids(Interner *into, Interner *from) {
         status = intern(into, from->bytes.data + offsets[id], (size_t)(offsets[id + 1] - offsets[id]), map + id);
     if (status == OK && grow_reserve(&into->codes, rows * 4)) status = NOMEM;
     if (status == OK) {
+        grow_populate(&into->codes, rows * 4);
         int32_t *out = (int32_t *)(into->codes.data + into->codes.size);
         const int32_t *codes = (const int32_t *)from->codes.data;
         for (size_t i = 0; i < rows; i++) out[i] = map[codes[i]];
@@ -547,8 +563,11 @@ static int merge_ids(Interner *into, Interner *from) {
 static int merge(Reader *into, Reader *from) {
     int status = merge_ids(&into->query, &from->query);
     if (status == OK) status = merge_ids(&into->doc, &from->doc);
-    if (status == OK && from->values.size && grow_append(&into->values, from->values.data, from->values.size))
-        status = NOMEM;
+    if (status == OK && grow_reserve(&into->values, from->values.size)) status = NOMEM;
+    if (status == OK) {
+        grow_populate(&into->values, from->values.size);
+        grow_append(&into->values, from->values.data, from->values.size);
+    }
     into->rows += from->rows;
     into->comments += from->comments;
     into->blanks += from->blanks;
