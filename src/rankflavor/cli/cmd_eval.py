@@ -222,9 +222,9 @@ def _run(args: argparse.Namespace) -> int:
     from rankflavor.inputs.prefetch import prefetch_runs
 
     workers = workers_for(args) if streamable(args) else 1  # (a track in worker processes: cli/trec_pool.py)
-    # (local: parsed on Arrow's threads while the specs are parsed and the qrels read)
+    # (local: parsed on other threads while the specs are parsed and the qrels read; started by `prepare`)
     names = run_names(list(args.runs), args.names)  # (checked before the runs are parsed on another thread)
-    prefetched = getattr(args, "prefetched", None)  # (started by `prepare`)
+    prefetched = getattr(args, "prefetched", None)
     if prefetched is None and args.engine == "local" and workers == 1:
         prefetched = prefetch_runs(list(args.runs))
     runs = named(args.runs if prefetched is None else prefetched, names)

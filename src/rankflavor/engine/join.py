@@ -34,7 +34,7 @@ def join_qrels(data: DatasetScope, q: np.ndarray, d: np.ndarray) -> np.ndarray:
 def judged_hits(scope: RunScope) -> tuple[np.ndarray, np.ndarray]:
     """(rows, row in the sorted qrels) of the run's rows whose (query, doc) is in the qrels.
 
-    The run's own small codes go through the join's filter without building every row's dataset code."""
+    The run's own small codes go through the join's slots without building every row's dataset code."""
     return _join(scope.data, scope.run.q_codes, scope.run.d_codes)
 
 
