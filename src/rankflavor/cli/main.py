@@ -9,6 +9,7 @@ Only the command modules (which import nothing heavy at module level) and argpar
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
