@@ -60,10 +60,12 @@ class HashPending(threading.Thread):
         import hashlib
 
         hasher = hashlib.sha256()
+        block = bytearray(HASH_STEP)  # (read into one buffer: no allocation per block in malloc's one arena)
+        view = memoryview(block)
         try:
-            with self.path.open("rb") as handle:
-                while block := handle.read(HASH_STEP):
-                    hasher.update(block)
+            with self.path.open("rb", buffering=0) as handle:
+                while got := handle.readinto(block):
+                    hasher.update(view[:got])
         except OSError:
             return
         self.hexdigest = hasher.hexdigest()
