@@ -1,7 +1,7 @@
 # rankflavor: every target builds what it needs from nothing (a virtual environment in .venv).
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 # the compiled readers: a changed C source makes pip build the editable install again
-CSOURCES := $(wildcard src/rankflavor/*/*.c)
+CSOURCES := $(wildcard src/rankflavor/*/*.c src/rankflavor/*/*.h)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed

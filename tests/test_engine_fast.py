@@ -120,7 +120,7 @@ def test_fast_path_on_trec_files_matches_reference(tmp_path_factory, seed, queri
         _check(qrels, rows, flavor, tmp_path_factory.mktemp("trec"))
 
 
-@pytest.mark.parametrize("filtered", [False, True])
+@pytest.mark.parametrize("filtered", [False, True, "crowded"])
 @pytest.mark.parametrize("interleave", [False, True])
 @pytest.mark.parametrize("spec", [
     "ndcg@3", "ndcg@5 ties=average", "ndcg@5 ties=input", "ndcg@3 ties=pessimistic", "ndcg@3 ties=optimistic",
@@ -132,9 +132,12 @@ def test_fast_path_on_trec_files_matches_reference(tmp_path_factory, seed, queri
 ])
 @pytest.mark.parametrize("source", ["frame", "trec"])
 def test_fast_path_is_taken_and_exact(spec, interleave, filtered, source, prefixes, monkeypatch, tmp_path):
-    if filtered:  # the join's per-query slot filter, which only runs of many rows use
+    if filtered:  # the join's per-query slots, which only runs of many rows use
         monkeypatch.setattr(join, "FILTER_ROWS", 0)
         monkeypatch.setattr(join, "JOIN_SLICE", 7)
+    if filtered == "crowded":  # one slot per query: it holds its judgments, several found by binary search
+        monkeypatch.setattr(join, "FILTER_MIN_BITS", 0)
+        monkeypatch.setattr(join, "FILTER_SLOTS_PER_JUDGMENT", 0)
     qrels, rows = _data(7, 12, 30, interleave)
     rows.append(("q0", "q0", 2.0))  # a self doc
     _check(qrels, rows, rf.Flavor.parse(spec), tmp_path if source == "trec" else None)

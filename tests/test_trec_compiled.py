@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from rankflavor.errors import InputError
 from rankflavor.inputs import trec_compiled
-from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS
+from rankflavor.inputs.columns import QRELS_COLUMNS, RUN_COLUMNS
 from rankflavor.inputs.trec import read_trec_qrels, read_trec_run
 from rankflavor.inputs.trec_lines import RUN_WIDTH, read_lines
 
@@ -217,3 +217,46 @@ def test_values_are_read_as_float_reads_them(tmp_path):
     expected = np.array([float(v) for v in fields])
     assert np.array_equal(compiled.values, expected)
     assert np.array_equal(np.signbit(compiled.values), np.signbit(expected))
+
+
+def _parsed(path: Path, parts: int, run: bool):
+    """The compiled reader's raw answer, its buffers as bytes."""
+    out = trec_compiled._trec_reader.parse(str(path), 6 if run else 4, 4 if run else 3, parts)
+    if out is None:
+        return None
+    rows, query, doc, values, comments, blanks = out
+    return rows, [bytes(b) for b in query[:3]], query[3], [bytes(b) for b in doc[:3]], doc[3], bytes(values), \
+        comments, blanks
+
+
+@needs_reader
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), run=st.booleans())
+def test_a_file_read_in_parts_reads_as_in_one(tmp_path, data, run):
+    """Cut after a line end into 2 to 4 parts read on threads, their dictionaries merged in file order: the
+    same codes, ids, values and counts as one pass (or None from every split)."""
+    text = data.draw(trec_texts(6 if run else 4))
+    path = tmp_path / "input.txt"
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    whole = _parsed(path, 1, run)
+    for parts in (2, 3, 4):
+        assert _parsed(path, parts, run) == whole, (text, parts)
+
+
+@needs_reader
+def test_ids_of_every_length_across_parts(tmp_path):
+    """Ids of 1 to 40 bytes (a word of 8 bytes and its remainder compared), new ones in every part and old ones
+    again, in a file large enough to be read in parts without being asked: the line reader's ids."""
+    rng = np.random.default_rng(3)
+    ids = ["".join(rng.choice(list("abcdefghij0123456789-_.:"), n)) for n in rng.integers(1, 41, 3000)]
+    lines = [f"q{i // 300} Q0 {ids[int(j)]} {i} {i % 97 / 8} r\n"
+             for i, j in enumerate(rng.integers(0, len(ids), 300_000) * np.linspace(0.1, 1, 300_000))]
+    path = tmp_path / "run.txt"
+    path.write_text("".join(lines))
+    python = read_lines(path, RUN_COLUMNS, 4, "score")
+    for parts in (0, 1, 2, 4):
+        compiled = _parsed(path, parts, True)
+        assert compiled == _parsed(path, 1, True)
+    read = trec_compiled.read_compiled(path, RUN_COLUMNS, 4)
+    assert read is not None and read.doc.to_pylist() == python.doc.to_pylist()
+    assert read.query.to_pylist() == python.query.to_pylist() and np.array_equal(read.values, python.value)

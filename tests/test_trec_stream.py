@@ -14,7 +14,7 @@ import pytest
 from rankflavor import evaluate
 from rankflavor.cli.main import main
 from rankflavor.cli.trec_output import write_trec
-from rankflavor.inputs import prefetch
+from rankflavor.inputs import arrow_csv, prefetch
 
 
 def _track(tmp_path, runs: int = 4):
@@ -55,7 +55,7 @@ def test_a_missing_run_file_is_reported_before_any_line(tmp_path, capsys):
 def test_the_prefetch_parses_at_most_window_runs_ahead(tmp_path, monkeypatch):
     _, runs = _track(tmp_path, prefetch.WINDOW + 2)
     started: list[str] = []
-    reals = {"parse_columns": prefetch.parse_columns, "read_compiled": prefetch.trec_compiled.read_compiled}
+    reals = {"parse_columns": arrow_csv.parse_columns, "read_compiled": prefetch.trec_compiled.read_compiled}
 
     def counted(name):
         def parse(path, *args, **kwargs):
@@ -63,7 +63,7 @@ def test_the_prefetch_parses_at_most_window_runs_ahead(tmp_path, monkeypatch):
             return reals[name](path, *args, **kwargs)
         return parse
 
-    monkeypatch.setattr(prefetch, "parse_columns", counted("parse_columns"))  # (pyarrow's parse)
+    monkeypatch.setattr(arrow_csv, "parse_columns", counted("parse_columns"))  # (pyarrow's parse, imported when used)
     monkeypatch.setattr(prefetch.trec_compiled, "read_compiled", counted("read_compiled"))  # (the compiled reader's)
     items = prefetch.prefetch_runs(runs)
     assert items[prefetch.WINDOW - 1]._done.wait(30)

@@ -1,5 +1,3 @@
-import sys
+from rankflavor.cli.main import entry
 
-from rankflavor.cli.main import main
-
-sys.exit(main())
+entry()

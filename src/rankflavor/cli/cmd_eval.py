@@ -57,12 +57,38 @@ def add_parser(sub) -> None:
 
 
 def prepare(args: argparse.Namespace) -> None:
-    """Before the specs are read: trec_eval's flags answered with their axes, its family names expanded."""
+    """Before the specs are read: trec_eval's flags answered with their axes, its family names expanded; the runs'
+    parse started (`start_prefetch`), so that it overlaps the specs' reading notes (cli/main.py) too."""
     from rankflavor.cli.trec_words import expand_families, refuse_trec_eval_flags
 
     refuse_trec_eval_flags(args)
     if args.specs:
         args.specs = expand_families(args.specs, io.StringIO() if args.quiet else sys.stderr)
+    args.prefetched = start_prefetch(args)
+
+
+def start_prefetch(args: argparse.Namespace) -> list | None:
+    """The runs as `prefetch_runs` gives them, their parse started on another thread (local engine, one process,
+    valid --name options; after small_job_allocator, which must precede pyarrow's import); else None (`_run`
+    then says what is wrong, or reads the runs as given)."""
+    from rankflavor.errors import RankflavorError
+
+    if args.engine != "local" or args.output is not None or args.master is not None or args.overwrite:
+        return None
+    small_job_allocator([args.qrels, *args.runs])
+    try:
+        run_names(list(args.runs), args.names)  # (a bad --name is reported by _run, as before)
+    except RankflavorError:
+        return None
+    if len(args.runs) > 1:  # (one run is never a track)
+        from rankflavor.cli.trec_pool import workers_for
+        from rankflavor.cli.trec_stream import streamable
+
+        if streamable(args) and workers_for(args) != 1:  # (a track in worker processes: cli/trec_pool.py)
+            return None
+    from rankflavor.inputs.prefetch import prefetch_runs
+
+    return prefetch_runs(list(args.runs))
 
 
 def add_name_option(p: argparse.ArgumentParser) -> None:
@@ -196,9 +222,12 @@ def _run(args: argparse.Namespace) -> int:
     from rankflavor.inputs.prefetch import prefetch_runs
 
     workers = workers_for(args) if streamable(args) else 1  # (a track in worker processes: cli/trec_pool.py)
-    # (local: parsed on Arrow's threads while the specs are parsed and the qrels read)
+    # (local: parsed on other threads while the specs are parsed and the qrels read; started by `prepare`)
     names = run_names(list(args.runs), args.names)  # (checked before the runs are parsed on another thread)
-    runs = named(prefetch_runs(list(args.runs)) if args.engine == "local" and workers == 1 else args.runs, names)
+    prefetched = getattr(args, "prefetched", None)
+    if prefetched is None and args.engine == "local" and workers == 1:
+        prefetched = prefetch_runs(list(args.runs))
+    runs = named(args.runs if prefetched is None else prefetched, names)
     from rankflavor import evaluate
     from rankflavor.cli import render
     from rankflavor.flavor import labelled_specs

@@ -9,6 +9,7 @@ Only the command modules (which import nothing heavy at module level) and argpar
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -57,6 +58,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "--debug" in argv:
             raise
         return signals.terminated(exc)
+
+
+def entry() -> None:
+    """The process's entry (`python -m rankflavor`, the `rankflavor` script): `main`, its streams flushed, then the
+    process ends without tearing the interpreter down (its modules, arrays and Arrow's pools: the kernel frees the
+    memory at once; 0.03-0.05 s of the 7M-row run's NDCG@10). A stream that cannot be flushed (a closed pipe) leaves
+    the usual exit to report it, as before. In-process callers call `main`, which returns."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # (the interpreter's exit reports it)
+        sys.exit(code)
+    os._exit(code)
 
 
 def interrupted() -> int:

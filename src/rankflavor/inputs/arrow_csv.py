@@ -18,8 +18,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-QRELS_COLUMNS = ("query", "iteration", "doc", "grade")
-RUN_COLUMNS = ("query", "q0", "doc", "rank", "score", "tag")
+from rankflavor.inputs.columns import QRELS_COLUMNS as QRELS_COLUMNS  # (their names, read here too)
+from rankflavor.inputs.columns import RUN_COLUMNS as RUN_COLUMNS
+
 BLOCK_SIZE = 8 << 20  # bytes per parser block: two cores stay busy, and memory stays a few blocks
 DECAY_MS = 100  # jemalloc's dirty and muzzy page decay (see _release_soon)
 PROGRESS_AFTER = 1.0  # seconds of reading before a progress bar appears (terminal only)

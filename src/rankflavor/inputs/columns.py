@@ -18,6 +18,8 @@ QUERY_COLUMNS = ("query", "qid", "query_id", "topic")
 DOC_COLUMNS = ("doc", "docid", "doc_id", "docno")
 GRADE_COLUMNS = ("grade", "relevance", "rel", "label", "judgment", "rating")
 SCORE_COLUMNS = ("score", "sim", "prediction")
+QRELS_COLUMNS = ("query", "iteration", "doc", "grade")  # a TREC qrels line's fields, as the readers name them
+RUN_COLUMNS = ("query", "q0", "doc", "rank", "score", "tag")  # a TREC run line's
 
 # role -> (the id column PyTerrier reads, the column beside it, what that column holds)
 PYTERRIER_PAIRS = {

@@ -72,23 +72,30 @@ def resolve_duplicates(table: QrelsTable | RunTable, key: np.ndarray, policy: st
 
     The table itself is left whole (its rows, lines and provenance count are what was read).
     """
+    return resolve_sorted(table, key, policy)[0]
+
+
+def resolve_sorted(table: QrelsTable | RunTable, key: np.ndarray, policy: str = "error",
+                   ) -> tuple[np.ndarray | slice, np.ndarray | None]:
+    """`resolve_duplicates`, and the stable order of the keys when every row is kept (the sort that found no
+    repeat: the qrels are sorted by it next), else None."""
     if policy not in (*POLICIES, COUNT):
         raise ValueError(f"on_duplicate must be one of {', '.join(POLICIES)}, not {policy!r}")
     table.source.duplicates = {"identical": 0, "conflicting": 0}
     table.source.repeats = 0
     n = len(key)
     if n < 2:
-        return slice(None)
+        return slice(None), None
     values = _values(table)
     order = np.argsort(key, kind="stable")  # by key, then input order
     sorted_key = key[order]
     repeat = np.zeros(n, dtype=bool)
     repeat[1:] = sorted_key[1:] == sorted_key[:-1]
     if not repeat.any():
-        return slice(None)
+        return slice(None), order
     if policy == COUNT and not isinstance(table, QrelsTable):  # (every listing kept: counted by the flavors)
         table.source.repeats = int(repeat.sum())
-        return slice(None)
+        return slice(None), None
     if policy == "max":  # by key, the highest value first, then input order (same groups, other heads)
         order = np.lexsort((np.arange(n, dtype=np.int64), -values, key))
     group = np.cumsum(~repeat) - 1
@@ -103,4 +110,4 @@ def resolve_duplicates(table: QrelsTable | RunTable, key: np.ndarray, policy: st
         _raise(table, int(head[position]), int(order[position]), policy)
     conflicting = np.isin(group[repeat], group[repeat][differs])  # a group is conflicting if any value differs
     table.source.duplicates = {"identical": int((~conflicting).sum()), "conflicting": int(conflicting.sum())}
-    return np.sort(order[~repeat])
+    return np.sort(order[~repeat]), None

@@ -91,6 +91,8 @@ def how_they_differ(a: str, b: str) -> str:
 
 def loose_queries(run_queries: list[str], judged: list[str]) -> list[tuple[str, str]]:
     """Pairs (run query, judged query) of different ids with one loose key."""
+    if not run_queries:  # (the usual case: every run query is judged; the judged ones' keys are not needed)
+        return []
     keyed: dict[str, str] = {}
     for query in judged:
         keyed.setdefault(loose_key(query), query)

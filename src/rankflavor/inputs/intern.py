@@ -15,7 +15,7 @@ import pyarrow as pa
 from rankflavor.inputs.arrow_numpy import array_to_numpy
 from rankflavor.inputs.dataset import Codes, Dataset, DuplicateCheck, InternedQrels, InternedRun
 from rankflavor.inputs.doc_dictionary import doc_dictionary, runs_encoded
-from rankflavor.inputs.duplicates import COUNT, resolve_duplicates
+from rankflavor.inputs.duplicates import COUNT, resolve_duplicates, resolve_sorted
 from rankflavor.inputs.kernels import index_in, sorted_unique
 from rankflavor.inputs.query_major import RunLayout, build_layout, has_duplicates
 from rankflavor.inputs.subtopics import intern_subtopics
@@ -81,11 +81,12 @@ def _intern_qrels(qrels: QrelsTable, queries: pa.Array, docs: pa.Array, on_dupli
     n_docs = max(len(docs), 1)
     query = _codes(qrels.query, queries).full()
     doc = _codes(qrels.doc, docs).full() if doc_codes is None else doc_codes
-    keep = resolve_duplicates(qrels, query * n_docs + doc, on_duplicate)
-    position = np.arange(len(query), dtype=np.int64)[keep]
-    query, doc, grade = query[keep], doc[keep], qrels.grade[keep]
     key = query * n_docs + doc
-    order = np.argsort(key, kind="stable")
+    keep, order = resolve_sorted(qrels, key, on_duplicate)
+    position = np.arange(len(query), dtype=np.int64)[keep]
+    query, doc, grade, key = query[keep], doc[keep], qrels.grade[keep], key[keep]
+    if order is None:
+        order = np.argsort(key, kind="stable")
     judged = np.zeros(len(queries), dtype=bool)  # a query is judged when it has a judgment: a Python qrels'
     judged[query] = True  # query with an empty dict is not (pytrec_eval leaves it out), as a TREC file cannot list it
     return InternedQrels(qrels, query[order], doc[order], grade[order], key[order], position[order]), judged

@@ -1,9 +1,10 @@
-"""Parse run files on Arrow's threads (or on one thread by the compiled reader, inputs/trec_compiled.py) while the
-caller does its own start-up (importing the engine, the qrels).
+"""Parse run files by the compiled reader (inputs/trec_compiled.py, on threads without the GIL), or else on Arrow's
+threads, while the caller does its own start-up (importing numpy, pyarrow and the engine, reading the qrels).
 
-Importing this module imports pyarrow and its CSV reader only (io/arrow_csv.py), so `rankflavor eval` starts
-parsing the runs early, before the engine is imported. The parse is speculative, as `evaluate` reads TREC files
-anyway (io.trec.settle): the id and value columns, assuming a plain file. When the caller takes a run,
+Importing this module imports neither numpy nor pyarrow (the compiled reader needs neither until a file is
+parsed; Arrow's CSV reader, io/arrow_csv.py, is imported on the parse thread when it is the one), so
+`rankflavor eval` starts parsing the runs before those imports. The parse is speculative, as `evaluate` reads
+TREC files anyway (io.trec.settle): the id and value columns, assuming a plain file. When the caller takes a run,
 the rest of the fast reader runs on the parsed columns (checks, the deferred hash-and-scan). An error of
 the parser is not raised here: the taken run is then read as usual, and the reader decides. A run that
 must be read again strictly is read from its path. At most WINDOW parsed runs wait to be taken: a track of
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rankflavor.inputs import trec_compiled
-from rankflavor.inputs.arrow_csv import RUN_COLUMNS, parse_columns, speculative_columns
+from rankflavor.inputs.columns import RUN_COLUMNS
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -46,6 +47,8 @@ class Prefetched:
                 compiled = trec_compiled.read_compiled(self.path, RUN_COLUMNS, 4, defer_scan=True)
                 self._compiled = None if self.consumed.is_set() else compiled
                 return
+            from rankflavor.inputs.arrow_csv import parse_columns, speculative_columns
+
             parsed = parse_columns(self.path, RUN_COLUMNS, 4, speculative_columns(RUN_COLUMNS, 4), gz=False)
             self._parsed = None if self.consumed.is_set() else parsed
         except Exception:  # (a parse that fails here leaves the file to the reader, which says why)

@@ -15,8 +15,9 @@ import numpy as np
 import pyarrow as pa
 
 from rankflavor import progress
-from rankflavor.inputs.arrow_csv import QRELS_COLUMNS, RUN_COLUMNS, arrow_pool
+from rankflavor.inputs.arrow_csv import arrow_pool
 from rankflavor.inputs.arrow_numpy import array_to_numpy
+from rankflavor.inputs.columns import QRELS_COLUMNS, RUN_COLUMNS
 from rankflavor.inputs.stdin import STDIN_NAME, is_stdin
 from rankflavor.inputs.tables import QrelsTable, RunTable, Source, file_source
 from rankflavor.inputs.trec_compiled import CompiledRead, read_compiled

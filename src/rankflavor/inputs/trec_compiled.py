@@ -6,8 +6,9 @@ separated by spaces and tabs, blank and `#` lines skipped, exactly the format's 
 the value column. Anything else (an error to report with its line, UTF-8 ids, a BOM, gzip, extra run columns, a
 file of no rows) gives None, and the caller reads the file with the Python readers, which say what is wrong. When
 the extension is absent (a checkout run from its sources), `available()` is False and the Python readers read
-every file (`RANKFLAVOR_PURE_PYTHON=1` asks for that too). The file's SHA-256 is computed on a thread beside the
-parse, which runs without the GIL.
+every file (`RANKFLAVOR_PURE_PYTHON=1` asks for that too). The parse runs without the GIL, a large file on
+several threads (one per core); the file's SHA-256 is computed on a thread started once the parse is done, so
+that it takes no core from the parse and runs while the caller evaluates (docs/performance.md, issue 40 row 5).
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pyarrow as pa
-
 if TYPE_CHECKING:
     import numpy as np
+    import pyarrow as pa
 
 try:
     from rankflavor.inputs import _trec_reader
@@ -54,19 +54,18 @@ class HashPending(threading.Thread):
         super().__init__(daemon=True)
         self.path = path
         self.hexdigest: str | None = None
-        self.cancelled = threading.Event()  # (the compiled reader declined the file: its hash is not wanted)
         self.start()
 
     def run(self) -> None:
         import hashlib
 
         hasher = hashlib.sha256()
+        block = bytearray(HASH_STEP)  # (read into one buffer: no allocation per block in malloc's one arena)
+        view = memoryview(block)
         try:
-            with self.path.open("rb") as handle:
-                while block := handle.read(HASH_STEP):
-                    if self.cancelled.is_set():
-                        return
-                    hasher.update(block)
+            with self.path.open("rb", buffering=0) as handle:
+                while got := handle.readinto(block):
+                    hasher.update(view[:got])
         except OSError:
             return
         self.hexdigest = hasher.hexdigest()
@@ -81,12 +80,11 @@ def read_compiled(path: Path, columns: tuple[str, ...], value_col: int, defer_sc
     """The compiled reader's table of a regular, uncompressed text file; None when it does not read it."""
     if not available() or path.suffix == ".gz":
         return None
-    hashing = HashPending(path)
     parsed = _trec_reader.parse(str(path), len(columns), value_col)
     if parsed is None:
-        hashing.cancelled.set()
         return None
-    import numpy as np  # (here: inputs/prefetch.py imports this module before numpy)
+    hashing = HashPending(path)
+    import numpy as np  # (here: inputs/prefetch.py imports this module, and starts a parse, before numpy and pyarrow)
 
     rows, query, doc, values, comments, blanks = parsed
     read = CompiledRead(_dictionary_array(rows, *query), _dictionary_array(rows, *doc),
@@ -99,6 +97,7 @@ def read_compiled(path: Path, columns: tuple[str, ...], value_col: int, defer_sc
 
 def _dictionary_array(rows: int, codes: object, offsets: object, data: object, distinct: int) -> pa.DictionaryArray:
     """An Arrow dictionary array over the reader's buffers (no copy: each buffer keeps its owner alive)."""
+    import pyarrow as pa
     indices = pa.Array.from_buffers(pa.int32(), rows, [None, pa.py_buffer(codes)])
     dictionary = pa.Array.from_buffers(pa.string(), distinct, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
     return pa.DictionaryArray.from_arrays(indices, dictionary)

@@ -73,11 +73,14 @@ def global_ideal(data: DatasetScope, gain: Gain, negative: Choice, min_grade: Mi
     judged_gains = data.stage(judgments, gain, negative, min_grade)
     # the qrels are sorted by (query, doc): reversed, by (query desc, doc desc); a stable sort on one
     # packed key (query asc, gain desc) keeps doc desc within equal gains
-    sel = np.flatnonzero(judged_gains.judged)[::-1]
+    judged = judged_gains.judged
+    sel = slice(None, None, -1) if judged.all() else np.flatnonzero(judged)[::-1]  # (all: views, not copies)
     q, d, grade, gains = ds.qrels.q[sel], ds.qrels.d[sel], ds.qrels.grade[sel], judged_gains.gain[sel]
     levels = data.stage(gain_levels, gain, negative, min_grade)
-    level = np.searchsorted(levels, gains)
-    perm = np.argsort(q * len(levels) + (len(levels) - 1 - level), kind="stable")
+    key = q * len(levels)
+    key += len(levels) - 1
+    key -= np.searchsorted(levels, gains)
+    perm = np.argsort(key, kind="stable")
     q, d, grade, gains = q[perm], d[perm], grade[perm], gains[perm]
     return IdealList(q, d, grade, gains, positions_in_query(q) + 1)
 

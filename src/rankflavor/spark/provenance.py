@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rankflavor.inputs.pipeline import bind_weights, policies, prepare, qrels_count_warnings, run_count_warnings
+from rankflavor.inputs.input_checks import qrels_count_warnings, run_count_warnings
+from rankflavor.inputs.pipeline import bind_weights, policies, prepare
 from rankflavor.inputs.tables import QrelsTable, RunTable
 from rankflavor.inputs.weights import QueryWeights, unknown_queries_warning
 
