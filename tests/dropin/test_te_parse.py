@@ -226,3 +226,28 @@ def test_plain_decimals_are_correctly_rounded(monkeypatch):
     data = "".join(f"q Q0 d{i} 1 {'-' * (i % 2)}{t} r\n" for i, t in enumerate(texts)).encode()
     scores = te_parse.parse_results(data, "f").score
     assert scores.tolist() == [(-1) ** (i % 2) * float(t) for i, t in enumerate(texts)]
+
+
+KNOWN = [i.decode("latin-1") for i in (b"d1", b"FR94-1", b"\xe9t\xe9", b"only-in-qrels", b"x" * 70)]
+
+
+@given(te_bytes(), st.lists(st.sampled_from(KNOWN), unique=True))
+def test_known_doc_ids_come_first_and_change_nothing_else(data, known):
+    """parse_results(known=the qrels' doc ids): those ids coded 0..n-1 in their order, then the file's others in
+    order of first appearance; each row's doc id and every other output as without them, compiled or not."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for pure in ("0", "1") if te_parse._te_reader is not None else ("1",):
+            monkeypatch.setenv("RANKFLAVOR_PURE_PYTHON", pure)
+            try:
+                plain = te_parse.parse_results(data, "f")
+            except TrecEvalExit as exc:
+                with pytest.raises(TrecEvalExit, match=exc.message.replace("(", r"\(").replace(")", r"\)")):
+                    te_parse.parse_results(data, "f", known)
+                continue
+            seeded = te_parse.parse_results(data, "f", known)
+            assert seeded.doc_ids[:len(known)] == known and seeded.known == len(known)
+            assert [seeded.doc_ids[c] for c in seeded.d] == [plain.doc_ids[c] for c in plain.d]
+            others = [doc for doc in plain.doc_ids if doc not in known]
+            assert seeded.doc_ids[len(known):] == others
+            assert (seeded.query_ids, seeded.q.tolist(), seeded.run_id) == (plain.query_ids, plain.q.tolist(),
+                                                                            plain.run_id)

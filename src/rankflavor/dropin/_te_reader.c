@@ -128,16 +128,33 @@ static int intern(Interner *t, const unsigned char *p, size_t n, int32_t *code) 
     return OK;
 }
 
-/* the ids as a list of latin-1 str (with the GIL) */
-static PyObject *id_list(const Interner *t) {
-    PyObject *list = PyList_New(t->n);
-    for (int32_t i = 0; list && i < t->n; i++) {
+/* the ids from the `from`-th on as a list of latin-1 str (with the GIL) */
+static PyObject *id_list(const Interner *t, int32_t from) {
+    PyObject *list = PyList_New(t->n - from);
+    for (int32_t i = from; list && i < t->n; i++) {
         PyObject *text = PyUnicode_DecodeLatin1(t->arena + t->offsets[i], (Py_ssize_t)(t->offsets[i + 1] - t->offsets[i]),
                                                 NULL);
         if (!text) Py_CLEAR(list);
-        else PyList_SET_ITEM(list, i, text);
+        else PyList_SET_ITEM(list, i - from, text);
     }
     return list;
+}
+
+/* the known ids (a list of latin-1 str, distinct) interned first, codes 0..n-1, in their order (with the GIL) */
+static int seed(Interner *t, PyObject *known) {
+    Py_ssize_t n = PyList_GET_SIZE(known);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyList_GET_ITEM(known, i);
+        Py_ssize_t size;
+        if (!PyUnicode_Check(text) || PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND) return DECLINE;
+        const unsigned char *bytes = PyUnicode_1BYTE_DATA(text);
+        size = PyUnicode_GET_LENGTH(text);
+        int32_t code;
+        if (intern(t, bytes, (size_t)size, &code) != OK) return NOMEM;
+        if (code != (int32_t)i) return DECLINE; /* (an id twice: not a dictionary) */
+    }
+    t->last = -1;
+    return OK;
 }
 
 /* ---- numbers: atol and atof of a field (not NUL-terminated in the input) ---------------------------- */
@@ -217,6 +234,7 @@ static Py_ssize_t line_fields(const unsigned char **at, const unsigned char *end
 typedef struct {
     const unsigned char *data, *end;
     Interner query, doc;
+    int32_t known; /* doc ids given before the scan (parse_results' `known`): their codes come first */
     int32_t *q, *d; /* per row */
     void *values;   /* int64 grades or float64 scores per row */
     Py_ssize_t rows, line, fields; /* rows read; on MALFORMED, the line and its field count */
@@ -281,8 +299,7 @@ static int run_scan(Scan *s, int results) {
     s->q = malloc((size_t)lines * sizeof *s->q);
     s->d = malloc((size_t)lines * sizeof *s->d);
     s->values = malloc((size_t)lines * 8);
-    if (!s->q || !s->d || !s->values || interner_init(&s->query) || interner_init(&s->doc))
-        return NOMEM;
+    if (!s->q || !s->d || !s->values) return NOMEM;
     return results ? scan_results(s) : scan_qrels(s);
 }
 
@@ -298,24 +315,29 @@ static void scan_free(Scan *s) {
 static PyObject *parsed(const Scan *s, int results) {
     PyObject *run_id = results ? PyUnicode_DecodeLatin1((const char *)s->run_id.p, (Py_ssize_t)s->run_id.n, NULL)
                                : Py_NewRef(Py_None);
-    return Py_BuildValue("(NNNNNN)", id_list(&s->query),
+    return Py_BuildValue("(NNNNNN)", id_list(&s->query, 0),
                          PyByteArray_FromStringAndSize((const char *)s->q, s->rows * (Py_ssize_t)sizeof *s->q),
-                         id_list(&s->doc),
+                         id_list(&s->doc, s->known),
                          PyByteArray_FromStringAndSize((const char *)s->d, s->rows * (Py_ssize_t)sizeof *s->d),
                          PyByteArray_FromStringAndSize((const char *)s->values, s->rows * 8), run_id);
 }
 
 static PyObject *parse(PyObject *args, int results) {
     Py_buffer view;
-    if (!PyArg_ParseTuple(args, "y*", &view)) return NULL;
+    PyObject *known = NULL;
+    if (!PyArg_ParseTuple(args, "y*|O!", &view, &PyList_Type, &known)) return NULL;
     Scan s;
     memset(&s, 0, sizeof s);
     s.data = view.buf;
     s.end = s.data + view.len;
-    int status;
-    Py_BEGIN_ALLOW_THREADS
-    status = run_scan(&s, results);
-    Py_END_ALLOW_THREADS
+    int status = interner_init(&s.query) || interner_init(&s.doc) ? NOMEM : OK;
+    if (status == OK && known) status = seed(&s.doc, known);
+    s.known = s.doc.n;
+    if (status == OK) {
+        Py_BEGIN_ALLOW_THREADS
+        status = run_scan(&s, results);
+        Py_END_ALLOW_THREADS
+    }
     PyObject *out = NULL;
     if (status == NOMEM) PyErr_NoMemory();
     else if (status == DECLINE) out = Py_NewRef(Py_None);
@@ -336,8 +358,9 @@ static PyMethodDef methods[] = {
      "parse_qrels(data) -> (query ids, int32 codes, doc ids, int32 codes, int64 grades, None) as bytearrays, or "
      "(line, fields) of the first malformed line ((1, -1): no judgment line), or None: the Python reader's file"},
     {"parse_results", parse_results, METH_VARARGS,
-     "parse_results(data) -> (query ids, int32 codes, doc ids, int32 codes, float64 scores, run_id), or "
-     "(line, fields) of the first malformed line ((1, -1): no result line), or None: the Python reader's file"},
+     "parse_results(data[, known]) -> (query ids, int32 codes, doc ids, int32 codes, float64 scores, run_id), or "
+     "(line, fields) of the first malformed line ((1, -1): no result line), or None: the Python reader's file. "
+     "known: doc ids (latin-1 str, distinct) coded 0..n-1 before the file's, which the doc ids returned follow"},
     {NULL, NULL, 0, NULL},
 };
 

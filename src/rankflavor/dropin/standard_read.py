@@ -59,6 +59,7 @@ class CResults:
     present: set[str]  # the queries of the results file
     twice: set[str]  # queries with a doc twice among their first -M docs
     run_id: str
+    known: int = 0  # doc_ids begins with the qrels' doc ids, in their order (results_table's `known`): how many
 
 
 def file_bytes(path: str, what: str, stdin: bool) -> bytes:
@@ -136,11 +137,12 @@ def c_order(q_codes: np.ndarray, docs: list[str], d_codes: np.ndarray, score: np
     return np.lexsort((-doc_rank[d_codes], -score, q_codes))
 
 
-def results_table(path: str, stand_in: list[str], max_docs: int | None) -> CResults:
+def results_table(path: str, stand_in: list[str], max_docs: int | None, known: list[str] | None = None) -> CResults:
     """The results as the engine is to rank them: each query's first `max_docs` in C's order (all of them when
     None; none when <= 0), a doc listed twice there once (its query in `twice`), the stand-in ranking of -c for
-    the queries of `stand_in` the results lack, every query present (an emptied one too)."""
-    parsed = parse_results(file_bytes(path, "results file", stdin=True), path)
+    the queries of `stand_in` the results lack, every query present (an emptied one too). `known`: the qrels' doc
+    ids, which the doc codes are to begin with (te_parse.parse_results)."""
+    parsed = parse_results(file_bytes(path, "results file", stdin=True), path, known)
     queries, docs = parsed.query_ids, parsed.doc_ids
     q_codes, d_codes, score = parsed.q.astype(np.int64), parsed.d.astype(np.int64), parsed.score
     key = q_codes * (len(docs) + 1) + d_codes
@@ -166,4 +168,4 @@ def results_table(path: str, stand_in: list[str], max_docs: int | None) -> CResu
     q = np.r_[q_codes[keep], np.arange(len(queries), len(queries) + extra)]
     d = np.r_[d_codes[keep], np.full(extra, stand_in_code)]
     return CResults([*queries, *stand_in], q, doc_ids, d, np.r_[score[keep], np.ones(extra)], present, twice,
-                    parsed.run_id)
+                    parsed.run_id, parsed.known)

@@ -24,8 +24,12 @@ def _dictionary(first: list[str], second: list[str]) -> tuple[np.ndarray, np.nda
     return distinct.astype(object), codes[:len(first)], codes[len(first):]
 
 
-def _doc_dictionary(qrels_docs: list[str], run_docs: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The doc ids (an object array: the qrels' distinct ids, then the run's others) and each run id's code."""
+def _doc_dictionary(qrels_docs: list[str], results: CResults) -> tuple[np.ndarray, np.ndarray | None]:
+    """The doc ids (an object array: the qrels' distinct ids, then the run's others) and each run id's code (None:
+    the run's codes are the dictionary's, its ids read after the qrels' as known ones)."""
+    run_docs = results.doc_ids
+    if results.known == len(qrels_docs):
+        return np.array(run_docs, dtype=object), None
     where = {doc: code for code, doc in enumerate(qrels_docs)}
     codes = np.array([where.setdefault(doc, len(where)) for doc in run_docs], dtype=np.int64)
     return np.array(list(where), dtype=object), codes
@@ -34,7 +38,7 @@ def _doc_dictionary(qrels_docs: list[str], run_docs: list[str]) -> tuple[np.ndar
 def dataset_of(qrels: CQrels, results: CResults) -> Dataset:
     """The Dataset of the qrels and the one run: the query dictionary sorted, the doc dictionary not."""
     query_ids, qrels_q, run_q = _dictionary(qrels.query_ids, results.query_ids)
-    docs, run_d = _doc_dictionary(qrels.doc_ids, results.doc_ids)
+    docs, run_d = _doc_dictionary(qrels.doc_ids, results)
     n_docs = max(len(docs), 1)
     q, d = qrels_q[qrels.q], qrels.d
     key = q * n_docs + d
@@ -46,7 +50,8 @@ def dataset_of(qrels: CQrels, results: CResults) -> Dataset:
     present = np.zeros(len(query_ids), dtype=bool)
     present[run_q] = True
     q_codes = Codes(results.q.astype(np.int32), run_q)
-    run = InternedRun(None, RUN_NAME, q_codes, Codes(results.d.astype(np.int32), run_d),  # type: ignore[arg-type]
+    d_codes = Codes(results.d) if run_d is None else Codes(results.d.astype(np.int32), run_d)
+    run = InternedRun(None, RUN_NAME, q_codes, d_codes,  # type: ignore[arg-type]
                       results.score, present, len(query_ids))
     run._layout = build_layout(q_codes.local, len(run_q), table=run_q)
     return Dataset(query_ids=query_ids, docs=docs, qrels=interned_qrels, runs=[run], judged=judged,

@@ -50,10 +50,11 @@ class ParsedQrels:
 class ParsedResults:
     query_ids: list[str]
     q: np.ndarray  # int32: each results line's query
-    doc_ids: list[str]
+    doc_ids: list[str]  # the `known` ids given, in their order, then the file's others in order of first appearance
     d: np.ndarray  # int32
     score: np.ndarray  # float64: atof of the fifth field
     run_id: str  # the last data line's sixth field
+    known: int = 0  # how many of doc_ids are the known ids (parse_results' `known`)
 
 
 def compiled() -> bool:
@@ -79,18 +80,20 @@ def parse_qrels(data: bytes, path: str) -> ParsedQrels:
     return ParsedQrels(query_ids, _array(q, np.int32), doc_ids, _array(d, np.int32), _array(grade, np.int64))
 
 
-def parse_results(data: bytes, path: str) -> ParsedResults:
-    """The data lines of a results file's bytes (cut at their first NUL); exit 2 on a malformed line."""
-    out = _te_reader.parse_results(data) if compiled() else None
+def parse_results(data: bytes, path: str, known: list[str] | None = None) -> ParsedResults:
+    """The data lines of a results file's bytes (cut at their first NUL); exit 2 on a malformed line. `known`:
+    doc ids (distinct: the qrels' docs) coded 0..n-1 before the file's own, so the codes need no mapping."""
+    known = known or []
+    out = (_te_reader.parse_results(data, known) if known else _te_reader.parse_results(data)) if compiled() else None
     if out is None:
-        out = _results_python(data)
+        out = _results_python(data, known)
     if len(out) == 2:
         line, fields = out
         rule = "no result line" if fields < 0 else f"{fields} {RESULTS_RULE}"
         raise malformed(path, line, "results", rule)
     query_ids, q, doc_ids, d, score, run_id = out
-    return ParsedResults(query_ids, _array(q, np.int32), doc_ids, _array(d, np.int32), _array(score, np.float64),
-                         run_id)
+    return ParsedResults(query_ids, _array(q, np.int32), [*known, *doc_ids], _array(d, np.int32),
+                         _array(score, np.float64), run_id, len(known))
 
 
 def _array(values: bytearray | list, dtype: type) -> np.ndarray:
@@ -128,10 +131,10 @@ def _qrels_python(data: bytes) -> tuple:
     return _ids(queries), q, _ids(docs), d, grade, None
 
 
-def _results_python(data: bytes) -> tuple:
+def _results_python(data: bytes, known: list[str]) -> tuple:
     """get_trec_results.c's lines (see the module's docstring): the compiled reader's answer, from Python lists."""
     queries: dict[bytes, int] = {}
-    docs: dict[bytes, int] = {}
+    docs: dict[bytes, int] = {doc.encode(ENCODING): code for code, doc in enumerate(known)}
     scores: dict[bytes, float] = {}  # (atof once per distinct text)
     q, d, score = [], [], []
     run_id = b""
@@ -148,7 +151,7 @@ def _results_python(data: bytes) -> tuple:
         run_id = fields[5]
     if not q:
         return 1, -1
-    return _ids(queries), q, _ids(docs), d, score, run_id.decode(ENCODING)
+    return _ids(queries), q, _ids(docs)[len(known):], d, score, run_id.decode(ENCODING)
 
 
 def _ids(codes: dict[bytes, int]) -> list[str]:

@@ -141,7 +141,7 @@ def _evaluate(options: TrecEvalOptions, wanted: list[Slot]) -> Evaluated:
         flavors = [trec_flavor("num_ret")]
     qrels = read_qrels(options.rel_info_file)
     judged = list(qrels.top_grade) if options.complete_rel_info else []
-    results = results_table(options.results_file, judged, options.max_docs_per_topic)
+    results = results_table(options.results_file, judged, options.max_docs_per_topic, qrels.doc_ids)
     dataset = dataset_of(qrels, results)
     try:
         check_results(1, len(flavors), dataset.n_queries)
