@@ -251,3 +251,16 @@ def test_known_doc_ids_come_first_and_change_nothing_else(data, known):
             assert seeded.doc_ids[len(known):] == others
             assert (seeded.query_ids, seeded.q.tolist(), seeded.run_id) == (plain.query_ids, plain.q.tolist(),
                                                                             plain.run_id)
+
+
+@given(st.lists(st.sampled_from([*IDS, b"", b"a", b"ab", b"a\x00", b"\xff", b"b"]), max_size=30))
+def test_id_ranks_are_strcmp_s_order(raw):
+    """te_parse.id_ranks (the compiled qsort, or Python's sort): each id's place in the bytes' order, a prefix first,
+    equal ids in list order; what Dataset.doc_keys ranks the drop-in's doc ids by."""
+    ids = np.array([r.decode("latin-1") for r in raw], dtype=object)
+    want = np.empty(len(raw), dtype=np.int64)
+    want[sorted(range(len(raw)), key=lambda i: (raw[i], i))] = np.arange(len(raw))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for pure in ("0", "1") if te_parse._te_reader is not None else ("1",):
+            monkeypatch.setenv("RANKFLAVOR_PURE_PYTHON", pure)
+            assert te_parse.id_ranks(ids).tolist() == want.tolist()

@@ -353,7 +353,52 @@ static PyObject *parse_qrels(PyObject *module, PyObject *args) { return parse(ar
 
 static PyObject *parse_results(PyObject *module, PyObject *args) { return parse(args, 1); }
 
+/* ---- ranks: each id's place in strcmp's order of the ids (ties: list order), for the engine's order by doc id ---- */
+typedef struct {
+    const unsigned char *p;
+    Py_ssize_t n, at;
+} Key;
+
+static int key_order(const void *a, const void *b) {
+    const Key *x = a, *y = b;
+    int c = memcmp(x->p, y->p, (size_t)(x->n < y->n ? x->n : y->n));
+    if (c) return c;
+    if (x->n != y->n) return x->n < y->n ? -1 : 1; /* (a prefix first, as strcmp) */
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static PyObject *rank_ids(PyObject *module, PyObject *args) {
+    PyObject *ids;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &ids)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(ids);
+    Key *keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
+    if (!keys || !out) {
+        free(keys);
+        Py_XDECREF(out);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyList_GET_ITEM(ids, i);
+        if (!PyUnicode_Check(text) || PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND) { /* (numpy's sort ranks those) */
+            free(keys);
+            Py_DECREF(out);
+            Py_RETURN_NONE;
+        }
+        keys[i] = (Key){PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text), i};
+    }
+    int64_t *ranks = (int64_t *)PyByteArray_AS_STRING(out);
+    Py_BEGIN_ALLOW_THREADS
+    qsort(keys, (size_t)n, sizeof *keys, key_order);
+    for (Py_ssize_t k = 0; k < n; k++) ranks[keys[k].at] = k;
+    Py_END_ALLOW_THREADS
+    free(keys);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"rank_ids", rank_ids, METH_VARARGS,
+     "rank_ids(ids) -> int64 ranks as a bytearray: each id's place in strcmp's order (1-byte str), or None"},
     {"parse_qrels", parse_qrels, METH_VARARGS,
      "parse_qrels(data) -> (query ids, int32 codes, doc ids, int32 codes, int64 grades, None) as bytearrays, or "
      "(line, fields) of the first malformed line ((1, -1): no judgment line), or None: the Python reader's file"},

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rankflavor.dropin.c_reading import TrecEvalExit
-from rankflavor.dropin.te_parse import parse_qrels, parse_results
+from rankflavor.dropin.te_parse import id_ranks, parse_qrels, parse_results
 
 ENCODING = "latin-1"  # ids: one character per byte (C's strcmp order is the characters' order)
 STAND_IN = "ceci_nest_pas_un_docno"  # trec_eval.c's bogus ranking of a query -c adds: this doc, score 1.0
@@ -132,8 +132,7 @@ def sorted_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def c_order(q_codes: np.ndarray, docs: list[str], d_codes: np.ndarray, score: np.ndarray) -> np.ndarray:
     """The rows in form_res_rels.c's order: query, then score descending, ties by docno descending (strcmp)."""
-    doc_rank = np.empty(len(docs), dtype=np.int64)
-    doc_rank[np.argsort(np.asarray(docs, dtype=str), kind="stable")] = np.arange(len(docs))
+    doc_rank = id_ranks(np.array(docs, dtype=object))
     return np.lexsort((-doc_rank[d_codes], -score, q_codes))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from rankflavor.dropin.standard_read import CQrels, CResults, sorted_codes
+from rankflavor.dropin.te_parse import id_ranks
 from rankflavor.inputs.dataset import Codes, Dataset, InternedQrels, InternedRun
 from rankflavor.inputs.query_major import build_layout
 
@@ -55,4 +56,4 @@ def dataset_of(qrels: CQrels, results: CResults) -> Dataset:
                       results.score, present, len(query_ids))
     run._layout = build_layout(q_codes.local, len(run_q), table=run_q)
     return Dataset(query_ids=query_ids, docs=docs, qrels=interned_qrels, runs=[run], judged=judged,
-                   docs_sorted=len(docs) <= 1)
+                   docs_sorted=len(docs) <= 1, doc_ranker=id_ranks)

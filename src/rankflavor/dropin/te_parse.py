@@ -96,6 +96,18 @@ def parse_results(data: bytes, path: str, known: list[str] | None = None) -> Par
                          _array(score, np.float64), run_id, len(known))
 
 
+def id_ranks(ids: np.ndarray) -> np.ndarray:
+    """Each id's rank (int64) in strcmp's order of the ids' bytes (ties: their order), for Dataset.doc_keys: the
+    compiled reader's sort, or Python's of the ids (latin-1: a character per byte, the same order)."""
+    listed = ids.tolist()
+    ranked = _te_reader.rank_ids(listed) if compiled() else None
+    if ranked is not None:
+        return _array(ranked, np.int64)
+    ranks = np.empty(len(listed), dtype=np.int64)
+    ranks[sorted(range(len(listed)), key=listed.__getitem__)] = np.arange(len(listed), dtype=np.int64)
+    return ranks
+
+
 def _array(values: bytearray | list, dtype: type) -> np.ndarray:
     """The compiled reader's buffer as an array without a copy (writable), or the loop's list as one."""
     if isinstance(values, bytearray):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -179,6 +180,7 @@ class Dataset:
     weights: dict[str, np.ndarray] = field(default_factory=dict)  # per name: the weight of each query code (nan: none)
     subtopics: InternedSubtopics | None = None  # a subtopic qrels' (query, subtopic, doc) judgments (inputs/subtopics.py)
     docs_sorted: bool = True  # the doc codes compare as their ids do (see doc_keys)
+    doc_ranker: Callable[[np.ndarray], np.ndarray] | None = None  # ranks a numpy dictionary's ids (else numpy sorts)
 
     @functools.cached_property
     def doc_ids(self) -> np.ndarray:
@@ -189,7 +191,12 @@ class Dataset:
 
     @functools.cached_property
     def _doc_ranks(self) -> np.ndarray:
-        return _string_ranks(self.docs)
+        return self._ranks(self.docs)
+
+    def _ranks(self, ids: pa.Array | np.ndarray) -> np.ndarray:
+        if self.doc_ranker is not None and isinstance(ids, np.ndarray):
+            return self.doc_ranker(ids)
+        return _string_ranks(ids)
 
     def doc_keys(self, codes: np.ndarray) -> np.ndarray:
         """int64 keys of doc codes that compare as their ids do (bytewise, as strcmp compares), among `codes`: the
@@ -202,7 +209,7 @@ class Dataset:
             return self._doc_ranks[codes]
         distinct = np.sort(codes)
         distinct = distinct[np.r_[True, distinct[1:] != distinct[:-1]]]
-        return _string_ranks(_take(self.docs, distinct))[np.searchsorted(distinct, codes)]
+        return self._ranks(_take(self.docs, distinct))[np.searchsorted(distinct, codes)]
 
     def group_then_doc_order(self, group: np.ndarray, codes: np.ndarray) -> np.ndarray | None:
         """The stable permutation to (group asc, doc id desc) for rows of nondecreasing `group` and doc `codes`, or
@@ -257,8 +264,9 @@ def _string_ranks(ids: pa.Array | np.ndarray) -> np.ndarray:
         from rankflavor.inputs.kernels import sort_ranks
 
         return sort_ranks(ids)
-    ranks = np.empty(len(ids), dtype=np.int64)  # (str's order: numpy's sort of the characters, compared in C)
-    ranks[np.argsort(np.asarray(ids, dtype=str), kind="stable")] = np.arange(len(ids), dtype=np.int64)
+    listed = ids.tolist()  # (str's order: Python's; numpy's str arrays drop a trailing NUL)
+    ranks = np.empty(len(listed), dtype=np.int64)
+    ranks[sorted(range(len(listed)), key=listed.__getitem__)] = np.arange(len(listed), dtype=np.int64)
     return ranks
 
 
