@@ -17,6 +17,7 @@ Each is a ContextVar (a block or the process); each refusal names the cap and th
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
@@ -149,9 +150,18 @@ def out_of_memory() -> str:
 
 
 def default_budget() -> int:
-    """Half of the least of what the machine, the cgroup and the rlimits leave this process (module docstring)."""
-    rooms = [room for room in (_available(), _cgroup_room(), _rlimit_room()) if room is not None]
-    return max(min(rooms) // 2, 1 << 20) if rooms else FALLBACK
+    """Half of the least of what the machine, the cgroup and the rlimits leave this process (module docstring),
+    read again when the last reading is older than DEFAULT_FRESH seconds (a track's runs ask several times a run:
+    four files read each time)."""
+    now = time.monotonic()
+    if _default_read[1] is None or now - _default_read[0] > DEFAULT_FRESH:
+        rooms = [room for room in (_available(), _cgroup_room(), _rlimit_room()) if room is not None]
+        _default_read[:] = [now, max(min(rooms) // 2, 1 << 20) if rooms else FALLBACK]
+    return _default_read[1]
+
+
+DEFAULT_FRESH = 0.5  # seconds a reading of the default budget is used again
+_default_read: list = [0.0, None]  # (when, bytes)
 
 
 def _available() -> int | None:

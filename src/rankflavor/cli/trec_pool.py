@@ -136,8 +136,10 @@ def _start(qrels_path: str, specs: Labelled, on_duplicate: str, weights: dict[st
     from rankflavor.cli.threads import malloc_settings
     from rankflavor.cli.trec_stream import qrels_once
     from rankflavor.engine.budget import set_max_memory
+    from rankflavor.overlap import run_inline
 
     malloc_settings()  # (a spawned worker's own; a forked one keeps the parent's)
+    run_inline()  # (the workers keep every core busy: a check's thread would wait for a time slice)
     set_max_memory(share)
     _job.update(specs=specs, on_duplicate=on_duplicate, weights=weights)
     try:

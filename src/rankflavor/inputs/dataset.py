@@ -11,7 +11,6 @@ imports no pyarrow, so the engine does not either until an Arrow dictionary asks
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rankflavor.inputs.query_major import RunLayout, build_layout, has_duplicates
+from rankflavor.overlap import Overlapped
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -94,21 +94,22 @@ class Codes:
         return np.flatnonzero(self.local == local[0]) if len(local) else np.zeros(0, dtype=np.int64)
 
 
-class DuplicateCheck(threading.Thread):
-    """`has_duplicates` on another thread (numpy's sort releases the GIL); `found()` waits for the answer."""
+class DuplicateCheck(Overlapped):
+    """`has_duplicates` on another thread (numpy's sort releases the GIL; at once in a track's worker:
+    rankflavor/overlap.py); `found()` waits for the answer."""
 
     def __init__(self, layout: RunLayout, d: np.ndarray) -> None:
-        super().__init__(daemon=True)
+        super().__init__()
         self.layout, self.d = layout, d
         self._found: bool | None = None
-        self.start()
+        self.begin()
 
     def run(self) -> None:
         self._found = has_duplicates(self.layout, self.d)
 
     def found(self) -> bool:
         """Whether a query lists a doc twice (True also when the check itself failed: check again)."""
-        self.join()
+        self.finish()
         return self._found is not False
 
 

@@ -4,7 +4,6 @@ read by pipeline.settle_inputs)."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import numpy as np
@@ -19,21 +18,22 @@ from rankflavor.inputs.id_match import (
     loose_queries,
     nothing_judged_warning,
 )
+from rankflavor.overlap import Overlapped
 from rankflavor.plural import counted
 
 Checks = tuple[dict[str, Any], list[dict[str, Any]], list[str]]  # (qrels counts, counts per run, warnings)
 
 
-class DeferredChecks(threading.Thread):
-    """`input_checks` on another thread (numpy's and Arrow's loops let go of the GIL); `result` waits for it and
-    raises what it raised."""
+class DeferredChecks(Overlapped):
+    """`input_checks` on another thread (numpy's and Arrow's loops let go of the GIL; at once in a track's worker:
+    rankflavor/overlap.py); `result` waits for it and raises what it raised."""
 
     def __init__(self, dataset: Dataset) -> None:
-        super().__init__(daemon=True)
+        super().__init__()
         self.dataset = dataset
         self._out: Checks | None = None
         self._error: BaseException | None = None
-        self.start()
+        self.begin()
 
     def run(self) -> None:
         try:
@@ -42,7 +42,7 @@ class DeferredChecks(threading.Thread):
             self._error = exc
 
     def result(self) -> Checks:
-        self.join()
+        self.finish()
         if self._error is not None:
             raise self._error
         assert self._out is not None
