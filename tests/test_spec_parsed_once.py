@@ -20,26 +20,25 @@ RUNS = [str(EDGE / name) for name in ("base.run", "missing.run", "one.run")]
 SPEC = "ndcg@10 gain=exp2"
 
 
-@pytest.mark.parametrize("shape", [["--format", "trec"], ["--format", "table"], ["--format", "json"]])
-@pytest.mark.parametrize("runs", [RUNS[:1], RUNS])
-def test_the_spec_is_parsed_once(shape, runs, monkeypatch):
-    monkeypatch.setenv("RANKFLAVOR_PROCESSES", "1")
+def _counted(monkeypatch, name: str) -> list[str]:
+    """The specs flavor.py's function `name` is called with, from now on."""
     calls: list[str] = []
-    real = flavor_module.parse_spec
+    real = getattr(flavor_module, name)
 
     def counted(spec, *rest, **named):
         calls.append(spec)
         return real(spec, *rest, **named)
 
-    monkeypatch.setattr(flavor_module, "parse_spec", counted)
-    splits: list[str] = []
-    real_split = flavor_module.split_spec
+    monkeypatch.setattr(flavor_module, name, counted)
+    return calls
 
-    def split(spec, *rest, **named):
-        splits.append(spec)
-        return real_split(spec, *rest, **named)
 
-    monkeypatch.setattr(flavor_module, "split_spec", split)
+@pytest.mark.parametrize("shape", [["--format", "trec"], ["--format", "table"], ["--format", "json"]])
+@pytest.mark.parametrize("runs", [RUNS[:1], RUNS])
+def test_the_spec_is_parsed_once(shape, runs, monkeypatch):
+    monkeypatch.setenv("RANKFLAVOR_PROCESSES", "1")
+    calls = _counted(monkeypatch, "parse_spec")
+    splits = _counted(monkeypatch, "split_spec")
     flavor_module._parsed.cache_clear()  # (an earlier test's parse would be taken as it is)
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
