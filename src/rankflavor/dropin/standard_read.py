@@ -120,16 +120,6 @@ def _repeats(q: np.ndarray, d: np.ndarray, n_queries: int) -> bool:
     return bool(np.any(ordered[1:] == ordered[:-1]))
 
 
-def sorted_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(the distinct values ascending, each value's index among them): np.unique(return_inverse) without numpy.ma."""
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    new = np.r_[True, ordered[1:] != ordered[:-1]] if len(values) else np.zeros(0, bool)
-    codes = np.empty(len(values), dtype=np.int64)
-    codes[order] = np.cumsum(new) - 1
-    return ordered[new], codes
-
-
 def c_order(q_codes: np.ndarray, docs: list[str], d_codes: np.ndarray, score: np.ndarray) -> np.ndarray:
     """The rows in form_res_rels.c's order: query, then score descending, ties by docno descending (strcmp)."""
     doc_rank = id_ranks(np.array(docs, dtype=object))

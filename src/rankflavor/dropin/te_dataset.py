@@ -11,12 +11,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankflavor.dropin.standard_read import CQrels, CResults, sorted_codes
+from rankflavor.dropin.standard_read import CQrels, CResults
 from rankflavor.dropin.te_parse import id_ranks
 from rankflavor.inputs.dataset import Codes, Dataset, InternedQrels, InternedRun
 from rankflavor.inputs.query_major import build_layout
 
 RUN_NAME = "run"
+
+
+def sorted_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct values ascending, each value's index among them): np.unique(return_inverse) without numpy.ma."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    new = np.r_[True, ordered[1:] != ordered[:-1]] if len(values) else np.zeros(0, bool)
+    codes = np.empty(len(values), dtype=np.int64)
+    codes[order] = np.cumsum(new) - 1
+    return ordered[new], codes
 
 
 def _dictionary(first: list[str], second: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
