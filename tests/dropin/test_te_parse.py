@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from te_read_reference import reference_qrels, reference_results
 
-from rankflavor.dropin import te_parse
+from rankflavor.dropin import te_files, te_parse
 from rankflavor.dropin.c_reading import TrecEvalExit
 
 needs_reader = pytest.mark.skipif(te_parse._te_reader is None and not os.environ.get("CI"),
@@ -201,7 +201,7 @@ def test_pure_python_when_asked_or_not_built(monkeypatch):
         assert not te_parse.compiled()
         monkeypatch.setenv("RANKFLAVOR_PURE_PYTHON", "0")
         assert te_parse.compiled()
-    monkeypatch.setattr(te_parse, "_te_reader", None)
+    monkeypatch.setattr(te_files, "_te_reader", None)
     assert not te_parse.compiled()
     assert te_parse.parse_qrels(b"q 0 d 1\n", "f").grade.tolist() == [1]
 
@@ -264,3 +264,17 @@ def test_id_ranks_are_strcmp_s_order(raw):
         for pure in ("0", "1") if te_parse._te_reader is not None else ("1",):
             monkeypatch.setenv("RANKFLAVOR_PURE_PYTHON", pure)
             assert te_parse.id_ranks(ids).tolist() == want.tolist()
+
+
+_PIECES = st.sampled_from([b"", b"doc", b"\x00", b"\xff", b"0", b"1", b"a", b"0123456789", b"clueweb09-en"])
+
+
+@given(st.lists(st.lists(_PIECES, max_size=6).map(b"".join), min_size=64, max_size=400), st.binary(max_size=12))
+def test_id_ranks_of_many_ids_are_strcmp_s_order(tails, prefix):
+    """From 64 ids on, the compiled rank_ids sorts by radix on 8 bytes past the prefix every id shares, equal keys by
+    the whole comparison: ids alike far beyond those bytes, a prefix of another, a NUL inside, repeated ids."""
+    raw = [prefix + tail for tail in tails]
+    ids = np.array([r.decode("latin-1") for r in raw], dtype=object)
+    want = np.empty(len(raw), dtype=np.int64)
+    want[sorted(range(len(raw)), key=lambda i: (raw[i], i))] = np.arange(len(raw))
+    assert te_parse.id_ranks(ids).tolist() == want.tolist()

@@ -51,9 +51,12 @@ def main(argv: Sequence[str]) -> int:
     if options.debug_level > 0:
         sys.stderr.write(f"trec_eval: -D {options.debug_level}: trec_eval's debug prints are not reproduced"
                          f"{'' if options.debug_query is None else f'; evaluating query {options.debug_query} only'}\n")
+    from rankflavor.dropin.te_files import EarlyRead
+
+    early = EarlyRead.start(options)  # (the files read on a thread while the engine imports)
     from rankflavor.dropin.trec_eval import run_trec_eval
 
-    output = run_trec_eval(options)
+    output = run_trec_eval(options, early)
     sys.stdout.flush()
     sys.stdout.buffer.write(output.stdout)  # (trec_eval's bytes: the ids as the files hold them)
     sys.stdout.buffer.flush()

@@ -353,7 +353,9 @@ static PyObject *parse_qrels(PyObject *module, PyObject *args) { return parse(ar
 
 static PyObject *parse_results(PyObject *module, PyObject *args) { return parse(args, 1); }
 
-/* ---- ranks: each id's place in strcmp's order of the ids (ties: list order), for the engine's order by doc id ---- */
+/* ---- ranks: each id's place in strcmp's order of the ids (ties: list order), for the engine's order by doc id ----
+ * An LSD radix sort of each id's 8 bytes after the prefix all ids share (big-endian, zero-padded: two ids whose
+ * keys differ compare as their keys do), then each run of equal keys sorted by the whole comparison. */
 typedef struct {
     const unsigned char *p;
     Py_ssize_t n, at;
@@ -365,6 +367,64 @@ static int key_order(const void *a, const void *b) {
     if (c) return c;
     if (x->n != y->n) return x->n < y->n ? -1 : 1; /* (a prefix first, as strcmp) */
     return x->at < y->at ? -1 : x->at > y->at;
+}
+
+typedef struct {
+    uint64_t key;
+    Py_ssize_t at;
+} Item;
+
+/* the bytes every id begins with: how many */
+static size_t shared_prefix(const Key *keys, Py_ssize_t n) {
+    size_t common = (size_t)keys[0].n;
+    for (Py_ssize_t i = 1; i < n && common; i++) {
+        size_t k = 0, m = (size_t)keys[i].n < common ? (size_t)keys[i].n : common;
+        while (k < m && keys[i].p[k] == keys[0].p[k]) k++;
+        common = k;
+    }
+    return common;
+}
+
+/* keys sorted (stable in list order), by radix on 8 bytes from `skip`, ties by key_order; 0, or NOMEM */
+static int sort_keys(Key *keys, Py_ssize_t n) {
+    size_t skip = shared_prefix(keys, n);
+    Item *items = malloc((size_t)n * sizeof *items), *spare = malloc((size_t)n * sizeof *spare);
+    Key *copy = malloc((size_t)n * sizeof *copy);
+    size_t (*counts)[256] = calloc(8, sizeof *counts);
+    if (!items || !spare || !copy || !counts) {
+        free(items), free(spare), free(copy), free(counts);
+        return NOMEM;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t key = 0;
+        for (size_t b = 0; b < 8; b++) {
+            size_t at = skip + b;
+            key = (key << 8) | (at < (size_t)keys[i].n ? keys[i].p[at] : 0);
+        }
+        items[i] = (Item){key, i};
+        for (int digit = 0; digit < 8; digit++) counts[digit][(key >> (8 * digit)) & 255]++;
+    }
+    for (int digit = 0; digit < 8; digit++) {
+        if (counts[digit][(items[0].key >> (8 * digit)) & 255] == (size_t)n) continue; /* (one value: in order) */
+        size_t start = 0;
+        for (int v = 0; v < 256; v++) {
+            size_t c = counts[digit][v];
+            counts[digit][v] = start;
+            start += c;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) spare[counts[digit][(items[i].key >> (8 * digit)) & 255]++] = items[i];
+        Item *t = items;
+        items = spare;
+        spare = t;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) copy[i] = keys[items[i].at];
+    for (Py_ssize_t i = 0, j; i < n; i = j) { /* (equal keys: the ids beyond the 8 bytes decide) */
+        for (j = i + 1; j < n && items[j].key == items[i].key; j++);
+        if (j - i > 1) qsort(copy + i, (size_t)(j - i), sizeof *copy, key_order);
+    }
+    memcpy(keys, copy, (size_t)n * sizeof *keys);
+    free(items), free(spare), free(copy), free(counts);
+    return OK;
 }
 
 static PyObject *rank_ids(PyObject *module, PyObject *args) {
@@ -388,11 +448,18 @@ static PyObject *rank_ids(PyObject *module, PyObject *args) {
         keys[i] = (Key){PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text), i};
     }
     int64_t *ranks = (int64_t *)PyByteArray_AS_STRING(out);
+    int status = OK;
     Py_BEGIN_ALLOW_THREADS
-    qsort(keys, (size_t)n, sizeof *keys, key_order);
-    for (Py_ssize_t k = 0; k < n; k++) ranks[keys[k].at] = k;
+    if (n < 64) qsort(keys, (size_t)n, sizeof *keys, key_order);
+    else status = sort_keys(keys, n);
+    if (status == OK)
+        for (Py_ssize_t k = 0; k < n; k++) ranks[keys[k].at] = k;
     Py_END_ALLOW_THREADS
     free(keys);
+    if (status != OK) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
     return out;
 }
 

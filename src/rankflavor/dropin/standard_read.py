@@ -21,12 +21,11 @@ per-file codes; dropin/te_dataset.py makes them the engine's Dataset. Neither im
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 
-from rankflavor.dropin.c_reading import TrecEvalExit
+from rankflavor.dropin.te_files import EarlyRead, file_bytes
 from rankflavor.dropin.te_parse import id_ranks, parse_qrels, parse_results
 
 ENCODING = "latin-1"  # ids: one character per byte (C's strcmp order is the characters' order)
@@ -62,32 +61,12 @@ class CResults:
     known: int = 0  # doc_ids begins with the qrels' doc ids, in their order (results_table's `known`): how many
 
 
-def file_bytes(path: str, what: str, stdin: bool) -> bytes:
-    """The file's bytes up to its first NUL (a `.gz` file decompressed: rankflavor's extension); exit 2 when it
-    cannot be read or is empty, as trec_eval's `0 >= size` check. `stdin`: a path starting with `-` is the
-    standard input (get_trec_results.c reads stdin for any such name)."""
-    try:
-        if stdin and path.startswith("-"):
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read()
-            if path.endswith(".gz") and data[:2] == b"\x1f\x8b":
-                import gzip
-
-                data = gzip.decompress(data)
-    except (OSError, EOFError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise TrecEvalExit(2, f"trec_eval: cannot read the {what} '{path}': {reason}") from None
-    if not data:
-        raise TrecEvalExit(2, f"trec_eval: the {what} '{path}' is empty (trec_eval cannot read an empty file)")
-    end = data.find(b"\0")
-    return data if end < 0 else data[:end]
-
-
-def read_qrels(path: str) -> CQrels:
-    """get_qrels.c's reading (exit 2 on a malformed line), the rows ready for the engine."""
-    parsed = parse_qrels(file_bytes(path, "qrels file", stdin=False), path)
+def read_qrels(path: str, early: EarlyRead | None = None) -> CQrels:
+    """get_qrels.c's reading (exit 2 on a malformed line), the rows ready for the engine; the file read and parsed
+    by `early` when it holds it."""
+    found = early.qrels(path) if early is not None else None
+    data, answer = found if found is not None else (file_bytes(path, "qrels file", stdin=False), None)
+    parsed = parse_qrels(data, path, answer)
     q, d, grade = parsed.q.astype(np.int64), parsed.d.astype(np.int64), parsed.grade
     key = q * (len(parsed.doc_ids) + 1) + d
     first, counts = first_of_each(key)
@@ -126,12 +105,16 @@ def c_order(q_codes: np.ndarray, docs: list[str], d_codes: np.ndarray, score: np
     return np.lexsort((-doc_rank[d_codes], -score, q_codes))
 
 
-def results_table(path: str, stand_in: list[str], max_docs: int | None, known: list[str] | None = None) -> CResults:
+def results_table(path: str, stand_in: list[str], max_docs: int | None, known: list[str] | None = None,
+                  early: EarlyRead | None = None) -> CResults:
     """The results as the engine is to rank them: each query's first `max_docs` in C's order (all of them when
     None; none when <= 0), a doc listed twice there once (its query in `twice`), the stand-in ranking of -c for
     the queries of `stand_in` the results lack, every query present (an emptied one too). `known`: the qrels' doc
-    ids, which the doc codes are to begin with (te_parse.parse_results)."""
-    parsed = parse_results(file_bytes(path, "results file", stdin=True), path, known)
+    ids, which the doc codes are to begin with (te_parse.parse_results); the file read and parsed by `early` when it
+    holds it."""
+    found = early.results(path, known or []) if early is not None else None
+    data, answer = found if found is not None else (file_bytes(path, "results file", stdin=True), None)
+    parsed = parse_results(data, path, known, answer)
     queries, docs = parsed.query_ids, parsed.doc_ids
     q_codes, d_codes, score = parsed.q.astype(np.int64), parsed.d.astype(np.int64), parsed.score
     key = q_codes * (len(docs) + 1) + d_codes

@@ -17,18 +17,13 @@ the same results otherwise.
 from __future__ import annotations
 
 import math
-import os
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from rankflavor.dropin.c_reading import LONG_MAX, TrecEvalExit, atof
-
-try:
-    from rankflavor.dropin import _te_reader
-except ImportError:  # (not built: the Python loops read every file)
-    _te_reader = None
+from rankflavor.dropin.te_files import _te_reader, compiled
 
 ENCODING = "latin-1"
 QRELS_RULE = "fields where trec_eval reads exactly 4 (qid iter docno rel; '#' starts a comment line, one at a time)"
@@ -57,19 +52,15 @@ class ParsedResults:
     known: int = 0  # how many of doc_ids are the known ids (parse_results' `known`)
 
 
-def compiled() -> bool:
-    """Whether the compiled reader is built and not turned off (RANKFLAVOR_PURE_PYTHON=1)."""
-    return _te_reader is not None and os.environ.get("RANKFLAVOR_PURE_PYTHON", "") in ("", "0")
-
-
 def malformed(path: str, line: int, what: str, rule: str) -> TrecEvalExit:
     """trec_eval's exit 2 on a line it cannot parse (get_qrels.c:142, get_trec_results.c:164), the line named."""
     return TrecEvalExit(2, f"trec_eval: {path}:{line}: malformed {what} line: {rule}")
 
 
-def parse_qrels(data: bytes, path: str) -> ParsedQrels:
-    """The judgment lines of a qrels file's bytes (cut at their first NUL); exit 2 on a malformed line."""
-    out = _te_reader.parse_qrels(data) if compiled() else None
+def parse_qrels(data: bytes, path: str, answer: tuple | None = None) -> ParsedQrels:
+    """The judgment lines of a qrels file's bytes (cut at their first NUL); exit 2 on a malformed line. `answer`:
+    the compiled reader's, already found for `data` (te_files.EarlyRead)."""
+    out = answer if answer is not None else _te_reader.parse_qrels(data) if compiled() else None
     if out is None:
         out = _qrels_python(data)
     if len(out) == 2:
@@ -80,11 +71,13 @@ def parse_qrels(data: bytes, path: str) -> ParsedQrels:
     return ParsedQrels(query_ids, _array(q, np.int32), doc_ids, _array(d, np.int32), _array(grade, np.int64))
 
 
-def parse_results(data: bytes, path: str, known: list[str] | None = None) -> ParsedResults:
+def parse_results(data: bytes, path: str, known: list[str] | None = None, answer: tuple | None = None) -> ParsedResults:
     """The data lines of a results file's bytes (cut at their first NUL); exit 2 on a malformed line. `known`:
-    doc ids (distinct: the qrels' docs) coded 0..n-1 before the file's own, so the codes need no mapping."""
+    doc ids (distinct: the qrels' docs) coded 0..n-1 before the file's own, so the codes need no mapping; `answer`:
+    the compiled reader's, already found for `data` and `known` (te_files.EarlyRead)."""
     known = known or []
-    out = (_te_reader.parse_results(data, known) if known else _te_reader.parse_results(data)) if compiled() else None
+    out = answer if answer is not None else (
+        (_te_reader.parse_results(data, known) if known else _te_reader.parse_results(data)) if compiled() else None)
     if out is None:
         out = _results_python(data, known)
     if len(out) == 2:

@@ -25,6 +25,7 @@ from rankflavor.dialects.trec_print import COUNT, NONE, TEXT, VALUE, Column, blo
 from rankflavor.dropin.c_reading import TrecEvalExit
 from rankflavor.dropin.measures import Slot, marked_measures, slots
 from rankflavor.dropin.options import TrecEvalOptions
+from rankflavor.dropin.te_files import EarlyRead
 from rankflavor.errors import RankflavorError
 
 REL_INFO_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
@@ -43,8 +44,9 @@ class Output:
     slots: list[Slot] = field(default_factory=list)
 
 
-def run_trec_eval(options: TrecEvalOptions) -> Output:
-    """The whole of a trec_eval command's work: stdout, exit code, error line."""
+def run_trec_eval(options: TrecEvalOptions, early: EarlyRead | None = None) -> Output:
+    """The whole of a trec_eval command's work: stdout, exit code, error line. `early`: the files being read on a
+    thread (te_files.EarlyRead), taken when the evaluation reads them."""
     if options.rel_info_format not in REL_INFO_FORMATS:
         return Output(code=2, error=f"trec_eval: illegal rel_info format '{options.rel_info_format}' for -R "
                                     f"(choose from {', '.join(REL_INFO_FORMATS)})")
@@ -64,7 +66,7 @@ def run_trec_eval(options: TrecEvalOptions) -> Output:
             raise TrecEvalExit(2, f"trec_eval: illegal results format '{options.results_format}' for -T "
                                   "(trec_results is the one results format)")
         wanted = slots(options)
-        run = _evaluate(options, wanted)
+        run = _evaluate(options, wanted, early)
         zscores = None
         if options.zscore_file:
             from rankflavor.dropin.zscores import read_zscores
@@ -124,7 +126,7 @@ class EngineValues:
     results: list[FlavorValues]
 
 
-def _evaluate(options: TrecEvalOptions, wanted: list[Slot]) -> Evaluated:
+def _evaluate(options: TrecEvalOptions, wanted: list[Slot], early: EarlyRead | None) -> Evaluated:
     """Every slot's flavor on the run, by the engine's front door on the Dataset of the files as trec_eval reads
     them (dropin/standard_read.py, dropin/te_dataset.py: neither imports pyarrow)."""
     from rankflavor.dropin.standard_read import read_qrels, results_table
@@ -139,9 +141,9 @@ def _evaluate(options: TrecEvalOptions, wanted: list[Slot]) -> Evaluated:
         from rankflavor.dropin.measures import trec_flavor
 
         flavors = [trec_flavor("num_ret")]
-    qrels = read_qrels(options.rel_info_file)
+    qrels = read_qrels(options.rel_info_file, early)
     judged = list(qrels.top_grade) if options.complete_rel_info else []
-    results = results_table(options.results_file, judged, options.max_docs_per_topic, qrels.doc_ids)
+    results = results_table(options.results_file, judged, options.max_docs_per_topic, qrels.doc_ids, early)
     dataset = dataset_of(qrels, results)
     try:
         check_results(1, len(flavors), dataset.n_queries)
