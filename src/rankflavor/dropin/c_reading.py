@@ -26,9 +26,14 @@ LONG_MAX = (1 << 63) - 1
 
 
 def atol(text: str) -> int:
-    """C's atol (glibc's strtol): the leading integer of a string, 0 when there is none, clamped to a long."""
+    """C's atol (glibc's strtol): the leading integer of a string, 0 when there is none, clamped to a long (of any
+    length: past 19 digits it is beyond a long, and Python's int() refuses over 4,300)."""
     match = _LEADING_INT.match(text)
-    return max(-LONG_MAX - 1, min(LONG_MAX, int(match.group(1)))) if match else 0
+    if match is None:
+        return 0
+    sign, digits = match.group(1)[:1], match.group(1).lstrip("+-").lstrip("0") or "0"
+    value = int(digits) if len(digits) <= 19 else LONG_MAX + 1
+    return max(-LONG_MAX - 1, min(LONG_MAX, -value if sign == "-" else value))
 
 
 def atof(text: str) -> float:
@@ -41,7 +46,10 @@ def atof(text: str) -> float:
     sign, hexadecimal, decimal, infinite, _nan = match.groups()
     negative = sign == "-"
     if hexadecimal is not None:
-        value = float.fromhex(hexadecimal + ("p0" if "p" not in hexadecimal.lower() else ""))
+        try:
+            value = float.fromhex(hexadecimal + ("p0" if "p" not in hexadecimal.lower() else ""))
+        except OverflowError:  # (beyond a double: strtod's HUGE_VAL)
+            value = math.inf
     elif decimal is not None:
         value = float(decimal)
     else:

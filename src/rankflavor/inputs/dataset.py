@@ -216,10 +216,8 @@ class Dataset:
         """The stable permutation to (group asc, doc id desc) for rows of nondecreasing `group` and doc `codes`, or
         None when `doc_keys` answers at no cost (the caller sorts on them). Comparing strings within a group only,
         it spares a track's run sorting every one of its ids when most rows are tied (engine/order.py)."""
-        if self.docs_sorted or "_doc_ranks" in self.__dict__:
-            return None
-        if isinstance(self.docs, np.ndarray):  # (a few ids per group: their ranks among the ids asked about)
-            return np.lexsort((-self.doc_keys(codes), group))
+        if self.docs_sorted or "_doc_ranks" in self.__dict__ or isinstance(self.docs, np.ndarray):
+            return None  # (a numpy dictionary: doc_keys ranks the ids asked about, or all of them, at once)
         from rankflavor.inputs.kernels import group_then_string_order, take
 
         return group_then_string_order(group, take(self.docs, codes), descending=True)
