@@ -3,7 +3,10 @@ SIZE` (every command that reads inputs): the input cap (rankflavor/limits.py).""
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_max_memory(p: argparse.ArgumentParser) -> None:

@@ -11,7 +11,8 @@ them (leading digits, else 0). rankflavor adds `-a` (older trec_eval's "all meas
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import NamedTuple
 
 from rankflavor.dropin.c_reading import TrecEvalExit, atol
 from rankflavor.dropin.options import RequestedMeasure, TrecEvalOptions
@@ -28,8 +29,7 @@ LONG_OPTIONS = {  # trec_eval.c long_options: name -> (letter, takes an argument
 }
 
 
-@dataclass(frozen=True)
-class CommandLine:
+class CommandLine(NamedTuple):
     """What a command line asks for: the options, or help (`-h`) or the version (`-v`)."""
 
     options: TrecEvalOptions | None

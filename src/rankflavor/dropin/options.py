@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class RequestedMeasure:
+class RequestedMeasure(NamedTuple):
     """One `-m NAME[.PARAMS]`: the measure or set name and its parameter string as typed (`P.5,7,3` -> name `P`,
     params `5,7,3`; `ndcg.1=3,2=9` -> `ndcg`, `1=3,2=9`; `all_trec` -> `all_trec`, None)."""
 

@@ -19,10 +19,9 @@ from rankflavor import registry
 from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.trec_sets import set_members
 from rankflavor.errors import SpecError
-from rankflavor.flavor import project
 from rankflavor.flavor.axes import AXES, AXIS_BY_NAME, parse_value
 from rankflavor.flavor.resolve import other_readings, reads_as_written, resolve_read
-from rankflavor.flavor.spec import SpecText, split_spec
+from rankflavor.flavor.spec import PROJECT_PREFIX, SpecText, split_spec
 from rankflavor.flavor.suggest import close, did_you_mean
 from rankflavor.flavor.values import (
     MAX_WHOLE,
@@ -216,7 +215,7 @@ def parse_spec(spec: str) -> list[Flavor]:
     """All flavors a spec stands for: one, or one per default cutoff of a preset written without @k."""
     if not isinstance(spec, str):
         raise SpecError(f"{spec!r} ({type(spec).__name__}) is not a flavor spec: {_WHAT_SPEC}")
-    if spec.lstrip().startswith(project.PREFIX):  # (read from the project file of the working directory)
+    if spec.lstrip().startswith(PROJECT_PREFIX):  # (read from the project file of the working directory)
         return list(_parse_spec(spec).flavors)
     return list(_parsed(spec).flavors)
 
@@ -239,7 +238,7 @@ def _parsed(spec: str) -> Parsed:
 
 def _parse_spec(spec: str) -> Parsed:
     text = split_spec(spec, raw_head=reads_as_written)
-    if text.name.startswith(project.PREFIX):
+    if text.name.startswith(PROJECT_PREFIX):
         if text.params:
             raise SpecError(f"{text.name} is a project flavor: it takes no parameters in (...); set them in its "
                             "spec in the project file")
@@ -257,7 +256,7 @@ def reading_note(spec: str, others: bool = False) -> str | None:
     (trec_eval.P_10)`), or None (a rankflavor name, a prefixed one, a project flavor, or a spec that does not
     parse); `others`: for a rankflavor name, the tools that read it as another flavor (`ndcg@10: ...
     ranx.ndcg@10 (...)`). From the spec's one parse (`_parsed`), which parse_spec takes its flavors from."""
-    if not isinstance(spec, str) or spec.lstrip().startswith(project.PREFIX):
+    if not isinstance(spec, str) or spec.lstrip().startswith(PROJECT_PREFIX):
         return None
     try:
         parsed = _parsed(spec)
@@ -270,9 +269,11 @@ def reading_note(spec: str, others: bool = False) -> str | None:
 
 def _project_flavors(name: str, cutoff: int | None, overrides: dict[str, str]) -> list[Flavor]:
     """The flavors of `project.NAME` (flavor/project.py), with a cutoff and axes given after it."""
+    from rankflavor.flavor import project
+
     text, where = project.project_spec(name)
-    if text.strip().startswith(project.PREFIX):
-        raise SpecError(f"{where.path}: flavor {name[len(project.PREFIX):]} is {text!r}: a project flavor is a "
+    if text.strip().startswith(PROJECT_PREFIX):
+        raise SpecError(f"{where.path}: flavor {name[len(PROJECT_PREFIX):]} is {text!r}: a project flavor is a "
                         "metric or a preset spec, not another project flavor")
     try:
         flavors = parse_spec(text)

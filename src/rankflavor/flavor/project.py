@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rankflavor.errors import SpecError
+from rankflavor.flavor.spec import PROJECT_PREFIX
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-PREFIX = "project."
+PREFIX = PROJECT_PREFIX
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 

@@ -20,7 +20,7 @@ from rankflavor.dialects.measure import PeerMeasure
 from rankflavor.dialects.presets import PRESETS
 from rankflavor.dialects.trec_sets import SETS, set_members
 from rankflavor.errors import SpecError
-from rankflavor.flavor.project import PREFIX as PROJECT
+from rankflavor.flavor.spec import PROJECT_PREFIX as PROJECT
 from rankflavor.flavor.spec import SpecText, head_parts
 from rankflavor.flavor.suggest import did_you_mean, suggestions
 

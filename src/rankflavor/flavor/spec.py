@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from rankflavor.errors import SpecError
 from rankflavor.flavor.axes import AXIS_BY_NAME, AXIS_NAMES
 
+PROJECT_PREFIX = "project."  # a project's pinned flavor, `project.NAME` (flavor/project.py reads them)
 _HEAD = re.compile(r"^([0-9]*[A-Za-z_][A-Za-z_0-9.\-]*)(?:\(((?:[^()]|\([^()]*\))*)\))?(?:@(\S+))?$")  # a value may be f(x)
 
 
