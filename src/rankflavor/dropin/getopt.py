@@ -11,7 +11,6 @@ them (leading digits, else 0). rankflavor adds `-a` (older trec_eval's "all meas
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import NamedTuple
 
 from rankflavor.dropin.c_reading import TrecEvalExit, atol
@@ -133,7 +132,7 @@ def parse_command_line(argv: list[str]) -> CommandLine:
     if len(operands) != 2:
         raise _usage_error(f"expected 2 files (REL_INFO_FILE RESULTS_FILE), got {len(operands)}")
     options = TrecEvalOptions(operands[0], operands[1], measures=tuple(measures))
-    return CommandLine(replace(options, **fields))
+    return CommandLine(options._replace(**fields))
 
 
 def _setting(letter: str, value: str | None) -> dict:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 
@@ -14,8 +13,7 @@ class RequestedMeasure(NamedTuple):
     params: str | None = None
 
 
-@dataclass(frozen=True)
-class TrecEvalOptions:
+class TrecEvalOptions(NamedTuple):
     """What trec_eval's flags set. Defaults are trec_eval's (MAX_LONG is "no limit": None)."""
 
     rel_info_file: str
@@ -35,4 +33,3 @@ class TrecEvalOptions:
     zscore_file: str | None = None  # -Z FILE
     old_output: bool = False  # -o
     flavors: bool = False  # --flavors (rankflavor's addition): each printed measure's canonical flavor
-    extra: dict[str, str] = field(default_factory=dict)

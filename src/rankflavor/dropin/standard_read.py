@@ -21,7 +21,7 @@ per-file codes; dropin/te_dataset.py makes them the engine's Dataset. Neither im
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,8 +32,7 @@ ENCODING = "latin-1"  # ids: one character per byte (C's strcmp order is the cha
 STAND_IN = "ceci_nest_pas_un_docno"  # trec_eval.c's bogus ranking of a query -c adds: this doc, score 1.0
 
 
-@dataclass
-class CQrels:
+class CQrels(NamedTuple):
     """The judgments the engine reads: one row per (query, doc), of a doc judged twice the first line's."""
 
     query_ids: list[str]  # the file's queries, in order of first appearance
@@ -46,8 +45,7 @@ class CQrels:
     positive: int  # judgment lines graded above 0 (duplicates included)
 
 
-@dataclass
-class CResults:
+class CResults(NamedTuple):
     """The rows the engine ranks: each query's first -M docs, a doc ranked twice once, -c's stand-in rows last."""
 
     query_ids: list[str]  # the results file's queries, then the stand-in's (each present: an emptied one too)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,8 +32,7 @@ _LEADING_INT = re.compile(rb"([+-]?)0*([0-9]+)")
 _PLAIN_FLOAT = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
-@dataclass
-class ParsedQrels:
+class ParsedQrels(NamedTuple):
     query_ids: list[str]  # in order of first appearance
     q: np.ndarray  # int32: each judgment line's query, a code into query_ids
     doc_ids: list[str]
@@ -41,8 +40,7 @@ class ParsedQrels:
     grade: np.ndarray  # int64: atol of the fourth field
 
 
-@dataclass
-class ParsedResults:
+class ParsedResults(NamedTuple):
     query_ids: list[str]
     q: np.ndarray  # int32: each results line's query
     doc_ids: list[str]  # the `known` ids given, in their order, then the file's others in order of first appearance

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -103,8 +104,7 @@ def _other_format(options: TrecEvalOptions) -> Output:
                       f"trec_eval: {' '.join(str(exc).split())}")
 
 
-@dataclass
-class Evaluated:
+class Evaluated(NamedTuple):
     """The engine's values on the files as trec_eval read them, and what trec_eval decides beside it."""
 
     report: EngineValues
@@ -112,14 +112,12 @@ class Evaluated:
     results: object  # standard_read.CResults
 
 
-@dataclass
-class FlavorValues:
+class FlavorValues(NamedTuple):
     flavor: object  # Flavor
     queries: object  # engine.QueryResults
 
 
-@dataclass
-class EngineValues:
+class EngineValues(NamedTuple):
     """The Dataset and, per flavor, the engine's per-query results (what a Report holds, without its warnings)."""
 
     dataset: object  # inputs.dataset.Dataset
