@@ -51,6 +51,8 @@ def test_other_paths_and_other_known_ids_are_left_to_the_main_thread(files):
     assert read.qrels(results_path) is None and read.results(qrels_path, ["a", "b", "c"]) is None
     assert read.results(results_path, ["z"]) is None  # (codes seeded with other ids: not this parse)
     assert read.results(results_path, ["a", "b", "c"]) is not None
+    assert read.results(results_path, ["a", "b", "c"]) is None  # (handed over once: the bytes are not held on)
+    assert read.qrels(qrels_path) is not None and read.qrels(qrels_path) is None
 
 
 def test_a_file_that_cannot_be_read_stops_where_trec_eval_reads_it(tmp_path, files):

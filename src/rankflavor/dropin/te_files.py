@@ -105,11 +105,12 @@ class EarlyRead:
 
     def qrels(self, path: str) -> Found | None:
         """The qrels file's (bytes, reader's answer), raising trec_eval's exit where it could not be read; None
-        when it is not the file read here (the caller reads it)."""
+        when it is not the file read here or was handed over already (the caller reads it)."""
         if path != self.qrels_path:
             return None
         self._thread.join()
-        return self._taken(self._qrels)
+        found, self._qrels = self._qrels, None  # (handed over: its bytes are not held beyond their use)
+        return self._taken(found)
 
     def results(self, path: str, known: list[str]) -> Found | None:
         """The results file's (bytes, reader's answer with `known` as the first doc codes), as `qrels`."""
@@ -118,4 +119,5 @@ class EarlyRead:
         self._thread.join()
         if isinstance(self._results, tuple) and self._known != known:
             return None
-        return self._taken(self._results)
+        found, self._results, self._known = self._results, None, None
+        return self._taken(found)
