@@ -21,12 +21,15 @@ per-file codes; dropin/te_dataset.py makes them the engine's Dataset. Neither im
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from rankflavor.dropin.te_files import EarlyRead, file_bytes
-from rankflavor.dropin.te_parse import id_ranks, parse_qrels, parse_results
+from rankflavor.dropin.te_parse import ParsedResults, id_ranks, parse_qrels, parse_results
+
+if TYPE_CHECKING:
+    from rankflavor.inputs.query_major import RunLayout
 
 ENCODING = "latin-1"  # ids: one character per byte (C's strcmp order is the characters' order)
 STAND_IN = "ceci_nest_pas_un_docno"  # trec_eval.c's bogus ranking of a query -c adds: this doc, score 1.0
@@ -49,14 +52,15 @@ class CResults(NamedTuple):
     """The rows the engine ranks: each query's first -M docs, a doc ranked twice once, -c's stand-in rows last."""
 
     query_ids: list[str]  # the results file's queries, then the stand-in's (each present: an emptied one too)
-    q: np.ndarray  # int64 per row: a code into query_ids
+    q: np.ndarray  # per row (int32 as parsed, int64 when reordered): a code into query_ids
     doc_ids: list[str]  # the file's docs, then the stand-in doc when a stand-in row is added
-    d: np.ndarray
+    d: np.ndarray  # per row: a code into doc_ids
     score: np.ndarray  # float64
     present: set[str]  # the queries of the results file
     twice: set[str]  # queries with a doc twice among their first -M docs
     run_id: str
     known: int = 0  # doc_ids begins with the qrels' doc ids, in their order (results_table's `known`): how many
+    layout: RunLayout | None = None  # the rows' layout by their codes into query_ids, when the check made it
 
 
 def read_qrels(path: str, early: EarlyRead | None = None) -> CQrels:
@@ -85,16 +89,17 @@ def first_of_each(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order[new], np.diff(np.r_[new, len(values)])
 
 
-def _repeats(q: np.ndarray, d: np.ndarray, n_queries: int) -> bool:
+def _repeats(q: np.ndarray, d: np.ndarray, n_queries: int) -> tuple[bool, RunLayout | None]:
     """Whether a query lists a doc twice: the engine's row-wise check of each query's docs (inputs/query_major.py),
-    or, for very uneven queries, one sort of the (query, doc) keys."""
+    whose layout of the rows (the file's query codes) comes back for the Dataset; or, for very uneven queries, one
+    sort of the (query, doc) keys."""
     from rankflavor.inputs.query_major import build_layout, has_duplicates
 
     layout = build_layout(q, n_queries)
     if layout.paddable:
-        return has_duplicates(layout, d)
+        return has_duplicates(layout, d), layout
     ordered = np.sort(q.astype(np.int64) * (int(d.max(initial=0)) + 1) + d)
-    return bool(np.any(ordered[1:] == ordered[:-1]))
+    return bool(np.any(ordered[1:] == ordered[:-1])), None
 
 
 def c_order(q_codes: np.ndarray, docs: list[str], d_codes: np.ndarray, score: np.ndarray) -> np.ndarray:
@@ -109,33 +114,46 @@ def results_table(path: str, stand_in: list[str], max_docs: int | None, known: l
     None; none when <= 0), a doc listed twice there once (its query in `twice`), the stand-in ranking of -c for
     the queries of `stand_in` the results lack, every query present (an emptied one too). `known`: the qrels' doc
     ids, which the doc codes are to begin with (te_parse.parse_results); the file read and parsed by `early` when it
-    holds it."""
+    holds it. Most files keep every row as read (no -M, finite scores, no doc twice): the parsed arrays as they are."""
     found = early.results(path, known or []) if early is not None else None
     data, answer = found if found is not None else (file_bytes(path, "results file", stdin=True), None)
     parsed = parse_results(data, path, known, answer)
+    del data, found, answer  # (the bytes are not held while the rows are kept)
     queries, docs = parsed.query_ids, parsed.doc_ids
-    q_codes, d_codes, score = parsed.q.astype(np.int64), parsed.d.astype(np.int64), parsed.score
-    key = q_codes * (len(docs) + 1) + d_codes
+    q_codes, d_codes, score, twice, layout = parsed.q, parsed.d, parsed.score, set(), None
     finite = bool(np.isfinite(score).all())
-    keep = np.arange(len(score))
-    twice: set[str] = set()
-    if max_docs is not None or not finite or _repeats(parsed.q, parsed.d, len(queries)):
-        order = c_order(q_codes, docs, d_codes, score)
-        starts = np.r_[0, np.flatnonzero(np.diff(q_codes[order])) + 1]
-        rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
-        order = order[rank < max_docs] if max_docs is not None else order
-        first, counts = first_of_each(key[order])
-        twice = {queries[q] for q in set(q_codes[order[first[counts > 1]]].tolist())}
-        keep = order[np.sort(first)]
-        if not finite:  # (the engine ranks by score: C's order made the scores, -1 the first)
-            score = np.empty(len(score))
-            score[keep] = -np.arange(1, len(keep) + 1, dtype=np.float64)
+    repeats = False
+    if max_docs is None and finite:
+        repeats, layout = _repeats(parsed.q, parsed.d, len(queries))
+    if max_docs is not None or not finite or repeats:
+        q_codes, d_codes, score, twice = _kept_in_c_order(parsed, max_docs, finite)
+        layout = None
     present = set(queries)
     stand_in = [q for q in stand_in if q not in present]
     extra = len(stand_in) if max_docs is None or max_docs > 0 else 0
     stand_in_code = docs.index(STAND_IN) if extra and STAND_IN in docs else len(docs)
     doc_ids = [*docs, STAND_IN] if extra and stand_in_code == len(docs) else docs
-    q = np.r_[q_codes[keep], np.arange(len(queries), len(queries) + extra)]
-    d = np.r_[d_codes[keep], np.full(extra, stand_in_code)]
-    return CResults([*queries, *stand_in], q, doc_ids, d, np.r_[score[keep], np.ones(extra)], present, twice,
-                    parsed.run_id, parsed.known)
+    if extra:
+        q_codes = np.r_[q_codes, np.arange(len(queries), len(queries) + extra)]
+        d_codes = np.r_[d_codes, np.full(extra, stand_in_code)]
+        score, layout = np.r_[score, np.ones(extra)], None
+    return CResults([*queries, *stand_in], q_codes, doc_ids, d_codes, score, present, twice, parsed.run_id,
+                    parsed.known, layout)
+
+
+def _kept_in_c_order(parsed: ParsedResults, max_docs: int | None, finite: bool,
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, set[str]]:
+    """(q, d, score, queries with a doc twice) of the rows trec_eval keeps, in C's order: each query's first
+    `max_docs` (all: None), a doc twice there once; scores that are not all finite replaced by -1, -2, ... in that
+    order (the engine ranks by score: C's order made them)."""
+    queries, docs = parsed.query_ids, parsed.doc_ids
+    q_codes, d_codes, score = parsed.q.astype(np.int64), parsed.d.astype(np.int64), parsed.score
+    order = c_order(q_codes, docs, d_codes, score)
+    starts = np.r_[0, np.flatnonzero(np.diff(q_codes[order])) + 1]
+    rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    order = order[rank < max_docs] if max_docs is not None else order
+    first, counts = first_of_each((q_codes * (len(docs) + 1) + d_codes)[order])
+    twice = {queries[q] for q in set(q_codes[order[first[counts > 1]]].tolist())}
+    keep = order[np.sort(first)]
+    kept_score = score[keep] if finite else -np.arange(1, len(keep) + 1, dtype=np.float64)
+    return q_codes[keep], d_codes[keep], kept_score, twice

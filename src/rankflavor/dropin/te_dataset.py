@@ -9,6 +9,8 @@ duplicate check is settled here (`source.duplicates`: none) and the layout built
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from rankflavor.dropin.standard_read import CQrels, CResults
@@ -60,10 +62,12 @@ def dataset_of(qrels: CQrels, results: CResults) -> Dataset:
                                    np.arange(len(key), dtype=np.int64)[order])
     present = np.zeros(len(query_ids), dtype=bool)
     present[run_q] = True
-    q_codes = Codes(results.q.astype(np.int32), run_q)
-    d_codes = Codes(results.d) if run_d is None else Codes(results.d.astype(np.int32), run_d)
+    q_codes = Codes(results.q.astype(np.int32, copy=False), run_q)
+    d_codes = Codes(results.d) if run_d is None else Codes(results.d.astype(np.int32, copy=False), run_d)
     run = InternedRun(None, RUN_NAME, q_codes, d_codes,  # type: ignore[arg-type]
                       results.score, present, len(query_ids))
-    run._layout = build_layout(q_codes.local, len(run_q), table=run_q)
+    layout = results.layout  # (made by the reading's check, on the same codes: their segments mapped)
+    run._layout = build_layout(q_codes.local, len(run_q), table=run_q) if layout is None else \
+        replace(layout, seg_q=run_q[layout.seg_q])
     return Dataset(query_ids=query_ids, docs=docs, qrels=interned_qrels, runs=[run], judged=judged,
                    docs_sorted=len(docs) <= 1, doc_ranker=id_ranks)
