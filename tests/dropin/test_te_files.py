@@ -34,7 +34,8 @@ def test_the_early_read_is_what_the_main_thread_reads(files):
     read = early(qrels_path, results_path)
     assert read is not None
     data, answer = read.qrels(qrels_path)
-    assert data == QRELS and answer == te_parse._te_reader.parse_qrels(QRELS)
+    assert data == b"" and answer == te_parse._te_reader.parse_qrels(QRELS)  # (parsed: the bytes were let go)
+    read = early(qrels_path, results_path)
     qrels = read_qrels(qrels_path, read)
     for name, value in read_qrels(qrels_path)._asdict().items():
         assert str(getattr(qrels, name)) == str(value)
@@ -43,6 +44,11 @@ def test_the_early_read_is_what_the_main_thread_reads(files):
     assert (got.query_ids, got.doc_ids, got.q.tolist(), got.d.tolist(), got.score.tolist(), got.run_id) == \
         (want.query_ids, want.doc_ids, want.q.tolist(), want.d.tolist(), want.score.tolist(), want.run_id)
     assert got.score.tolist() == [2.0, 1.0, 16.0]
+
+
+def test_the_bytes_are_kept_only_for_the_python_reader():
+    assert te_files._kept(b"q 0 d 1", None) == b"q 0 d 1"  # (declined by the compiled reader: the loop reads them)
+    assert te_files._kept(b"q 0 d 1", (["q"], b"", ["d"], b"", b"", None)) == b""
 
 
 def test_other_paths_and_other_known_ids_are_left_to_the_main_thread(files):

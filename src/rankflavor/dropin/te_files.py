@@ -54,6 +54,12 @@ def file_bytes(path: str, what: str, stdin: bool) -> bytes:
 Found = tuple[bytes, object]  # a file's bytes and the compiled reader's answer for them (te_parse reads it)
 
 
+def _kept(data: bytes, answer: object) -> bytes:
+    """The bytes to hand over beside the reader's answer: none once it has parsed them (freed at once, their memory
+    reused by the arrays that follow), all of them when it declined (te_parse's Python loop reads them)."""
+    return data if answer is None else b""
+
+
 class EarlyRead:
     """A standard qrels file and a results file read and parsed on a thread, started by `start`."""
 
@@ -86,7 +92,7 @@ class EarlyRead:
             self._qrels = exc
             return
         answer = _te_reader.parse_qrels(data)
-        self._qrels = data, answer
+        self._qrels = _kept(data, answer), answer
         if answer is None or len(answer) == 2 or self.results_path.startswith("-"):
             return  # (a malformed qrels stops trec_eval before its results are read)
         self._known = answer[2]
@@ -96,7 +102,8 @@ class EarlyRead:
             self._results = exc
             return
         known = answer[2]
-        self._results = data, (_te_reader.parse_results(data, known) if known else _te_reader.parse_results(data))
+        parsed = _te_reader.parse_results(data, known) if known else _te_reader.parse_results(data)
+        self._results = _kept(data, parsed), parsed
 
     def _taken(self, found: Found | TrecEvalExit | None) -> Found | None:
         if isinstance(found, TrecEvalExit):
