@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from rankflavor.dropin.te_files import EarlyRead, file_bytes
+from rankflavor.dropin.te_files import EarlyRead, bytes_and_answer
 from rankflavor.dropin.te_parse import ParsedResults, id_ranks, parse_qrels, parse_results
 
 if TYPE_CHECKING:
@@ -66,8 +66,7 @@ class CResults(NamedTuple):
 def read_qrels(path: str, early: EarlyRead | None = None) -> CQrels:
     """get_qrels.c's reading (exit 2 on a malformed line), the rows ready for the engine; the file read and parsed
     by `early` when it holds it."""
-    found = early.qrels(path) if early is not None else None
-    data, answer = found if found is not None else (file_bytes(path, "qrels file", stdin=False), None)
+    data, answer = bytes_and_answer(early.qrels(path) if early else None, path, "qrels file", stdin=False)
     parsed = parse_qrels(data, path, answer)
     q, d, grade = parsed.q.astype(np.int64), parsed.d.astype(np.int64), parsed.grade
     key = q * (len(parsed.doc_ids) + 1) + d
@@ -115,10 +114,10 @@ def results_table(path: str, stand_in: list[str], max_docs: int | None, known: l
     the queries of `stand_in` the results lack, every query present (an emptied one too). `known`: the qrels' doc
     ids, which the doc codes are to begin with (te_parse.parse_results); the file read and parsed by `early` when it
     holds it. Most files keep every row as read (no -M, finite scores, no doc twice): the parsed arrays as they are."""
-    found = early.results(path, known or []) if early is not None else None
-    data, answer = found if found is not None else (file_bytes(path, "results file", stdin=True), None)
+    data, answer = bytes_and_answer(early.results(path, known or []) if early else None, path, "results file",
+                                    stdin=True)
     parsed = parse_results(data, path, known, answer)
-    del data, found, answer  # (the bytes are not held while the rows are kept)
+    del data, answer  # (the bytes are not held while the rows are kept)
     queries, docs = parsed.query_ids, parsed.doc_ids
     q_codes, d_codes, score, twice, layout = parsed.q, parsed.d, parsed.score, set(), None
     finite = bool(np.isfinite(score).all())

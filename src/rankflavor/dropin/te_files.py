@@ -61,6 +61,11 @@ def _kept(data: bytes, answer: object) -> bytes:
     return data if answer is None else b""
 
 
+def bytes_and_answer(found: Found | None, path: str, what: str, stdin: bool) -> Found:
+    """What an early read found for a file, else its bytes read now and no answer (te_parse parses them)."""
+    return found if found is not None else (file_bytes(path, what, stdin), None)
+
+
 class EarlyRead:
     """A standard qrels file and a results file read and parsed on a thread, started by `start`."""
 
@@ -96,13 +101,12 @@ class EarlyRead:
         self._qrels = _kept(data, answer), answer
         if answer is None or len(answer) == 2 or self.results_path.startswith("-"):
             return  # (a malformed qrels stops trec_eval before its results are read)
-        self._known = answer[2]
+        known = self._known = answer[2]
         try:
             data = file_bytes(self.results_path, "results file", stdin=True)
         except TrecEvalExit as exc:
             self._results = exc
             return
-        known = answer[2]
         parsed = _te_reader.parse_results(data, known) if known else _te_reader.parse_results(data)
         self._results = _kept(data, parsed), parsed
 

@@ -214,10 +214,11 @@ class Dataset:
 
     def group_then_doc_order(self, group: np.ndarray, codes: np.ndarray) -> np.ndarray | None:
         """The stable permutation to (group asc, doc id desc) for rows of nondecreasing `group` and doc `codes`, or
-        None when `doc_keys` answers at no cost (the caller sorts on them). Comparing strings within a group only,
-        it spares a track's run sorting every one of its ids when most rows are tied (engine/order.py)."""
+        None when the caller is to sort on `doc_keys`: a sorted or ranked dictionary, or a numpy one (its ranker
+        ranks the ids asked about, or all of them, at once). An Arrow dictionary compares strings within a group
+        only, which spares a track's run sorting every one of its ids when most rows are tied (engine/order.py)."""
         if self.docs_sorted or "_doc_ranks" in self.__dict__ or isinstance(self.docs, np.ndarray):
-            return None  # (a numpy dictionary: doc_keys ranks the ids asked about, or all of them, at once)
+            return None
         from rankflavor.inputs.kernels import group_then_string_order, take
 
         return group_then_string_order(group, take(self.docs, codes), descending=True)
