@@ -70,6 +70,7 @@ def measures() -> None:
     add("e_m_second_params_ignored", "-m", "ndcg.1=5", "-m", "ndcg.1=1", e.Q, e.R)
     add("e_m_plain_then_params", "-m", "P", "-m", "P.2", e.Q, e.R)
     add("e_m_repeat", "-m", "map", "-m", "map", "-m", "official", e.Q, e.R)
+    add("e_m_cutoff_beyond_int32", "-m", "P.5,2147483648", e.Q, e.R)
 
 
 def files() -> None:
@@ -227,6 +228,7 @@ DIFFERENT = {
     "e_p_ndcg_6": 2,
     "e_p_ndcg_17": 2,  # one grade given two gains, the first the larger: trec_eval ranks with one, its ideal the other
     "e_l_-1": 2,  # -l below 0: trec_eval counts a doc the qrels lack as relevant in the list, not in R
+    "e_m_cutoff_beyond_int32": 2,  # a cutoff past 2,147,483,647 (the engine's deepest): trec_eval reads it
 }
 # Where C trec_eval 10.0's behaviour is undefined (valgrind: a read or write past a buffer, an uninitialised value,
 # a crash): rankflavor's exit code. Not recorded from C.

@@ -143,11 +143,16 @@ def with_options(flavor: Flavor, options: TrecEvalOptions) -> Flavor:
 
 
 def _check_cuts(name: str, values: list, positive: bool) -> None:
-    """meas_init.c's checks: cutoffs > 0 (long cutoffs) and no duplicates; trec_eval exits 2."""
+    """meas_init.c's checks: cutoffs > 0 (long cutoffs) and no duplicates; trec_eval exits 2. A long cutoff beyond
+    the engine's MAX_WHOLE is refused with exit 2 too, where trec_eval reads it (docs/trec_eval.md)."""
     if positive and values[0] <= 0:
         raise TrecEvalExit(2, f"trec_eval: cannot initialize measure '{name}': cutoff {values[0]} is not positive")
     if len(set(values)) != len(values):
         raise TrecEvalExit(2, f"trec_eval: cannot initialize measure '{name}': duplicate cutoffs")
+    if positive and values[-1] > MAX_WHOLE:  # (sorted: the largest last)
+        raise TrecEvalExit(2, f"trec_eval: measure '{name}': cutoff {values[-1]} is beyond {MAX_WHOLE:,}, the deepest "
+                              "cutoff rankflavor evaluates (trec_eval reads it and cuts no list there); give a cutoff "
+                              f"up to {MAX_WHOLE:,}")
 
 
 def _pairs(text: str) -> list[tuple[str, float]]:
