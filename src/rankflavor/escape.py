@@ -24,10 +24,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import IO, Any
 
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_CONTROL_OR_SPACING = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+_CONTROL_OR_SPACING = "[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|inf|nan)", re.IGNORECASE)
+_NUMBER = r"(?i)[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|inf|nan)"
 _keep_formulas: ContextVar[bool] = ContextVar("rankflavor_csv_formulas", default=False)
 
 
@@ -38,13 +38,13 @@ def _shown(match: re.Match[str]) -> str:
 def visible(text: object) -> str:
     """`text` with its control characters (module docstring) as `\\uXXXX`; tab and newline kept."""
     text = str(text)
-    return text if text.isprintable() or not _CONTROL.search(text) else _CONTROL.sub(_shown, text)
+    return text if text.isprintable() or not re.search(_CONTROL, text) else re.sub(_CONTROL, _shown, text)
 
 
 def cell(text: object) -> str:
     """`text` for one cell or one field of a line: `visible`, with its tab, newline and CR escaped too."""
     text = str(text)
-    return text if text.isprintable() else _CONTROL_OR_SPACING.sub(_shown, text)
+    return text if text.isprintable() else re.sub(_CONTROL_OR_SPACING, _shown, text)
 
 
 MESSAGE_LINE = 2000  # an error's line quoting user text longer than this is cut in the middle
@@ -77,7 +77,7 @@ def html_key(text: object) -> str:
 def formula_safe(value: Any) -> Any:
     """A CSV cell: a text a spreadsheet would evaluate with a leading `'` (module docstring); anything else as is."""
     if (isinstance(value, str) and value.startswith(_FORMULA_START) and not _keep_formulas.get()
-            and not _NUMBER.fullmatch(value)):
+            and not re.fullmatch(_NUMBER, value)):
         return "'" + value
     return value
 
@@ -117,7 +117,7 @@ class Visible:
         self.raw = raw
 
     def write(self, text: str) -> int:
-        self.raw.write(text if _CONTROL.search(text) is None else _CONTROL.sub(_shown, text))
+        self.raw.write(text if re.search(_CONTROL, text) is None else re.sub(_CONTROL, _shown, text))
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:

@@ -11,7 +11,7 @@ from rankflavor.errors import UsageError
 MEMORY_OPTION = "--max-memory SIZE, max_memory= in Python, or RANKFLAVOR_MAX_MEMORY"
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
           "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30, "T": 1 << 40, "TB": 1 << 40, "TIB": 1 << 40}
-_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([A-Za-z]*)\s*")
+_SIZE = r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([A-Za-z]*)\s*"
 LARGEST = 1 << 60  # a size beyond any machine's memory: refused as a typo (an exabyte)
 
 
@@ -23,7 +23,7 @@ def parse_size(text: str | int | float, what: str = "the memory budget", option:
     if isinstance(text, (int, float)):
         value, unit = float(text), ""
     else:
-        match = _SIZE.fullmatch(str(text))
+        match = re.fullmatch(_SIZE, str(text))
         if match is None or match.group(2).upper() not in _UNITS:
             raise UsageError(f"{what} {text!r} ({option}) is not a size: give bytes or a size such as 8G, 512M "
                              "or 1.5GB")

@@ -14,18 +14,21 @@ run score; hence `ideal=local`, and a stable sort's ties fall back to run-file o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 TREC_EVAL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 BEIR_CUTOFFS = (1, 3, 5, 10, 100, 1000)
 
 
-@dataclass(frozen=True)
-class Preset:
+class Preset(NamedTuple):
+    """A peer's NDCG as a named flavor: the axes it sets (the rest are the metric's defaults), its cutoffs (none:
+    `NAME@k` needs one), where it was read and how it is checked. (A NamedTuple: made at start-up for a fraction of
+    a frozen dataclass's cost.)"""
+
     name: str
     peer: str
     source: str
-    axes: dict[str, str] = field(default_factory=dict)
+    axes: dict[str, str] = {}  # noqa: RUF012 (one empty dict shared by the presets that set none: never changed)
     cutoffs: tuple[int | None, ...] = (None,)
     metric: str = "ndcg"
     note: str = ""

@@ -24,10 +24,10 @@ from rankflavor.errors import SpecError
 
 PEER = "trec_eval"
 PREFIX = "trec_eval."
-_CUT = re.compile(r"(?P<base>[A-Za-z_]+?)_(?P<k>[0-9]+)")
-_LEVEL = re.compile(r"(?P<base>[A-Za-z_]+?)_(?P<x>[0-9]+\.[0-9]{2})")
-_COMMAND_LINE = re.compile(r"(?P<base>[A-Za-z0-9_]+)\.(?P<value>[0-9]*\.?[0-9]+)")  # `-m ndcg_cut.10`
-_PATTERN = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_\{(?P<param>[a-z_]+)\}")
+_CUT = r"(?P<base>[A-Za-z_]+?)_(?P<k>[0-9]+)"
+_LEVEL = r"(?P<base>[A-Za-z_]+?)_(?P<x>[0-9]+\.[0-9]{2})"
+_COMMAND_LINE = r"(?P<base>[A-Za-z0-9_]+)\.(?P<value>[0-9]*\.?[0-9]+)"  # `-m ndcg_cut.10`
+_PATTERN = r"(?P<base>[A-Za-z0-9_]+?)_\{(?P<param>[a-z_]+)\}"
 
 
 class Tables(NamedTuple):
@@ -50,7 +50,7 @@ def _tables(version: int) -> Tables:
     level: dict[str, tuple[str, str]] = {}
     for metric, names in registry.peer_names(PEER).items():
         for name in names:
-            match = _PATTERN.fullmatch(name)
+            match = re.fullmatch(_PATTERN, name)
             if match is None:
                 plain[name] = metric
             elif match.group("param") == "k":
@@ -65,10 +65,10 @@ def trec_eval_measure(name: str) -> PeerMeasure | None:
     names = tables()
     if name in names.plain:
         return PeerMeasure(names.plain[name], None, {}, {})
-    match = _CUT.fullmatch(name)
+    match = re.fullmatch(_CUT, name)
     if match and match.group("base") in names.cut and int(match.group("k")) > 0:
         return PeerMeasure(names.cut[match.group("base")], int(match.group("k")), {}, {})
-    match = _LEVEL.fullmatch(name)
+    match = re.fullmatch(_LEVEL, name)
     if match and match.group("base") in names.level:
         metric, param = names.level[match.group("base")]
         return PeerMeasure(metric, None, {param: match.group("x")}, {})
@@ -79,7 +79,7 @@ def printed_name(name: str) -> str:
     """The name trec_eval prints for its command-line spelling `MEASURE.VALUE` (`-m ndcg_cut.10` -> ndcg_cut_10,
     `-m iprec_at_recall.0.5` -> iprec_at_recall_0.50: one parameter value, as meas_init.c reads and prints it);
     any other name as it is."""
-    match = _COMMAND_LINE.fullmatch(name)
+    match = re.fullmatch(_COMMAND_LINE, name)
     if match is None:
         return name
     names, base, value = tables(), match.group("base"), match.group("value")

@@ -7,10 +7,10 @@ import math
 import re
 
 _C_SPACE = "[ \t\n\v\f\r]*"  # (C's isspace in the C locale)
-_LEADING_INT = re.compile(_C_SPACE + r"([+-]?[0-9]+)")
-_LEADING_FLOAT = re.compile(_C_SPACE + r"([+-]?)(?:(0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?)|"
-                            r"((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)|(inf(?:inity)?)|(nan(?:\([0-9a-z_]*\))?))",
-                            re.IGNORECASE)
+# (patterns as text: `re` compiles each the first time it is used, not at every start-up)
+_LEADING_INT = _C_SPACE + r"([+-]?[0-9]+)"
+_LEADING_FLOAT = ("(?i)" + _C_SPACE + r"([+-]?)(?:(0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?)|"
+                  r"((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)|(inf(?:inity)?)|(nan(?:\([0-9a-z_]*\))?))")
 
 
 class TrecEvalExit(Exception):
@@ -28,7 +28,7 @@ LONG_MAX = (1 << 63) - 1
 def atol(text: str) -> int:
     """C's atol (glibc's strtol): the leading integer of a string, 0 when there is none, clamped to a long (of any
     length: past 19 digits it is beyond a long, and Python's int() refuses over 4,300)."""
-    match = _LEADING_INT.match(text)
+    match = re.match(_LEADING_INT, text)
     if match is None:
         return 0
     sign, digits = match.group(1)[:1], match.group(1).lstrip("+-").lstrip("0") or "0"
@@ -40,7 +40,7 @@ def atof(text: str) -> float:
     """C's atof (glibc's strtod without error reporting): the longest prefix that is a decimal or hexadecimal
     (`0x1.8p3`) number, `inf`, `infinity` or `nan[(chars)]`, in any case, after white space; 0 when there is none
     (`1e400` is inf, `0x` alone reads its 0)."""
-    match = _LEADING_FLOAT.match(text)
+    match = re.match(_LEADING_FLOAT, text)
     if match is None:
         return 0.0
     sign, hexadecimal, decimal, infinite, _nan = match.groups()

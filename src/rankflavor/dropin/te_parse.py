@@ -28,8 +28,8 @@ from rankflavor.dropin.te_files import _te_reader, compiled
 ENCODING = "latin-1"
 QRELS_RULE = "fields where trec_eval reads exactly 4 (qid iter docno rel; '#' starts a comment line, one at a time)"
 RESULTS_RULE = "fields where trec_eval reads six or more (qid iter docno rank sim run_id)"
-_LEADING_INT = re.compile(rb"([+-]?)0*([0-9]+)")
-_PLAIN_FLOAT = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_LEADING_INT = rb"([+-]?)0*([0-9]+)"
+_PLAIN_FLOAT = rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 
 
 class ParsedQrels(NamedTuple):
@@ -164,7 +164,7 @@ def _ids(codes: dict[bytes, int]) -> list[str]:
 def c_atol(token: bytes) -> int:
     """glibc's atol (strtol base 10): the leading [+-]?digits, 0 without them, clamped to a long (a number of any
     length: Python's int() refuses over 4300 digits)."""
-    match = _LEADING_INT.match(token)
+    match = re.match(_LEADING_INT, token)
     if match is None:
         return 0
     sign, digits = match.groups()
@@ -177,7 +177,7 @@ def c_atof(token: bytes) -> float:
     """glibc's atof (strtod): a plain decimal by float() (correctly rounded, as strtod), any other prefix by
     c_reading.atof (hexadecimal, inf, nan(...), a number followed by other bytes); a hexadecimal number beyond a
     double is +-inf, as strtod's overflow."""
-    if _PLAIN_FLOAT.fullmatch(token):
+    if re.fullmatch(_PLAIN_FLOAT, token):
         return float(token)
     try:
         return atof(token.decode(ENCODING))

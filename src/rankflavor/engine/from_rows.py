@@ -5,7 +5,7 @@ run_depth, condensation, positions."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -61,7 +61,7 @@ def lists_from_rows(scope: RunScope, spec: ListSpec, detail: bool = False) -> Ra
     """The ranked lists of every judged query of the run, every row ranked. The ranked rows are a stage of
     the spec without its cutoff (flavors that differ in their cutoff or metric alone share them), and so are
     the positions under each cutoff."""
-    whole = replace(spec, cutoff=None, need=math.inf, whole_list=False)  # (what the ranking reads)
+    whole = spec._replace(cutoff=None, need=math.inf, whole_list=False)  # (what the ranking reads)
     ranked = scope.stage(ranked_rows, whole, detail)
     positions = scope.stage(positions_of, whole, detail, spec.cutoff)
     tied = ranked.tied
@@ -115,7 +115,7 @@ def ranked_rows(scope: RunScope, spec: ListSpec, detail: bool) -> RankedRows:
 
 def ordering_part(spec: ListSpec) -> ListSpec:
     """The spec as far as `ordered_rows` reads it: the tie policy, run_depth and unjudged come after."""
-    return replace(spec, **ORDER_ONLY, drops=replace(spec.drops, condensed=False, judged_under=None))
+    return spec._replace(**ORDER_ONLY, drops=spec.drops._replace(condensed=False, judged_under=None))
 
 
 def ordered_rows(scope: RunScope, spec: ListSpec, detail: bool,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -25,8 +25,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class DropPolicy:
+class DropPolicy(NamedTuple):
     """What leaves every list before ranking, and whether the lists are condensed to their judged docs."""
 
     self_docs: Choice  # drop: docs whose id equals the query id
@@ -35,8 +34,7 @@ class DropPolicy:
     judged_under: Choice | None  # the negative policy that decides "judged", when it matters (drop, condensed)
 
 
-@dataclass(frozen=True)
-class ListSpec:
+class ListSpec(NamedTuple):
     """The parts of a flavor that decide its ranked lists, whatever the metric."""
 
     cutoff: int | None

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rankflavor.flavor import Flavor
 
 
-@dataclass
+@dataclass(eq=False)  # (arrays: compared by identity)
 class MetricValues:
     """A metric's numbers over every query code of the dataset (the engine keeps the queries it reports).
 

@@ -12,7 +12,7 @@ MIN_GEO_MEAN = 1e-5  # trec_eval.h: a value below it counts as it in a geometric
 STATUS_NAMES = ("ok", "zero_ideal", "missing")
 
 
-@dataclass
+@dataclass(eq=False)  # (arrays: compared by identity)
 class QueryResults:
     """Columnar results of one (run, flavor) over the judged queries asked for, in query-code order."""
 
@@ -38,7 +38,7 @@ class QueryResults:
         return Aggregate.of(self.raw_value)
 
 
-@dataclass
+@dataclass(eq=False)  # (arrays: compared by identity)
 class RecordRows:
     """Row-level record of the ranked lists of one (run, flavor): every ranked row, what was removed before
     scoring, and the metric's own columns and lists (ndcg: gain, discount, contribution; the ideal list)."""
@@ -59,7 +59,7 @@ class RecordRows:
     lists: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)  # the metric's other lists, by name
 
 
-@dataclass
+@dataclass(eq=False)  # (arrays: compared by identity)
 class Evaluation:
     """One flavor's results from the engine front door (`records` with detail only)."""
 

@@ -15,17 +15,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rankflavor.errors import SpecError
 from rankflavor.flavor.axes import AXIS_BY_NAME, AXIS_NAMES
 
 PROJECT_PREFIX = "project."  # a project's pinned flavor, `project.NAME` (flavor/project.py reads them)
-_HEAD = re.compile(r"^([0-9]*[A-Za-z_][A-Za-z_0-9.\-]*)(?:\(((?:[^()]|\([^()]*\))*)\))?(?:@(\S+))?$")  # a value may be f(x)
+_HEAD = r"^([0-9]*[A-Za-z_][A-Za-z_0-9.\-]*)(?:\(((?:[^()]|\([^()]*\))*)\))?(?:@(\S+))?$"  # a value may be f(x)
 
 
-@dataclass(frozen=True)
-class SpecText:
+class SpecText(NamedTuple):
     """A spec split into its head name, its cutoff (None when absent) and its key=value overrides."""
 
     name: str
@@ -71,19 +70,19 @@ def _cutoff(text: str, spec: str) -> int:
 def head_parts(head: str, spec: str) -> tuple[str, tuple[tuple[str | None, str], ...], int | None]:
     """(name, params, cutoff) of a head as rankflavor's grammar reads it (`hit_rate@10` -> hit_rate, (), 10);
     a SpecError when it is not such a head."""
-    match = _HEAD.match(head)
+    match = re.match(_HEAD, head)
     if not match:
         raise SpecError(f"{head!r} in {spec!r} is no NAME[(params)][@k]")
     params = _params(match.group(2), spec) if match.group(2) is not None else ()
     return match.group(1), params, _cutoff(match.group(3), spec) if match.group(3) is not None else None
 
 
-_VALUE_LIST = re.compile(r"(?P<prefix>(?:py)?trec_eval\.)?(?P<base>[A-Za-z][A-Za-z0-9_]*)\.(?P<values>[0-9.]+(?:,[0-9.]+)+)")
+_VALUE_LIST = r"(?P<prefix>(?:py)?trec_eval\.)?(?P<base>[A-Za-z][A-Za-z0-9_]*)\.(?P<values>[0-9.]+(?:,[0-9.]+)+)"
 
 
 def _refuse_value_list(head: str) -> None:
     """trec_eval's `-m P.5,10` (one measure at several values) is several flavors: say how to write each."""
-    match = _VALUE_LIST.fullmatch(head)
+    match = re.fullmatch(_VALUE_LIST, head)
     if match:
         prefix, base, values = match.group("prefix") or "", match.group("base"), match.group("values").split(",")
         each = " ".join(f"-m {prefix}{base}.{value}" for value in values[:3]) + (" ..." if len(values) > 3 else "")
@@ -99,7 +98,7 @@ def split_spec(spec: str, raw_head: Callable[[str], bool] | None = None) -> Spec
     tokens = _tokens(spec)
     if not tokens:
         raise SpecError("empty flavor spec; write e.g. ndcg@10, or a preset name like trec_eval@10")
-    match = _HEAD.match(tokens[0])
+    match = re.match(_HEAD, tokens[0])
     if not match:
         _refuse_value_list(tokens[0])
         raise SpecError(f"flavor spec {spec!r} must start with a metric (ndcg, map, p, recall, mrr, ...: `rankflavor "

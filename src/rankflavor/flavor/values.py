@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from rankflavor.errors import SpecError
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_CALL = re.compile(r"^([a-z_0-9]+)\((.*)\)$")
+_CALL = r"^([a-z_0-9]+)\((.*)\)$"
 
 
 def format_number(value: float) -> str:
@@ -62,7 +62,7 @@ def read_positive_int(text: str, what: str) -> int:
 
 
 def _call(raw: str) -> tuple[str, str | None]:
-    match = _CALL.match(raw)
+    match = re.match(_CALL, raw)
     return (match.group(1), match.group(2)) if match else (raw, None)
 
 
@@ -250,13 +250,13 @@ def rel_level_value(raw: str) -> RelLevel:
     return RelLevel(format_number(threshold), axis="rel_level", kind="number", threshold=threshold)
 
 
-_WEIGHTS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+_WEIGHTS_NAME = r"[A-Za-z_][A-Za-z0-9_.-]*"
 
 
 def weights_value(raw: str) -> Weights:
     if raw == "none":
         return Weights(raw, axis="weights", kind="none", name=None)
-    if not _WEIGHTS_NAME.fullmatch(raw):
+    if not re.fullmatch(_WEIGHTS_NAME, raw):
         raise SpecError(f"weights={raw!r}: give none or the name of weights bound with --weights NAME=FILE "
                         "(a letter, then letters, digits, _ . -)")
     return Weights(raw, axis="weights", kind="named", name=raw)

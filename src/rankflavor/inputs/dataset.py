@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from rankflavor.inputs.tables import QrelsTable, RunTable
 
 
-@dataclass
+@dataclass(eq=False)  # (arrays: compared by identity)
 class InternedQrels:
     table: QrelsTable
     q: np.ndarray  # int64 codes, sorted by (q, d)

@@ -18,7 +18,7 @@ import numpy as np
 MAX_PADDING = 2.0  # padded cells allowed per row (plus a constant), beyond which the layout is not paddable
 
 
-@dataclass
+@dataclass(eq=False)  # (arrays: compared by identity)
 class RunLayout:
     """Segments of a run: rows of one query contiguous, input order kept within a query."""
 
