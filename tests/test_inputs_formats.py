@@ -8,6 +8,7 @@ import gzip
 import hashlib
 import io
 import json
+import re
 import subprocess
 import sys
 import warnings
@@ -19,6 +20,8 @@ import pyarrow as pa
 import pyarrow.feather as feather
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rankflavor as rf
 from rankflavor.cli.main import main
@@ -341,3 +344,15 @@ def test_f32_overflow_from_the_cli_exits_3(files: dict[str, Path], tmp_path: Pat
     assert code == 3
     assert "big.run: precision=f32: 1 score overflows float32" in err and "1e+300 (query 'q2', doc 'E')" in err
     assert "RuntimeWarning" not in err and "Traceback" not in err
+
+
+@given(st.lists(st.sampled_from(["a", "b c", "#", " ", "\t", "\r", "\n", "\r\n", "é"]), max_size=14).map("".join),
+       st.booleans())
+def test_the_first_line_sniffed_is_the_first_neither_blank_nor_a_comment(text: str, cut: bool) -> None:
+    """formats.first_line against its definition: the text's lines (split at \\r\\n, \\r, \\n; a cut text's last
+    line unread), each stripped of spaces and tabs, the first neither empty nor starting with #."""
+    from rankflavor.inputs.formats import first_line
+
+    lines = [line.strip(" \t") for line in re.split(r"\r\n|\r|\n", text)]
+    wanted = next((line for line in (lines[:-1] if cut else lines) if line and not line.startswith("#")), None)
+    assert first_line(text, cut) == wanted

@@ -219,9 +219,9 @@ class Dataset:
         only, which spares a track's run sorting every one of its ids when most rows are tied (engine/order.py)."""
         if self.docs_sorted or "_doc_ranks" in self.__dict__ or isinstance(self.docs, np.ndarray):
             return None
-        from rankflavor.inputs.kernels import group_then_string_order, take
+        from rankflavor.inputs.kernels import group_then_string_order
 
-        return group_then_string_order(group, take(self.docs, codes), descending=True)
+        return group_then_string_order(group, self.docs, descending=True, codes=codes)
 
     def doc_codes_of(self, ids: list[str]) -> np.ndarray:
         """The doc code of each id (int64), -1 where the dictionary lacks it."""

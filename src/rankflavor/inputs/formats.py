@@ -125,12 +125,14 @@ def _text_head(head: bytes) -> tuple[str, bool]:
 def first_line(text: str, cut: bool = False) -> str | None:
     """The first line of `text` that is neither blank nor a `#` comment, stripped of spaces and tabs (None when it
     has none); `cut`: the text is a file's start, whose last line may be incomplete (not read)."""
-    lines = re.split(r"\r\n|\r|\n", text)
-    for line in lines[:-1] if cut else lines:
-        stripped = line.strip(" \t")
+    start = 0
+    for line_break in re.finditer(r"\r\n|\r|\n", text):  # (line by line: the first is most often the one)
+        stripped = text[start:line_break.start()].strip(" \t")
         if stripped and not stripped.startswith("#"):
             return stripped
-    return None
+        start = line_break.end()
+    stripped = "" if cut else text[start:].strip(" \t")
+    return stripped if stripped and not stripped.startswith("#") else None
 
 
 def sniff(path: Path, head: bytes, role: str) -> Format:

@@ -90,15 +90,44 @@ def sort_ranks(values: pa.Array) -> np.ndarray:
     return ranks
 
 
-def group_then_string_order(group: np.ndarray, strings: pa.Array, descending: bool) -> np.ndarray:
-    """The stable permutation to (group asc, string desc or asc; bytewise): one Arrow sort whose string comparisons
-    stay within a group (a track's tie groups: a few times faster than sorting every string)."""
+def group_then_string_order(group: np.ndarray, strings: pa.Array, descending: bool,
+                            codes: np.ndarray | None = None) -> np.ndarray:
+    """The stable permutation to (group asc, string desc or asc; bytewise) of rows of nondecreasing `group` whose
+    strings are `strings` (or `strings[codes]`). Each group is sorted on its own (a track's tie groups: a few times
+    faster than sorting every string): by the compiled sort (inputs/_string_order.c) when built, else by one Arrow
+    sort whose string comparisons stay within a group."""
     if len(group) == 0:
         return np.zeros(0, dtype=np.int64)
+    compiled = _compiled_order()
+    if compiled is not None and isinstance(strings, pa.Array) and strings.null_count == 0 and (
+            pa.types.is_string(strings.type) or pa.types.is_large_string(strings.type)):
+        wide = pa.types.is_large_string(strings.type)
+        offsets = np.frombuffer(strings.buffers()[1], dtype=np.int64 if wide else np.int32)
+        offsets = offsets[strings.offset:strings.offset + len(strings) + 1]
+        rows = np.arange(len(strings), dtype=np.int64) if codes is None else codes
+        order = compiled.group_then_string_order(np.ascontiguousarray(group, dtype=np.int64),
+                                                 np.ascontiguousarray(rows, dtype=np.int64), offsets,
+                                                 strings.buffers()[2] or b"", wide, descending)
+        return np.frombuffer(order, dtype=np.int64)
+    if codes is not None:
+        strings = take(strings, codes)
     batch = pa.RecordBatch.from_arrays([int64_array(group), strings], names=["group", "string"])
     order = call_function("sort_indices", [batch], SortOptions([("group", "ascending"),
                                                                 ("string", "descending" if descending else "ascending")]))
     return np.frombuffer(order.buffers()[1], dtype=np.uint64, count=len(order)).astype(np.int64)
+
+
+def _compiled_order():
+    """inputs/_string_order.c's module, or None when it is not built or RANKFLAVOR_PURE_PYTHON=1 asks for Arrow."""
+    import os
+
+    if os.environ.get("RANKFLAVOR_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from rankflavor.inputs import _string_order
+    except ImportError:  # (a checkout run from its sources: Arrow's sort)
+        return None
+    return _string_order
 
 
 def shortest_length(values: pa.Array) -> int:
