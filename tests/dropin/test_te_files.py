@@ -4,6 +4,7 @@ what the early read does not hold (another path, another `known`, the standard i
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from rankflavor.dropin import te_files, te_parse
@@ -44,6 +45,19 @@ def test_the_early_read_is_what_the_main_thread_reads(files):
     assert (got.query_ids, got.doc_ids, got.q.tolist(), got.d.tolist(), got.score.tolist(), got.run_id) == \
         (want.query_ids, want.doc_ids, want.q.tolist(), want.d.tolist(), want.score.tolist(), want.run_id)
     assert got.score.tolist() == [2.0, 1.0, 16.0]
+    assert want.doc_ranks is None and got.doc_ranks is not None  # (ranked on the early thread, in strcmp's order)
+    assert np.argsort(got.doc_ranks).tolist() == np.argsort(te_parse.id_ranks(np.array(got.doc_ids))).tolist()
+
+
+def test_the_early_ranks_rank_the_stand_in_doc_of_c_too(tmp_path, files):
+    qrels_path, results_path = files
+    (tmp_path / "results").write_bytes(b"q1 Q0 zz 1 1 r\nq1 Q0 b 2 1 r\nq1 Q0 ceci 3 1 r\n")  # (q2 missing: -c)
+    read = early(qrels_path, results_path, "-c")
+    qrels = read_qrels(qrels_path, read)
+    got = results_table(results_path, ["q1", "q2"], None, qrels.doc_ids, read)
+    assert got.doc_ids[-1] == te_files.STAND_IN and len(got.doc_ranks) == len(got.doc_ids)
+    assert np.argsort(got.doc_ranks).tolist() == np.argsort(te_parse.id_ranks(np.array(got.doc_ids))).tolist()
+    assert read.doc_ranks() is None  # (handed once)
 
 
 def test_the_bytes_are_kept_only_for_the_python_reader():
@@ -56,6 +70,7 @@ def test_other_paths_and_other_known_ids_are_left_to_the_main_thread(files):
     read = early(qrels_path, results_path)
     assert read.qrels(results_path) is None and read.results(qrels_path, ["a", "b", "c"]) is None
     assert read.results(results_path, ["z"]) is None  # (codes seeded with other ids: not this parse)
+    assert read.doc_ranks() is None  # (nor its ranks)
     assert read.results(results_path, ["a", "b", "c"]) is not None
     assert read.results(results_path, ["a", "b", "c"]) is None  # (handed over once: the bytes are not held on)
     assert read.qrels(qrels_path) is not None and read.qrels(qrels_path) is None

@@ -25,14 +25,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from rankflavor.dropin.te_files import EarlyRead, bytes_and_answer
+from rankflavor.dropin.te_files import STAND_IN, EarlyRead, bytes_and_answer
 from rankflavor.dropin.te_parse import ParsedResults, id_ranks, parse_qrels, parse_results
 
 if TYPE_CHECKING:
     from rankflavor.inputs.query_major import RunLayout
 
 ENCODING = "latin-1"  # ids: one character per byte (C's strcmp order is the characters' order)
-STAND_IN = "ceci_nest_pas_un_docno"  # trec_eval.c's bogus ranking of a query -c adds: this doc, score 1.0
 
 
 class CQrels(NamedTuple):
@@ -61,6 +60,7 @@ class CResults(NamedTuple):
     run_id: str
     known: int = 0  # doc_ids begins with the qrels' doc ids, in their order (results_table's `known`): how many
     layout: RunLayout | None = None  # the rows' layout by their codes into query_ids, when the check made it
+    doc_ranks: np.ndarray | None = None  # each doc id's rank in strcmp's order, when the early read made them
 
 
 def read_qrels(path: str, early: EarlyRead | None = None) -> CQrels:
@@ -101,9 +101,11 @@ def _repeats(q: np.ndarray, d: np.ndarray, n_queries: int) -> tuple[bool, RunLay
     return bool(np.any(ordered[1:] == ordered[:-1])), None
 
 
-def c_order(q_codes: np.ndarray, docs: list[str], d_codes: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """The rows in form_res_rels.c's order: query, then score descending, ties by docno descending (strcmp)."""
-    doc_rank = id_ranks(np.array(docs, dtype=object))
+def c_order(q_codes: np.ndarray, docs: list[str], d_codes: np.ndarray, score: np.ndarray,
+            doc_rank: np.ndarray | None = None) -> np.ndarray:
+    """The rows in form_res_rels.c's order: query, then score descending, ties by docno descending (strcmp);
+    `doc_rank`: the docs' ranks when they are known."""
+    doc_rank = id_ranks(np.array(docs, dtype=object)) if doc_rank is None else doc_rank
     return np.lexsort((-doc_rank[d_codes], -score, q_codes))
 
 
@@ -118,6 +120,8 @@ def results_table(path: str, stand_in: list[str], max_docs: int | None, known: l
                                     stdin=True)
     parsed = parse_results(data, path, known, answer)
     del data, answer  # (the bytes are not held while the rows are kept)
+    ranked = early.doc_ranks() if early else None  # (parsed's doc ids, then STAND_IN: ranked on the early thread)
+    ranks = None if ranked is None else np.frombuffer(ranked, dtype=np.int64)
     queries, docs = parsed.query_ids, parsed.doc_ids
     q_codes, d_codes, score, twice, layout = parsed.q, parsed.d, parsed.score, set(), None
     finite = bool(np.isfinite(score).all())
@@ -125,7 +129,8 @@ def results_table(path: str, stand_in: list[str], max_docs: int | None, known: l
     if max_docs is None and finite:
         repeats, layout = _repeats(parsed.q, parsed.d, len(queries))
     if max_docs is not None or not finite or repeats:
-        q_codes, d_codes, score, twice = _kept_in_c_order(parsed, max_docs, finite)
+        q_codes, d_codes, score, twice = _kept_in_c_order(parsed, max_docs, finite,
+                                                          None if ranks is None else ranks[:len(docs)])
         layout = None
     present = set(queries)
     stand_in = [q for q in stand_in if q not in present]
@@ -137,17 +142,17 @@ def results_table(path: str, stand_in: list[str], max_docs: int | None, known: l
         d_codes = np.r_[d_codes, np.full(extra, stand_in_code)]
         score, layout = np.r_[score, np.ones(extra)], None
     return CResults([*queries, *stand_in], q_codes, doc_ids, d_codes, score, present, twice, parsed.run_id,
-                    parsed.known, layout)
+                    parsed.known, layout, None if ranks is None else ranks[:len(doc_ids)])
 
 
-def _kept_in_c_order(parsed: ParsedResults, max_docs: int | None, finite: bool,
+def _kept_in_c_order(parsed: ParsedResults, max_docs: int | None, finite: bool, doc_rank: np.ndarray | None = None,
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, set[str]]:
     """(q, d, score, queries with a doc twice) of the rows trec_eval keeps, in C's order: each query's first
     `max_docs` (all: None), a doc twice there once; scores that are not all finite replaced by -1, -2, ... in that
     order (the engine ranks by score: C's order made them)."""
     queries, docs = parsed.query_ids, parsed.doc_ids
     q_codes, d_codes, score = parsed.q.astype(np.int64), parsed.d.astype(np.int64), parsed.score
-    order = c_order(q_codes, docs, d_codes, score)
+    order = c_order(q_codes, docs, d_codes, score, doc_rank)
     starts = np.r_[0, np.flatnonzero(np.diff(q_codes[order])) + 1]
     rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
     order = order[rank < max_docs] if max_docs is not None else order

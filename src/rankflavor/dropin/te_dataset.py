@@ -70,4 +70,4 @@ def dataset_of(qrels: CQrels, results: CResults) -> Dataset:
     run._layout = build_layout(q_codes.local, len(run_q), table=run_q) if layout is None else \
         replace(layout, seg_q=run_q[layout.seg_q])
     return Dataset(query_ids=query_ids, docs=docs, qrels=interned_qrels, runs=[run], judged=judged,
-                   docs_sorted=len(docs) <= 1, doc_ranker=id_ranks)
+                   docs_sorted=len(docs) <= 1, doc_ranker=id_ranks, doc_ranks=results.doc_ranks if run_d is None else None)

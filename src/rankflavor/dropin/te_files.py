@@ -24,6 +24,9 @@ except ImportError:  # (not built: te_parse's Python loops read every file)
     _te_reader = None
 
 
+STAND_IN = "ceci_nest_pas_un_docno"  # trec_eval.c's bogus ranking of a query -c adds: this doc, score 1.0
+
+
 def compiled() -> bool:
     """Whether the compiled reader is built and not turned off (RANKFLAVOR_PURE_PYTHON=1)."""
     return _te_reader is not None and os.environ.get("RANKFLAVOR_PURE_PYTHON", "") in ("", "0")
@@ -74,6 +77,8 @@ class EarlyRead:
         self._qrels: Found | TrecEvalExit | None = None
         self._results: Found | TrecEvalExit | None = None
         self._known: list[str] | None = None
+        self._doc_ranks: bytearray | None = None  # the results' doc ids ranked (STAND_IN after them), while numpy imports
+        self._handed_ranks: bytearray | None = None  # ... once the results they rank are handed over
         self._thread = threading.Thread(target=self._read_or_leave, name="rankflavor-early-read", daemon=True)
         self._thread.start()
 
@@ -109,6 +114,8 @@ class EarlyRead:
             return
         parsed = _te_reader.parse_results(data, known) if known else _te_reader.parse_results(data)
         self._results = _kept(data, parsed), parsed
+        if parsed is not None and len(parsed) == 6:  # (the order of tied docs needs these: ranked here, not later)
+            self._doc_ranks = _te_reader.rank_ids([*known, *parsed[2], STAND_IN])
 
     def _taken(self, found: Found | TrecEvalExit | None) -> Found | None:
         if isinstance(found, TrecEvalExit):
@@ -126,10 +133,18 @@ class EarlyRead:
 
     def results(self, path: str, known: list[str]) -> Found | None:
         """The results file's (bytes, reader's answer with `known` as the first doc codes), as `qrels`."""
+        self._handed_ranks = None
         if path != self.results_path:
             return None
         self._thread.join()
         if isinstance(self._results, tuple) and self._known != known:
             return None
         found, self._results, self._known = self._results, None, None
+        self._handed_ranks, self._doc_ranks = self._doc_ranks, None
         return self._taken(found)
+
+    def doc_ranks(self) -> bytearray | None:
+        """Right after `results` handed the results over: the rank (int64, in strcmp's order) of each of their doc
+        ids, the known ones first, then that of -c's STAND_IN doc (`rank_ids` of the list); else None."""
+        ranks, self._handed_ranks = self._handed_ranks, None
+        return ranks

@@ -182,6 +182,7 @@ class Dataset:
     subtopics: InternedSubtopics | None = None  # a subtopic qrels' (query, subtopic, doc) judgments (inputs/subtopics.py)
     docs_sorted: bool = True  # the doc codes compare as their ids do (see doc_keys)
     doc_ranker: Callable[[np.ndarray], np.ndarray] | None = None  # ranks a numpy dictionary's ids (else numpy sorts)
+    doc_ranks: np.ndarray | None = None  # every id's rank, when its reader made them (the drop-in's early read)
 
     @functools.cached_property
     def doc_ids(self) -> np.ndarray:
@@ -192,7 +193,7 @@ class Dataset:
 
     @functools.cached_property
     def _doc_ranks(self) -> np.ndarray:
-        return self._ranks(self.docs)
+        return self._ranks(self.docs) if self.doc_ranks is None else self.doc_ranks
 
     def _ranks(self, ids: pa.Array | np.ndarray) -> np.ndarray:
         if self.doc_ranker is not None and isinstance(ids, np.ndarray):
@@ -206,7 +207,7 @@ class Dataset:
         codes = np.asarray(codes, dtype=np.int64)
         if self.docs_sorted or len(codes) == 0:
             return codes
-        if "_doc_ranks" in self.__dict__ or len(codes) * 4 >= len(self.docs):
+        if self.doc_ranks is not None or "_doc_ranks" in self.__dict__ or len(codes) * 4 >= len(self.docs):
             return self._doc_ranks[codes]
         distinct = np.sort(codes)
         distinct = distinct[np.r_[True, distinct[1:] != distinct[:-1]]]
