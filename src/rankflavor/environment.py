@@ -71,3 +71,9 @@ def check_all() -> None:
     """Every variable set, checked (the CLI, before the command runs)."""
     for name in VARIABLES:
         value(name)
+
+
+def pure_python() -> bool:
+    """RANKFLAVOR_PURE_PYTHON set (not empty, not 0): the Python readers and Arrow's sorts instead of the compiled
+    extensions (inputs/_trec_reader.c, inputs/_string_order.c, dropin/_te_reader.c), each of which is optional."""
+    return os.environ.get("RANKFLAVOR_PURE_PYTHON", "") not in ("", "0")

@@ -12,11 +12,11 @@ standard input (a name starting with `-`) is left to the main thread.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 
 from rankflavor.dropin.c_reading import TrecEvalExit
+from rankflavor.environment import pure_python
 
 try:
     from rankflavor.dropin import _te_reader
@@ -29,7 +29,7 @@ STAND_IN = "ceci_nest_pas_un_docno"  # trec_eval.c's bogus ranking of a query -c
 
 def compiled() -> bool:
     """Whether the compiled reader is built and not turned off (RANKFLAVOR_PURE_PYTHON=1)."""
-    return _te_reader is not None and os.environ.get("RANKFLAVOR_PURE_PYTHON", "") in ("", "0")
+    return _te_reader is not None and not pure_python()
 
 
 def file_bytes(path: str, what: str, stdin: bool) -> bytes:

@@ -119,9 +119,9 @@ def group_then_string_order(group: np.ndarray, strings: pa.Array, descending: bo
 
 def _compiled_order():
     """inputs/_string_order.c's module, or None when it is not built or RANKFLAVOR_PURE_PYTHON=1 asks for Arrow."""
-    import os
+    from rankflavor.environment import pure_python
 
-    if os.environ.get("RANKFLAVOR_PURE_PYTHON", "") not in ("", "0"):
+    if pure_python():
         return None
     try:
         from rankflavor.inputs import _string_order

@@ -13,11 +13,12 @@ that it takes no core from the parse and runs while the caller evaluates (docs/p
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from rankflavor.environment import pure_python
 
 if TYPE_CHECKING:
     import numpy as np
@@ -33,7 +34,7 @@ HASH_STEP = 1 << 20
 
 def available() -> bool:
     """Whether the compiled reader is built and not turned off (RANKFLAVOR_PURE_PYTHON=1)."""
-    return _trec_reader is not None and os.environ.get("RANKFLAVOR_PURE_PYTHON", "") in ("", "0")
+    return _trec_reader is not None and not pure_python()
 
 
 @dataclass
