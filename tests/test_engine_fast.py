@@ -120,7 +120,7 @@ def test_fast_path_on_trec_files_matches_reference(tmp_path_factory, seed, queri
         _check(qrels, rows, flavor, tmp_path_factory.mktemp("trec"))
 
 
-@pytest.mark.parametrize("filtered", [False, True, "crowded"])
+@pytest.mark.parametrize("filtered", [False, True, "crowded", "numpy gathers"])
 @pytest.mark.parametrize("interleave", [False, True])
 @pytest.mark.parametrize("spec", [
     "ndcg@3", "ndcg@5 ties=average", "ndcg@5 ties=input", "ndcg@3 ties=pessimistic", "ndcg@3 ties=optimistic",
@@ -138,6 +138,8 @@ def test_fast_path_is_taken_and_exact(spec, interleave, filtered, source, prefix
     if filtered == "crowded":  # one slot per query: it holds its judgments, several found by binary search
         monkeypatch.setattr(join, "FILTER_MIN_BITS", 0)
         monkeypatch.setattr(join, "FILTER_SLOTS_PER_JUDGMENT", 0)
+    if filtered == "numpy gathers":  # the slots read by numpy (engine/_slot_join.c absent)
+        monkeypatch.setattr(join, "_compiled_join", lambda: None)
     qrels, rows = _data(7, 12, 30, interleave)
     rows.append(("q0", "q0", 2.0))  # a self doc
     _check(qrels, rows, rf.Flavor.parse(spec), tmp_path if source == "trec" else None)

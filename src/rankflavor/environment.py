@@ -75,5 +75,6 @@ def check_all() -> None:
 
 def pure_python() -> bool:
     """RANKFLAVOR_PURE_PYTHON set (not empty, not 0): the Python readers and Arrow's sorts instead of the compiled
-    extensions (inputs/_trec_reader.c, inputs/_string_order.c, dropin/_te_reader.c), each of which is optional."""
+    extensions (inputs/_trec_reader.c, inputs/_string_order.c, dropin/_te_reader.c, engine/_slot_join.c), each
+    of which is optional."""
     return os.environ.get("RANKFLAVOR_PURE_PYTHON", "") not in ("", "0")

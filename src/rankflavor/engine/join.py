@@ -66,21 +66,56 @@ def _join(data: DatasetScope, q: Codes, d: Codes) -> tuple[np.ndarray, np.ndarra
     slots, query_base, doc_slot = data.stage(judged_slots)
     q_base = query_base if q.table is None else query_base[q.table]  # per local code
     d_slot = doc_slot if d.table is None else doc_slot[d.table]
+    compiled = _compiled_join()
     rows, found = [], []
     for start in range(0, len(q), JOIN_SLICE):  # (a slice at a time: its temporaries stay in the CPU cache)
         part = slice(start, start + JOIN_SLICE)
-        slot = np.take(q_base, q.local[part])  # (np.take: about twice as fast as indexing)
-        slot += np.take(d_slot, d.local[part])
-        value = np.take(slots, slot)
-        hit = np.flatnonzero(value != 0) + start
-        at = np.take(value, hit - start) - 1  # (the qrels row; SEVERAL: below 0)
-        judged = np.take(ds.qrels.d, at, mode="clip") == _doc_codes(d, hit)
+        if compiled is None:
+            hit, at, judged = _slice_hits(ds, q, d, q_base, d_slot, slots, part)
+        else:
+            hit, at = _compiled_hits(compiled, ds, q, d, q_base, d_slot, slots, part)
+            judged = np.ones(len(hit), dtype=bool)
         several = np.flatnonzero(at < 0)
         if len(several):
             judged[several], at[several] = _searched(ds, q, d, hit[several])
         rows.append(hit[judged])
         found.append(at[judged])
     return np.concatenate(rows), np.concatenate(found).astype(np.int64)
+
+
+def _slice_hits(ds, q: Codes, d: Codes, q_base: np.ndarray, d_slot: np.ndarray, slots: np.ndarray,
+                part: slice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, qrels row or SEVERAL - 1, judged) of the rows of `part` whose slot holds a judgment, by numpy."""
+    slot = np.take(q_base, q.local[part])  # (np.take: about twice as fast as indexing)
+    slot += np.take(d_slot, d.local[part])
+    value = np.take(slots, slot)
+    hit = np.flatnonzero(value != 0)
+    at = np.take(value, hit) - 1  # (the qrels row; SEVERAL: below 0)
+    hit += part.start
+    return hit, at, np.take(ds.qrels.d, at, mode="clip") == _doc_codes(d, hit)
+
+
+def _compiled_hits(compiled, ds, q: Codes, d: Codes, q_base: np.ndarray, d_slot: np.ndarray, slots: np.ndarray,
+                   part: slice) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, qrels row or -1 for a slot of several) of the rows of `part` whose slot holds their judgment or
+    several, by engine/_slot_join.c (one pass, no temporaries)."""
+    q_local, d_local = q.local[part], d.local[part]
+    rows, at = np.empty(len(q_local), dtype=np.int64), np.empty(len(q_local), dtype=np.int64)
+    k = compiled.slot_hits(q_local, d_local, q_base, d_slot, slots, ds.qrels.d, d.table, part.start, rows, at)
+    return rows[:k], at[:k]
+
+
+def _compiled_join():
+    """engine/_slot_join.c's module, or None when it is not built or RANKFLAVOR_PURE_PYTHON=1 asks for numpy."""
+    from rankflavor.environment import pure_python
+
+    if pure_python():
+        return None
+    try:
+        from rankflavor.engine import _slot_join
+    except ImportError:  # (a checkout run from its sources: numpy's gathers)
+        return None
+    return _slot_join
 
 
 def _doc_codes(d: Codes, rows: np.ndarray) -> np.ndarray:
