@@ -1,5 +1,6 @@
 """engine/order.py: trec_eval's row order, against np.lexsort (the definition), on rows in every shape:
-blocks by query in any query order, each by descending score or not, ties, interleaved queries."""
+blocks by query in any query order, each by descending score or not, ties, interleaved queries; and its small
+kernels (level_index, stable_order) against numpy's searchsorted and a stable sort."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rankflavor.engine import order
 from rankflavor.engine.order import trec_order, trec_reorder
 
 KEY = np.random.default_rng(7).permutation(1000)  # doc code -> a key ordered as its id (codes unsorted, as a track's)
@@ -82,3 +84,17 @@ def test_tie_group_sort_is_lexsorts_on_the_packed_and_the_overflow_path(pairs, h
     if huge:
         d = d + (1 << 61)  # the packed key would overflow: the lexsort path
     assert np.array_equal(_by_group_then_doc_desc(group, d), np.lexsort((-d, group)))  # (stable: equal docs too)
+
+
+@given(st.lists(st.floats(-5, 5, allow_nan=False), min_size=1, max_size=12, unique=True), st.data())
+def test_level_index_is_searchsorteds(levels, data):
+    levels = np.sort(np.array(levels))
+    values = np.array(data.draw(st.lists(st.sampled_from(levels.tolist()), max_size=40)), dtype=float)
+    assert order.level_index(levels, values).tolist() == np.searchsorted(levels, values).tolist()
+
+
+@given(st.lists(st.integers(0, 70_000), max_size=60), st.booleans())
+def test_stable_order_is_a_stable_argsort(keys, small):
+    keys = np.array(keys, dtype=np.int64) % (1 << 16 if small else 70_001)
+    bound = 1 << 16 if small else 70_001
+    assert order.stable_order(keys, bound).tolist() == sorted(range(len(keys)), key=keys.__getitem__)

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from rankflavor.inputs.dataset import Dataset
 
 
+FEW_LEVELS = 8  # level_index: up to this many levels, a comparison pass per level
+
+
 def trec_order(q: np.ndarray, score: np.ndarray, d: np.ndarray, docs: Dataset) -> np.ndarray:
     """The permutation that sorts rows by (q asc, score desc, doc id desc), the docs compared as `docs` says
     (`Dataset.doc_keys`, `Dataset.group_then_doc_order`)."""
@@ -76,6 +79,25 @@ def tie_rows(q: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     starts = np.ones(len(rows), dtype=bool)
     starts[1:] = ~same[rows[1:] - 1]  # a row starts a group unless it ties with the row before it
     return rows, np.cumsum(starts) - 1
+
+
+def level_index(levels: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each value's index in `levels` (ascending, distinct, holding every value): np.searchsorted's, by one
+    comparison pass per level when they are few (a binary search per value costs more than a few passes)."""
+    if len(levels) > FEW_LEVELS:
+        return np.searchsorted(levels, values)
+    index = np.zeros(len(values), dtype=np.int64)
+    for level in levels[1:]:
+        index += values >= level
+    return index
+
+
+def stable_order(key: np.ndarray, bound: int) -> np.ndarray:
+    """np.argsort(key, kind="stable") of nonnegative int keys below `bound`: numpy's radix sort when the keys fit in
+    16 bits (linear; its merge sort otherwise)."""
+    if bound <= 1 << 16:
+        return np.argsort(key.astype(np.uint16), kind="stable")
+    return np.argsort(key, kind="stable")
 
 
 def distinct_sorted(values: np.ndarray) -> np.ndarray:

@@ -24,7 +24,7 @@ import rankflavor.reference.ndcg as reference
 from rankflavor.engine.discounts import at_ranks, discount_values
 from rankflavor.engine.lists import Positions, RankedLists, positions_in_query
 from rankflavor.engine.metric import Metric, MetricValues
-from rankflavor.engine.order import distinct_sorted
+from rankflavor.engine.order import distinct_sorted, level_index, stable_order
 from rankflavor.engine.qrels import gain_levels, judgments
 from rankflavor.engine.scope import DatasetScope, RunScope
 from rankflavor.engine.select import returned_of, whole_list_judged
@@ -79,8 +79,8 @@ def global_ideal(data: DatasetScope, gain: Gain, negative: Choice, min_grade: Mi
     levels = data.stage(gain_levels, gain, negative, min_grade)
     key = q * len(levels)
     key += len(levels) - 1
-    key -= np.searchsorted(levels, gains)
-    perm = np.argsort(key, kind="stable")
+    key -= level_index(levels, gains)
+    perm = stable_order(key, max(ds.n_queries, 1) * len(levels))
     q, d, grade, gains = q[perm], d[perm], grade[perm], gains[perm]
     return IdealList(q, d, grade, gains, positions_in_query(q) + 1)
 
@@ -111,7 +111,7 @@ def _ideal_order(q: np.ndarray, gain: np.ndarray, d: np.ndarray, n_queries: int,
     n_levels = max(len(levels), 1)
     if n_queries * n_levels * n_docs >= 1 << 62:
         return np.lexsort((-d, -gain, q))
-    level = n_levels - 1 - np.searchsorted(levels, gain)
+    level = n_levels - 1 - level_index(levels, gain)
     return np.argsort((q * n_levels + level) * n_docs + (n_docs - 1 - d))  # (keys distinct: any sort)
 
 
