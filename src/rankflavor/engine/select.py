@@ -206,7 +206,9 @@ def scores(scope: RunScope, precision: Choice) -> np.ndarray:
 
 
 def has_minus_infinity(scope: RunScope, precision: Choice) -> bool:
-    return bool((scope.stage(scores, precision) == -np.inf).any())
+    """Whether a score is -inf (np.fmin's reduction: no temporary array, NaN ignored)."""
+    score = scope.stage(scores, precision)
+    return len(score) > 0 and bool(np.fmin.reduce(score) == -np.inf)
 
 
 def score_matrix(scope: RunScope, precision: Choice, policy: DropPolicy) -> np.ndarray:

@@ -87,12 +87,13 @@ def resolve_sorted(table: QrelsTable | RunTable, key: np.ndarray, policy: str = 
     if n < 2:
         return slice(None), None
     values = _values(table)
-    order = np.argsort(key, kind="stable")  # by key, then input order
+    order = np.argsort(key)  # (any sort: when no key repeats, it is the stable order; numpy's is faster)
     sorted_key = key[order]
     repeat = np.zeros(n, dtype=bool)
     repeat[1:] = sorted_key[1:] == sorted_key[:-1]
     if not repeat.any():
         return slice(None), order
+    order = np.argsort(key, kind="stable")  # by key, then input order (the sorted keys, and `repeat`, are the same)
     if policy == COUNT and not isinstance(table, QrelsTable):  # (every listing kept: counted by the flavors)
         table.source.repeats = int(repeat.sum())
         return slice(None), None
