@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from dataclasses import fields
 from unittest.mock import patch
 
 import numpy as np
@@ -34,16 +33,17 @@ def _small_chunks(rows: int):
 
 
 def _fields_equal(a: QueryResults, b: QueryResults) -> None:
-    for f in fields(a):
-        x, y = getattr(a, f.name), getattr(b, f.name)
-        if f.name == "parts":
+    assert vars(a).keys() == vars(b).keys()
+    for name, x in vars(a).items():
+        y = getattr(b, name)
+        if name == "parts":
             assert list(x) == list(y)
-            for name in x:
-                assert np.array_equal(x[name], y[name], equal_nan=True), (name, x[name], y[name])
+            for part in x:
+                assert np.array_equal(x[part], y[part], equal_nan=True), (part, x[part], y[part])
         elif isinstance(x, np.ndarray):
-            assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), (f.name, x, y)
+            assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), (name, x, y)
         else:
-            assert x == y, (f.name, x, y)
+            assert x == y, (name, x, y)
 
 
 def _chunked_and_whole(qrels, rows, flavor, rows_per_chunk=5):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
@@ -32,13 +31,12 @@ def _outcome(engine: Engine, run, chosen) -> list | str:
     out = []
     for evaluation in evaluations:
         results, row = evaluation.results, {}
-        for f in fields(results):
-            value = getattr(results, f.name)
-            if f.name == "parts":
-                value = {name: part.tobytes() for name, part in value.items()}
+        for name, value in vars(results).items():
+            if name == "parts":
+                value = {part_name: part.tobytes() for part_name, part in value.items()}
             elif isinstance(value, np.ndarray):
                 value = value.tobytes()
-            row[f.name] = value
+            row[name] = value
         out.append(row)
     return out
 

@@ -5,7 +5,6 @@ it; what does not depend on that axis is still shared."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import fields
 
 import numpy as np
 import pandas as pd
@@ -30,13 +29,12 @@ def _outcome(engine: Engine, run, flavor):
     except rf.EvaluationError as exc:
         return str(exc)
     out = {}
-    for f in fields(results):
-        value = getattr(results, f.name)
-        if f.name == "parts":
-            value = {name: part.tobytes() for name, part in value.items()}
+    for name, value in vars(results).items():
+        if name == "parts":
+            value = {part_name: part.tobytes() for part_name, part in value.items()}
         elif isinstance(value, np.ndarray):
             value = value.tobytes()
-        out[f.name] = value
+        out[name] = value
     return out
 
 

@@ -19,12 +19,13 @@ of the whole qrels) one more query, which no run answers, carries a judgment of 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from rankflavor.compare.holes import MAX_FILLS, HoleKey, Levels, distinct, fill_levels, hole_keys, within, within_depth
 from rankflavor.inputs.dataset import Dataset, InternedQrels, InternedRun
+from rankflavor.plain_records import replace
 
 
 @dataclass

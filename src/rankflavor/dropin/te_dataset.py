@@ -9,14 +9,13 @@ duplicate check is settled here (`source.duplicates`: none) and the layout built
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from rankflavor.dropin.standard_read import CQrels, CResults
 from rankflavor.dropin.te_parse import id_ranks
 from rankflavor.inputs.dataset import Codes, Dataset, InternedQrels, InternedRun
 from rankflavor.inputs.query_major import build_layout
+from rankflavor.plain_records import replace
 
 RUN_NAME = "run"
 

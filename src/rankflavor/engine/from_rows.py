@@ -5,7 +5,6 @@ run_depth, condensation, positions."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -77,7 +76,6 @@ def positions_of(scope: RunScope, whole: ListSpec, detail: bool, cutoff: int | N
     return positions_at(shape, cutoff, scope.dataset.n_queries, shared=True)
 
 
-@dataclass(eq=False)
 class RankedRows:
     """Every judged query's rows in rank order and what the cutoff does not change."""
 
@@ -87,6 +85,15 @@ class RankedRows:
     tied: np.ndarray
     counts: dict[str, int]
     dropped: Dropped | None
+
+    def __init__(self, rows: Rows, shape: Shape, returned: np.ndarray, tied: np.ndarray, counts: dict[str, int],
+                 dropped: Dropped | None) -> None:
+        self.rows = rows
+        self.shape = shape
+        self.returned = returned
+        self.tied = tied
+        self.counts = counts
+        self.dropped = dropped
 
 
 def ranked_rows(scope: RunScope, spec: ListSpec, detail: bool) -> RankedRows:

@@ -20,7 +20,6 @@ implements the same `evaluate`, returning the same `Evaluation`s; its partial ag
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 
@@ -40,6 +39,7 @@ from rankflavor.errors import EvaluationError, UsageError
 from rankflavor.flavor import Flavor
 from rankflavor.flavor.values import Choice
 from rankflavor.inputs.dataset import Dataset, InternedRun
+from rankflavor.plain_records import replace
 from rankflavor.plural import counted
 from rankflavor.rounding import round_values
 

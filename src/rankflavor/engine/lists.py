@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import numpy as np
 
 from rankflavor.engine.scope import Memo, RowsScope, RunScope
 from rankflavor.flavor.values import Choice, Gain, MinGrade, RunDepth, Ties
+from rankflavor.plain_records import replace
 
 if TYPE_CHECKING:
     from rankflavor.flavor import Flavor
@@ -76,7 +76,6 @@ class ListSpec(NamedTuple):
         return math.inf if self.whole_list or self.drops.condensed else self.need
 
 
-@dataclass(eq=False)
 class Rows:
     """Rows of one run being ranked: query and doc codes, score, input row, grade (nan when not in the
     qrels), judged (under the negative policy) and gain."""
@@ -88,7 +87,18 @@ class Rows:
     grade: np.ndarray
     judged: np.ndarray
     gain: np.ndarray
-    memo: Memo = field(default_factory=Memo, repr=False)  # the stages kept with these rows (RowsScope), dies with them
+    memo: Memo  # the stages kept with these rows (RowsScope), dies with them
+
+    def __init__(self, q: np.ndarray, d: np.ndarray, score: np.ndarray, order: np.ndarray | None, grade: np.ndarray,
+                 judged: np.ndarray, gain: np.ndarray, memo: Memo | None = None) -> None:
+        self.q = q
+        self.d = d
+        self.score = score
+        self.order = order
+        self.grade = grade
+        self.judged = judged
+        self.gain = gain
+        self.memo = Memo() if memo is None else memo
 
     def take(self, index: np.ndarray) -> Rows:
         """The rows at `index` (a mask or positions)."""
@@ -100,7 +110,6 @@ class Rows:
         return len(self.q)
 
 
-@dataclass(eq=False)
 class Positions:
     """What depends on the rows' positions only, not on which doc sits where: the same for every tie policy
     (a tie policy moves docs within tie groups). `shared`: these are the positions of a list shape that
@@ -117,14 +126,31 @@ class Positions:
     shape: Shape
     shared: bool = False
 
+    def __init__(self, q: np.ndarray, rank: np.ndarray, in_top: np.ndarray, group: np.ndarray, tie_group: np.ndarray,
+                 straddle: np.ndarray, top_rows: np.ndarray, shape: Shape, shared: bool = False) -> None:
+        self.q = q
+        self.rank = rank
+        self.in_top = in_top
+        self.group = group
+        self.tie_group = tie_group
+        self.straddle = straddle
+        self.top_rows = top_rows
+        self.shape = shape
+        self.shared = shared
 
-@dataclass(eq=False)
+
 class Dropped:
     """Rows removed before scoring (for records): query and doc codes and the reason."""
 
-    q: list[np.ndarray] = field(default_factory=list)
-    d: list[np.ndarray] = field(default_factory=list)
-    reason: list[str] = field(default_factory=list)
+    q: list[np.ndarray]
+    d: list[np.ndarray]
+    reason: list[str]
+
+    def __init__(self, q: list[np.ndarray] | None = None, d: list[np.ndarray] | None = None,
+                 reason: list[str] | None = None) -> None:
+        self.q = [] if q is None else q
+        self.d = [] if d is None else d
+        self.reason = [] if reason is None else reason
 
     def add(self, rows: Rows, mask: np.ndarray, reason: str) -> None:
         self.q.append(rows.q[mask])
@@ -138,15 +164,16 @@ class Dropped:
         return np.concatenate(self.q), np.concatenate(self.d), np.concatenate(reasons)
 
 
-@dataclass(eq=False)
 class WholeList:
     """For lists that hold only their prefix: the policy that made the whole lists (stages recover their
     judged rows from it, engine/select.py)."""
 
     drops: DropPolicy
 
+    def __init__(self, drops: DropPolicy) -> None:
+        self.drops = drops
 
-@dataclass(eq=False)
+
 class RankedLists:
     """One run's ranked lists under one flavor: every row a metric may read, ranked per query, and the
     whole-run facts the rows cannot show."""
@@ -160,6 +187,19 @@ class RankedLists:
     row_counts: dict[str, int]  # rows left out before scoring, by reason
     whole: WholeList | None = None  # set when `rows` are a prefix of the lists
     dropped: Dropped | None = None  # with detail
+
+    def __init__(self, scope: RunScope, spec: ListSpec, rows: Rows, positions: Positions, returned: np.ndarray,
+                 tied: np.ndarray, row_counts: dict[str, int], whole: WholeList | None = None,
+                 dropped: Dropped | None = None) -> None:
+        self.scope = scope
+        self.spec = spec
+        self.rows = rows
+        self.positions = positions
+        self.returned = returned
+        self.tied = tied
+        self.row_counts = row_counts
+        self.whole = whole
+        self.dropped = dropped
 
     @property
     def n_queries(self) -> int:
@@ -240,7 +280,6 @@ def _straddle(shape: Shape, cutoff: int, nq: int) -> np.ndarray:
     return straddle
 
 
-@dataclass(eq=False)
 class Shape:
     """Ranks and tie groups of ranked rows (the cutoff not applied yet)."""
 
@@ -248,7 +287,15 @@ class Shape:
     rank: np.ndarray
     group: np.ndarray
     tie_group: np.ndarray
-    _first_tied: np.ndarray | None = field(default=None, repr=False)
+    _first_tied: np.ndarray | None
+
+    def __init__(self, q: np.ndarray, rank: np.ndarray, group: np.ndarray, tie_group: np.ndarray,
+                 _first_tied: np.ndarray | None = None) -> None:
+        self.q = q
+        self.rank = rank
+        self.group = group
+        self.tie_group = tie_group
+        self._first_tied = _first_tied
 
     def first_tied_rank(self, nq: int) -> np.ndarray:
         """Per query code: the smallest rank of a row in a tie group of two or more rows (inf: none). Made once

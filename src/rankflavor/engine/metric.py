@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
     from rankflavor.flavor import Flavor
 
 
-@dataclass(eq=False)  # (arrays: compared by identity)
 class MetricValues:
     """A metric's numbers over every query code of the dataset (the engine keeps the queries it reports).
 
@@ -33,8 +31,16 @@ class MetricValues:
     value: np.ndarray  # float64 per query code, nan where undefined
     undefined: np.ndarray  # bool per query code: the metric cannot score the query (the `empty` axis decides)
     parts: dict[str, np.ndarray]  # float64 per query code, in the order of Metric.parts
-    rows: dict[str, np.ndarray] = field(default_factory=dict)  # per ranked row, in the order of Metric.row_columns
-    lists: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)  # by name, each with its `q` column
+    rows: dict[str, np.ndarray]  # per ranked row, in the order of Metric.row_columns
+    lists: dict[str, dict[str, np.ndarray]]  # by name, each with its `q` column
+
+    def __init__(self, value: np.ndarray, undefined: np.ndarray, parts: dict[str, np.ndarray],
+                 rows: dict[str, np.ndarray] | None = None, lists: dict[str, dict[str, np.ndarray]] | None = None) -> None:
+        self.value = value
+        self.undefined = undefined
+        self.parts = parts
+        self.rows = {} if rows is None else rows
+        self.lists = {} if lists is None else lists
 
 
 class Metric:

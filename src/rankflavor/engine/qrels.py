@@ -7,8 +7,6 @@ negative grade as "in the pool, not judged"); its gain is g(grade), 0 for a nega
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from rankflavor.engine.gains import gain_values
@@ -18,12 +16,15 @@ from rankflavor.errors import EvaluationError
 from rankflavor.flavor.values import Choice, Gain, MinGrade
 
 
-@dataclass(eq=False)
 class Judgments:
     """Per row of the sorted qrels: judged under the negative policy, and the gain."""
 
     judged: np.ndarray
     gain: np.ndarray
+
+    def __init__(self, judged: np.ndarray, gain: np.ndarray) -> None:
+        self.judged = judged
+        self.gain = gain
 
     @property
     def max_gain(self) -> float:

@@ -12,7 +12,6 @@ MIN_GEO_MEAN = 1e-5  # trec_eval.h: a value below it counts as it in a geometric
 STATUS_NAMES = ("ok", "zero_ideal", "missing")
 
 
-@dataclass(eq=False)  # (arrays: compared by identity)
 class QueryResults:
     """Columnar results of one (run, flavor) over the judged queries asked for, in query-code order."""
 
@@ -27,6 +26,20 @@ class QueryResults:
     unjudged_in_top: np.ndarray  # int64: unjudged docs among the scored ranks
     row_counts: dict[str, int]  # rows excluded before scoring, by reason
 
+    def __init__(self, query: np.ndarray, value: np.ndarray, raw_value: np.ndarray, parts: dict[str, np.ndarray],
+                 status: np.ndarray, ties_straddle: np.ndarray, ties_any: np.ndarray, judged_in_top: np.ndarray,
+                 unjudged_in_top: np.ndarray, row_counts: dict[str, int]) -> None:
+        self.query = query
+        self.value = value
+        self.raw_value = raw_value
+        self.parts = parts
+        self.status = status
+        self.ties_straddle = ties_straddle
+        self.ties_any = ties_any
+        self.judged_in_top = judged_in_top
+        self.unjudged_in_top = unjudged_in_top
+        self.row_counts = row_counts
+
     def where(self, mask: np.ndarray) -> QueryResults:
         """The results of the queries where `mask` is set (row counts kept)."""
         return QueryResults(self.query[mask], self.value[mask], self.raw_value[mask],
@@ -38,7 +51,6 @@ class QueryResults:
         return Aggregate.of(self.raw_value)
 
 
-@dataclass(eq=False)  # (arrays: compared by identity)
 class RecordRows:
     """Row-level record of the ranked lists of one (run, flavor): every ranked row, what was removed before
     scoring, and the metric's own columns and lists (ndcg: gain, discount, contribution; the ideal list)."""
@@ -56,15 +68,37 @@ class RecordRows:
     dropped_reason: np.ndarray  # object array of str
     qrels_judged: np.ndarray  # per row of the sorted qrels: judged under the negative policy
     qrels_gain: np.ndarray  # ... and its gain (a record's judged universe)
-    lists: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)  # the metric's other lists, by name
+    lists: dict[str, dict[str, np.ndarray]]  # the metric's other lists, by name
+
+    def __init__(self, q: np.ndarray, d: np.ndarray, score: np.ndarray, grade: np.ndarray, judged: np.ndarray,
+                 rank: np.ndarray, tie_group: np.ndarray, columns: dict[str, np.ndarray], dropped_q: np.ndarray,
+                 dropped_d: np.ndarray, dropped_reason: np.ndarray, qrels_judged: np.ndarray, qrels_gain: np.ndarray,
+                 lists: dict[str, dict[str, np.ndarray]] | None = None) -> None:
+        self.q = q
+        self.d = d
+        self.score = score
+        self.grade = grade
+        self.judged = judged
+        self.rank = rank
+        self.tie_group = tie_group
+        self.columns = columns
+        self.dropped_q = dropped_q
+        self.dropped_d = dropped_d
+        self.dropped_reason = dropped_reason
+        self.qrels_judged = qrels_judged
+        self.qrels_gain = qrels_gain
+        self.lists = {} if lists is None else lists
 
 
-@dataclass(eq=False)  # (arrays: compared by identity)
 class Evaluation:
     """One flavor's results from the engine front door (`records` with detail only)."""
 
     results: QueryResults
     records: RecordRows | None = None
+
+    def __init__(self, results: QueryResults, records: RecordRows | None = None) -> None:
+        self.results = results
+        self.records = records
 
 
 @dataclass

@@ -20,7 +20,6 @@ flavors that agree on what a stage reads share it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -38,7 +37,6 @@ DEEP_SHARE = 0.25  # a prefix of more than this share of a run's rows, and more 
 DEEP_ROWS = 1 << 21  # (below, the prefix's stages, shared by the flavors that read it, are worth their memory)
 
 
-@dataclass(eq=False)
 class TopRows:
     """The top rows of one selection in trec_eval's order (query, score desc, doc desc), joined with the qrels."""
 
@@ -52,8 +50,20 @@ class TopRows:
     wider: TopRows | None = None  # when narrowed: the selection it was narrowed from, and the positions in it kept
     in_wider: np.ndarray | None = None  # (stages over these rows gather the wider selection's: engine/from_prefix.py)
 
+    def __init__(self, rows: np.ndarray, q: np.ndarray, d: np.ndarray, score: np.ndarray, index: np.ndarray,
+                 found: np.ndarray, grade: np.ndarray, wider: TopRows | None = None,
+                 in_wider: np.ndarray | None = None) -> None:
+        self.rows = rows
+        self.q = q
+        self.d = d
+        self.score = score
+        self.index = index
+        self.found = found
+        self.grade = grade
+        self.wider = wider
+        self.in_wider = in_wider
 
-@dataclass(eq=False)
+
 class Prefix:
     """The rows of one (run, flavor) the lists need, and the whole-run numbers it cannot see in them."""
 
@@ -61,8 +71,12 @@ class Prefix:
     counts: dict[str, int]  # whole-run row counts
     returned: np.ndarray | None  # per query code: rows in the list after every drop (None: count the rows)
 
+    def __init__(self, top: TopRows, counts: dict[str, int], returned: np.ndarray | None) -> None:
+        self.top = top
+        self.counts = counts
+        self.returned = returned
 
-@dataclass(eq=False)
+
 class Drops:
     """What the drop and skip policies leave of a run, per input row and per query."""
 
@@ -72,6 +86,15 @@ class Drops:
     judged: np.ndarray | None  # per input row, judged under the negative policy (when the join was needed)
     ranked_out: np.ndarray | None  # rows the ranking leaves out (drops, and unjudged rows when condensed)
     n_judged: np.ndarray | None  # per query code, valid judged rows (condensed)
+
+    def __init__(self, counts: dict[str, int], valid: np.ndarray | None, n_valid: np.ndarray,
+                 judged: np.ndarray | None, ranked_out: np.ndarray | None, n_judged: np.ndarray | None) -> None:
+        self.counts = counts
+        self.valid = valid
+        self.n_valid = n_valid
+        self.judged = judged
+        self.ranked_out = ranked_out
+        self.n_judged = n_judged
 
 
 def select_prefix(scope: RunScope, spec: ListSpec, in_chunk: bool = False) -> Prefix | None:

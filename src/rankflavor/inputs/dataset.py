@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,7 +26,6 @@ if TYPE_CHECKING:
     from rankflavor.inputs.tables import QrelsTable, RunTable
 
 
-@dataclass(eq=False)  # (arrays: compared by identity)
 class InternedQrels:
     table: QrelsTable
     q: np.ndarray  # int64 codes, sorted by (q, d)
@@ -35,6 +33,15 @@ class InternedQrels:
     grade: np.ndarray
     key: np.ndarray  # q * n_docs + d, sorted ascending
     position: np.ndarray | None = None  # per row: its place in the qrels as given (the qrels' order; None: sorted)
+
+    def __init__(self, table: QrelsTable, q: np.ndarray, d: np.ndarray, grade: np.ndarray, key: np.ndarray,
+                 position: np.ndarray | None = None) -> None:
+        self.table = table
+        self.q = q
+        self.d = d
+        self.grade = grade
+        self.key = key
+        self.position = position
 
     def positions(self) -> np.ndarray:
         """Per row, its place in the qrels as given (ir_measures' compat orders its ideal's ties so)."""
@@ -113,7 +120,6 @@ class DuplicateCheck(Overlapped):
         return self._found is not False
 
 
-@dataclass(eq=False)
 class InternedRun:
     """A run as dataset codes (compared by identity: the engine keys its caches by the run)."""
 
@@ -124,8 +130,20 @@ class InternedRun:
     score: np.ndarray
     present: np.ndarray  # bool per query code: the run has the query (possibly with an empty list)
     n_query_codes: int  # the dataset's number of query codes
-    pending_check: DuplicateCheck | None = field(default=None, init=False, repr=False)
-    _layout: RunLayout | None = field(default=None, init=False, repr=False)
+    pending_check: DuplicateCheck | None
+    _layout: RunLayout | None
+
+    def __init__(self, table: RunTable, name: str, q_codes: Codes, d_codes: Codes, score: np.ndarray,
+                 present: np.ndarray, n_query_codes: int) -> None:
+        self.table = table
+        self.name = name
+        self.q_codes = q_codes
+        self.d_codes = d_codes
+        self.score = score
+        self.present = present
+        self.n_query_codes = n_query_codes
+        self.pending_check = None
+        self._layout = None
 
     @classmethod
     def of_codes(cls, table: RunTable, name: str, q: np.ndarray, d: np.ndarray, score: np.ndarray,
@@ -171,18 +189,32 @@ class InternedRun:
         return np.arange(self.n_rows, dtype=np.int64)
 
 
-@dataclass(eq=False)
 class Dataset:
     query_ids: np.ndarray  # object array of str, sorted
     docs: pa.Array | np.ndarray  # the doc ids (Arrow strings, or an object array of str), a code's id at its position
     qrels: InternedQrels
     runs: list[InternedRun]
     judged: np.ndarray  # bool per query code: the query is in the qrels
-    weights: dict[str, np.ndarray] = field(default_factory=dict)  # per name: the weight of each query code (nan: none)
+    weights: dict[str, np.ndarray]  # per name: the weight of each query code (nan: none)
     subtopics: InternedSubtopics | None = None  # a subtopic qrels' (query, subtopic, doc) judgments (inputs/subtopics.py)
     docs_sorted: bool = True  # the doc codes compare as their ids do (see doc_keys)
     doc_ranker: Callable[[np.ndarray], np.ndarray] | None = None  # ranks a numpy dictionary's ids (else numpy sorts)
     doc_ranks: np.ndarray | None = None  # every id's rank, when its reader made them (the drop-in's early read)
+
+    def __init__(self, query_ids: np.ndarray, docs: pa.Array | np.ndarray, qrels: InternedQrels,
+                 runs: list[InternedRun], judged: np.ndarray, weights: dict[str, np.ndarray] | None = None,
+                 subtopics: InternedSubtopics | None = None, docs_sorted: bool = True,
+                 doc_ranker: Callable[[np.ndarray], np.ndarray] | None = None, doc_ranks: np.ndarray | None = None) -> None:
+        self.query_ids = query_ids
+        self.docs = docs
+        self.qrels = qrels
+        self.runs = runs
+        self.judged = judged
+        self.weights = {} if weights is None else weights
+        self.subtopics = subtopics
+        self.docs_sorted = docs_sorted
+        self.doc_ranker = doc_ranker
+        self.doc_ranks = doc_ranks
 
     @functools.cached_property
     def doc_ids(self) -> np.ndarray:

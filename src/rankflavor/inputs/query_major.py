@@ -11,14 +11,11 @@ layout says so (`paddable` False) and the engine takes its general path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 MAX_PADDING = 2.0  # padded cells allowed per row (plus a constant), beyond which the layout is not paddable
 
 
-@dataclass(eq=False)  # (arrays: compared by identity)
 class RunLayout:
     """Segments of a run: rows of one query contiguous, input order kept within a query."""
 
@@ -28,6 +25,15 @@ class RunLayout:
     length: np.ndarray  # int64 rows of each segment
     width: int  # the longest segment
     n_rows: int
+
+    def __init__(self, perm: np.ndarray | None, seg_q: np.ndarray, start: np.ndarray, length: np.ndarray, width: int,
+                 n_rows: int) -> None:
+        self.perm = perm
+        self.seg_q = seg_q
+        self.start = start
+        self.length = length
+        self.width = width
+        self.n_rows = n_rows
 
     @property
     def n_segments(self) -> int:

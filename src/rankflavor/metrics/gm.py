@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -28,6 +27,7 @@ import numpy as np
 from rankflavor.engine import MIN_GEO_MEAN
 from rankflavor.metrics.ap import AveragePrecision
 from rankflavor.metrics.bpref import BinaryPreference
+from rankflavor.plain_records import replace
 from rankflavor.registry import register
 
 if TYPE_CHECKING:
