@@ -16,8 +16,7 @@ exp(mean(log(max(v, 1e-5)))).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -35,14 +34,14 @@ C_NAN = -math.nan  # x86's 0.0/0.0: its sign bit set (printf: -nan)
 CLEARED = ("num_ret", "utility", "relstring", "rbp_resid")  # trec_eval.c: a stand-in ranking's leftovers (+ unj*)
 
 
-@dataclass
-class Output:
-    """What trec_eval prints: stdout's bytes, the exit code and the one stderr line of a failure."""
+class Output(NamedTuple):
+    """What trec_eval prints: stdout's bytes, the exit code and the one stderr line of a failure (and the printed
+    measures' slots, for --flavors)."""
 
     stdout: bytes = b""
     code: int = 0
     error: str = ""
-    slots: list[Slot] = field(default_factory=list)
+    slots: Sequence[Slot] = ()
 
 
 def run_trec_eval(options: TrecEvalOptions, early: EarlyRead | None = None) -> Output:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -101,7 +100,6 @@ class Evaluation:
         self.records = records
 
 
-@dataclass
 class Aggregate:
     """A partial aggregate of per-query values that merges exactly across chunks and partitions.
 
@@ -110,9 +108,18 @@ class Aggregate:
     geometric mean's (trec_eval's MIN_GEO_MEAN, meas_avg.c te_calc_avg_meas_s_gm: gm_map, gm_bpref). The mean
     is correctly rounded: it can differ from numpy's pairwise mean of the same values in the last bit."""
 
-    count: int = 0
-    partials: list[float] = field(default_factory=list)
-    log_partials: list[float] = field(default_factory=list)
+    count: int
+    partials: list[float]
+    log_partials: list[float]
+
+    def __init__(self, count: int = 0, partials: list[float] | None = None, log_partials: list[float] | None = None,
+                 ) -> None:
+        self.count = count
+        self.partials = [] if partials is None else partials
+        self.log_partials = [] if log_partials is None else log_partials
+
+    def __repr__(self) -> str:
+        return f"Aggregate(count={self.count}, partials={self.partials}, log_partials={self.log_partials})"
 
     @classmethod
     def of(cls, values: np.ndarray) -> Aggregate:

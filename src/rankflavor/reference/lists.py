@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rankflavor.engine.ties import quicksort_passes, random_tie_key
 from rankflavor.flavor import Flavor
@@ -69,8 +69,7 @@ class _Desc:
         return isinstance(other, _Desc) and self.s == other.s
 
 
-@dataclass
-class RefList:
+class RefList(NamedTuple):
     """One query's ranked list: docs in rank order, their scores (in the flavor's precision), per doc
     (judged, gain), and their grades."""
 
