@@ -76,6 +76,15 @@ typedef struct {
     Py_ssize_t rows, comments, blanks;
 } Reader;
 
+#define BATCH 16 /* lines split before their ids are interned: their doc ids' slots are fetched from memory meanwhile */
+
+typedef struct {
+    const char *query, *doc, *value;
+    size_t query_len, doc_len, value_len;
+    uint64_t head;
+    size_t hash;
+} Row;
+
 /* the lines of [p, end), which ends at a line end, 64 bytes readable after it; a byte that is not a tab,
  * a line end or printable ASCII: REFUSE */
 static int read_lines(Reader *r, const char *p, const char *end) {
@@ -91,25 +100,33 @@ static int read_lines(Reader *r, const char *p, const char *end) {
     int32_t *doc = (int32_t *)(r->doc.codes.data + r->doc.codes.size);
     double *values = (double *)(r->values.data + r->values.size);
     size_t rows = 0;
-    for (; p < end; p += (*p == '\r' && p + 1 < end && p[1] == '\n') ? 2 : 1) {
-        int fields = line_fields(&p, r->ncols, start, len);
-        if (fields == BLANK_LINE) {
-            r->blanks++;
-            continue;
+    Row batch[BATCH];
+    while (p < end) {
+        int got = 0; /* up to BATCH lines split and their doc ids hashed, their slots fetched ahead, then interned */
+        for (; got < BATCH && p < end; p += (*p == '\r' && p + 1 < end && p[1] == '\n') ? 2 : 1) {
+            int fields = line_fields(&p, r->ncols, start, len);
+            if (fields == BLANK_LINE) {
+                r->blanks++;
+                continue;
+            }
+            if (fields == COMMENT) {
+                r->comments++;
+                continue;
+            }
+            if (fields != r->ncols) return REFUSE; /* a bad byte, or another number of columns: the Python reader's */
+            Row *row = &batch[got++];
+            *row = (Row){start[0], start[2], start[r->value_col], len[0], len[2], len[r->value_col], 0, 0};
+            row->head = head_of(row->doc, row->doc_len);
+            row->hash = hash_id(row->head, row->doc, row->doc_len);
+            PREFETCH(&r->doc.slots[row->hash & r->doc.mask]);
         }
-        if (fields == COMMENT) {
-            r->comments++;
-            continue;
+        for (int k = 0; k < got; k++, rows++) {
+            const Row *row = &batch[k];
+            if (parse_value(row->value, row->value_len, values + rows)) return REFUSE;
+            int status = intern(&r->query, row->query, row->query_len, query + rows);
+            if (status == OK) status = intern_hashed(&r->doc, row->doc, row->doc_len, row->head, row->hash, doc + rows);
+            if (status != OK) return status;
         }
-        if (fields != r->ncols) return REFUSE; /* a bad byte, or another number of columns: the Python reader's */
-        uint64_t head = head_of(start[2], len[2]);
-        size_t hash = hash_id(head, start[2], len[2]);
-        PREFETCH(&r->doc.slots[hash & r->doc.mask]); /* (while the value is parsed) */
-        if (parse_value(start[r->value_col], len[r->value_col], values + rows)) return REFUSE;
-        int status = intern(&r->query, start[0], len[0], query + rows);
-        if (status == OK) status = intern_hashed(&r->doc, start[2], len[2], head, hash, doc + rows);
-        if (status != OK) return status;
-        rows++;
     }
     r->query.codes.size += rows * 4;
     r->doc.codes.size += rows * 4;

@@ -14,6 +14,8 @@
 #define MAX_NUMBER 256      /* a value field longer than this is left to the Python reader */
 #define MAX_PARTS 4         /* threads reading one file */
 #define MIN_PART (4 << 20)  /* bytes of a part at least */
+#define SPARSE_SLOTS (1 << 18) /* a table of fewer slots is kept at most a quarter full (a doc id is then found at
+                                the first slot it tries, fetched ahead: read_lines), a larger one three quarters */
 
 /* ---- a growable buffer (handed to Python by _trec_reader.c's Block) -----------------------------------
  * Mapped pages of its own rather than malloc's: the reading threads never wait for malloc's lock (one arena for
@@ -171,7 +173,7 @@ static int intern_hashed(Interner *t, const char *p, size_t n, uint64_t head, si
     int32_t id = t->n++, end = (int32_t)(t->bytes.size + n);
     if (grow_append(&t->bytes, p, n) || grow_append(&t->offsets, &end, sizeof end)) return NOMEM;
     t->slots[j] = (Slot){head, id + 1, (uint32_t)n};
-    if ((size_t)t->n * 4 > t->mask * 3 && interner_grow(t)) return NOMEM;
+    if ((size_t)t->n * 4 > (t->mask + 1 < SPARSE_SLOTS ? t->mask : t->mask * 3) && interner_grow(t)) return NOMEM;
     *code = t->last = id;
     return OK;
 }
