@@ -132,7 +132,7 @@ static int read_lines(Reader *r, const char *p, const char *end) {
     r->doc.codes.size += rows * 4;
     r->values.size += rows * 8;
     r->rows += (Py_ssize_t)rows;
-    return OK;
+    return interner_sparsen(&r->doc);
 }
 
 /* whether every byte is a tab, a line end or printable ASCII (branch-free) */

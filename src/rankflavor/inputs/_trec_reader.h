@@ -14,8 +14,10 @@
 #define MAX_NUMBER 256      /* a value field longer than this is left to the Python reader */
 #define MAX_PARTS 4         /* threads reading one file */
 #define MIN_PART (4 << 20)  /* bytes of a part at least */
-#define SPARSE_SLOTS (1 << 18) /* a table of fewer slots is kept at most a quarter full (a doc id is then found at
-                                the first slot it tries, fetched ahead: read_lines), a larger one three quarters */
+#define SPARSE_SLOTS (1 << 18) /* a table whose ids come back (REPEATS lookups an id) is kept at most a quarter full
+                                up to this many slots (4 MB): an id is then found at the first slot it tries, fetched
+                                ahead (read_lines); else three quarters full */
+#define REPEATS 8
 
 /* ---- a growable buffer (handed to Python by _trec_reader.c's Block) -----------------------------------
  * Mapped pages of its own rather than malloc's: the reading threads never wait for malloc's lock (one arena for
@@ -89,6 +91,7 @@ typedef struct {
     Grow bytes;   /* the ids' UTF-8 bytes */
     int32_t n;    /* distinct ids */
     int32_t last; /* the id of the latest row (rows of one query come together), -1 before the first */
+    size_t looked; /* look-ups so far */
     Slot *slots;
     size_t mask;
 } Interner;
@@ -161,6 +164,7 @@ static int interner_grow(Interner *t) {
  * int32's range */
 static int intern_hashed(Interner *t, const char *p, size_t n, uint64_t head, size_t hash, int32_t *code) {
     const int32_t *offsets = (const int32_t *)t->offsets.data;
+    t->looked++;
     size_t j = hash & t->mask;
     for (; t->slots[j].id; j = (j + 1) & t->mask) {
         const Slot *s = &t->slots[j];
@@ -173,7 +177,7 @@ static int intern_hashed(Interner *t, const char *p, size_t n, uint64_t head, si
     int32_t id = t->n++, end = (int32_t)(t->bytes.size + n);
     if (grow_append(&t->bytes, p, n) || grow_append(&t->offsets, &end, sizeof end)) return NOMEM;
     t->slots[j] = (Slot){head, id + 1, (uint32_t)n};
-    if ((size_t)t->n * 4 > (t->mask + 1 < SPARSE_SLOTS ? t->mask : t->mask * 3) && interner_grow(t)) return NOMEM;
+    if ((size_t)t->n * 4 > t->mask * 3 && interner_grow(t)) return NOMEM;
     *code = t->last = id;
     return OK;
 }
@@ -188,6 +192,14 @@ static int intern(Interner *t, const char *p, size_t n, int32_t *code) {
         return OK;
     }
     return intern_hashed(t, p, n, head, hash_id(head, p, n), code);
+}
+
+/* a table whose ids come back often grown until it is at most a quarter full (up to SPARSE_SLOTS): a table of
+ * ids that come once (a track's run: each doc once) stays small; 0 or NOMEM */
+static int interner_sparsen(Interner *t) {
+    while ((size_t)t->n * 4 > t->mask && t->mask + 1 < SPARSE_SLOTS && t->looked >= REPEATS * (size_t)t->n)
+        if (interner_grow(t)) return NOMEM;
+    return OK;
 }
 
 /* ---- a line's fields and value --------------------------------------------------------------------- */
