@@ -5,7 +5,8 @@ at two gathers from small tables, an add and one look-up per row: each query has
 as a run comes query by query), a doc falls at a hashed offset in it, and a slot holds the qrels row of the one
 judgment that falls there (or says none, or several). A row whose slot holds one judgment is judged when that
 judgment's doc is its doc (the window is its query's); a row whose slot holds several is looked up by binary
-search in the qrels keys, as every row of a small run is.
+search in the qrels keys, as every row of a small run is. The pass over the rows is one C loop
+(engine/_slot_join.c) when that extension is built, numpy's gathers a slice at a time otherwise.
 """
 
 from __future__ import annotations
