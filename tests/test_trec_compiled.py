@@ -6,6 +6,8 @@ same way, errors included, with it and without it."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -275,3 +277,29 @@ def test_a_table_of_ids_that_come_back_grows_sparse(tmp_path):
     assert one[4] == n and _parsed(path, 2, True) == one  # (one[4]: the distinct doc ids)
     read = trec_compiled.read_compiled(path, RUN_COLUMNS, 4)
     assert read is not None and read.doc.to_pylist() == python.doc.to_pylist() and len(read.doc.dictionary) == n
+
+
+@needs_reader
+def test_an_output_without_digests_reads_without_hashing(tmp_path, monkeypatch):
+    """`eval` printing a table, CSV or trec_eval's lines hashes no TREC file it reads (no SHA-256 is shown);
+    `--format json` and --against do, and a command in this process leaves hashing on for the next."""
+    from cli_capture import cli
+
+    made = []
+
+    class Counted(trec_compiled.HashPending):
+        def __init__(self, path):
+            made.append(path)
+            super().__init__(path)
+
+    monkeypatch.setattr(trec_compiled, "HashPending", Counted)
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    run.write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n")
+    for fmt in ("table", "csv", "trec"):
+        code, out, _ = cli("eval", str(qrels), str(run), "-m", "P@1", "--format", fmt)
+        assert code == 0 and out and made == [] and trec_compiled.hashes_on()
+    code, out, _ = cli("eval", str(qrels), str(run), "-m", "P@1", "--format", "json")
+    inputs = json.loads(out)["provenance"]["inputs"]
+    assert code == 0 and [i["sha256"] for i in inputs] == [hashlib.sha256(p.read_bytes()).hexdigest() for p in (qrels, run)]
+    assert sorted(made) == sorted([qrels, run])

@@ -14,7 +14,7 @@ import pytest
 from rankflavor import evaluate
 from rankflavor.cli.main import main
 from rankflavor.cli.trec_output import write_trec
-from rankflavor.inputs import arrow_csv, prefetch
+from rankflavor.inputs import arrow_csv, prefetch, trec_compiled
 
 
 def _track(tmp_path, runs: int = 4):
@@ -250,12 +250,16 @@ def test_a_pooled_track_shares_the_memory_budget_and_refuses_as_one_process(tmp_
     monkeypatch.setattr(trec_pool, "worker_bound", lambda parent: (bound.append(parent),
                                                                    signal.signal(signal.SIGINT, signal.SIG_IGN)))
     try:
-        trec_pool._start(qrels, ["P@5"], "error", {}, 12 << 20, 4321)
+        trec_pool._start(qrels, ["P@5"], "error", {}, 12 << 20, 4321, True)
         assert budget.budget() == 12 << 20 and bound == [4321]  # (a worker's share; bound to its parent)
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # (Ctrl-C is the parent's to handle)
+        assert trec_compiled.hashes_on()
+        trec_pool._start(qrels, ["P@5"], "error", {}, 12 << 20, 4321, False)  # (a parent that hashes nothing)
+        assert not trec_compiled.hashes_on()
     finally:  # (an ignored SIGINT would be inherited by every command a later test starts)
         signal.signal(signal.SIGINT, handler)
         budget.set_max_memory(None)
+        trec_compiled.with_hashes()
 
 
 def test_a_worker_that_dies_leaves_the_parent_to_finish_the_track(tmp_path, capsys, monkeypatch):

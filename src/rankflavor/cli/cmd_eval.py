@@ -58,12 +58,18 @@ def add_parser(sub) -> None:
 
 def prepare(args: argparse.Namespace) -> None:
     """Before the specs are read: trec_eval's flags answered with their axes, its family names expanded; the runs'
-    parse started (`start_prefetch`), so that it overlaps the specs' reading notes (cli/main.py) too."""
+    parse started (`start_prefetch`), so that it overlaps the specs' reading notes (cli/main.py) too. An output
+    that shows no SHA-256 (a table, CSV or trec_eval's lines, no --against) reads the TREC files without hashing
+    them (their provenance's sha256 is null; `--format json` has it)."""
     from rankflavor.cli.trec_words import expand_families, refuse_trec_eval_flags
 
     refuse_trec_eval_flags(args)
     if args.specs:
         args.specs = expand_families(args.specs, io.StringIO() if args.quiet else sys.stderr)
+    if args.format != "json" and args.against is None:  # (no digest shown: the TREC files are not hashed)
+        from rankflavor.inputs.trec_compiled import without_hashes
+
+        without_hashes()
     args.prefetched = start_prefetch(args)
 
 

@@ -121,6 +121,8 @@ def _main(argv: list[str]) -> int:
         limits.reset(*tokens)  # (an in-process caller's budget and input cap as they were)
         if "rankflavor.inputs.prefetch" in sys.modules:  # (no daemon parse left running at exit: prefetch.py)
             sys.modules["rankflavor.inputs.prefetch"].stop_prefetch()
+        if "rankflavor.inputs.trec_compiled" in sys.modules:  # (an in-process caller's files hashed again)
+            sys.modules["rankflavor.inputs.trec_compiled"].with_hashes()
 
 
 if __name__ == "__main__":

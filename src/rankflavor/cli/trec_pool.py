@@ -62,8 +62,11 @@ def stream_pooled(args: Any, runs: list[str], names: list[str], specs: Labelled,
         return
     sys.stdout.flush()  # (a forked worker flushes what it inherits when it ends: nothing)
     sys.stderr.flush()
+    from rankflavor.inputs.trec_compiled import hashes_on
+
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
-                               initargs=(args.qrels, specs, args.on_duplicate, weights, share, os.getpid()))
+                               initargs=(args.qrels, specs, args.on_duplicate, weights, share, os.getpid(),
+                                         hashes_on()))
     try:
         futures = [pool.submit(_evaluate_one, run, name, args.per_query, set_lines) for run, name in zip(
             runs, names, strict=True)]
@@ -129,10 +132,14 @@ _job: dict[str, Any] = {}  # in a worker: the qrels read once and the evaluation
 
 
 def _start(qrels_path: str, specs: Labelled, on_duplicate: str, weights: dict[str, str], share: int,
-           parent: int) -> None:
-    """A worker's start: it dies with its parent (worker_bound); its share of the memory budget; the qrels is read
-    once (an error: each run says it)."""
+           parent: int, hashes: bool) -> None:
+    """A worker's start: it dies with its parent (worker_bound); its share of the memory budget; the files hashed
+    when the parent's are (trec_compiled.without_hashes); the qrels is read once (an error: each run says it)."""
     worker_bound(parent)
+    if not hashes:
+        from rankflavor.inputs.trec_compiled import without_hashes
+
+        without_hashes()
     from rankflavor.cli.threads import malloc_settings
     from rankflavor.cli.trec_stream import qrels_once
     from rankflavor.engine.budget import set_max_memory

@@ -8,7 +8,8 @@ file of no rows) gives None, and the caller reads the file with the Python reade
 the extension is absent (a checkout run from its sources), `available()` is False and the Python readers read
 every file (`RANKFLAVOR_PURE_PYTHON=1` asks for that too). The parse runs without the GIL, a large file on
 several threads (one per core); the file's SHA-256 is computed on a thread started once the parse is done, so
-that it takes no core from the parse and runs while the caller evaluates (docs/performance.md, issue 40 row 5).
+that it takes no core from the parse and runs while the caller evaluates (docs/performance.md, issue 40 row 5),
+unless the command shows no digest (`without_hashes`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,24 @@ except ImportError:  # (not built: the Python readers read every file)
     _trec_reader = None
 
 HASH_STEP = 1 << 20
+_hashes = {"on": True}  # off: `without_hashes`
+
+
+def without_hashes() -> None:
+    """Files read by this reader from now on are not hashed (their Source.sha256 stays None): for a command whose
+    output shows no digest (`eval` printing a table, CSV or trec_eval's lines), where hashing a 207 MB run costs
+    0.19 s of a core beside the evaluation. `hashes_on` tells a worker process the same."""
+    _hashes["on"] = False
+
+
+def with_hashes() -> None:
+    """Files read from now on are hashed again (the default; the CLI's end of a command, cli/main.py)."""
+    _hashes["on"] = True
+
+
+def hashes_on() -> bool:
+    """Whether files read by this reader are hashed (the default)."""
+    return _hashes["on"]
 
 
 def available() -> bool:
@@ -84,13 +103,13 @@ def read_compiled(path: Path, columns: tuple[str, ...], value_col: int, defer_sc
     parsed = _trec_reader.parse(str(path), len(columns), value_col)
     if parsed is None:
         return None
-    hashing = HashPending(path)
+    hashing = HashPending(path) if _hashes["on"] else None
     import numpy as np  # (here: inputs/prefetch.py imports this module, and starts a parse, before numpy and pyarrow)
 
     rows, query, doc, values, comments, blanks = parsed
     read = CompiledRead(_dictionary_array(rows, *query), _dictionary_array(rows, *doc),
                         np.frombuffer(values, dtype=np.float64, count=rows), comments, blanks, None, hashing)
-    if not defer_scan:
+    if not defer_scan and hashing is not None:
         read.sha256, _ = hashing.wait()
         read.pending = None
     return read
