@@ -700,6 +700,7 @@ def _materialise(value: Any, role: str, tmp_path: pathlib.Path, monkeypatch: pyt
             monkeypatch.setattr(pathlib.Path, "open", open_)
             monkeypatch.setattr("rankflavor.inputs.trec.read_fast", lambda *a: None)
             monkeypatch.setattr("rankflavor.inputs.trec.read_compiled", lambda *a: None)  # (it opens with open(2))
+            monkeypatch.setattr("rankflavor.inputs.trec_compiled.read_compiled", lambda *a, **k: None)  # (prefetch's)
         return str(path)
     if isinstance(value, (bytes, File)):
         file = value if isinstance(value, File) else File(value)

@@ -6,9 +6,10 @@ value is unset.
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rankflavor.errors import UsageError
 
@@ -71,6 +72,17 @@ def check_all() -> None:
     """Every variable set, checked (the CLI, before the command runs)."""
     for name in VARIABLES:
         value(name)
+
+
+def compiled_module(name: str) -> Any:
+    """The compiled extension `name` (a module imported on first use), or None when it is not built (a checkout run
+    from its sources) or RANKFLAVOR_PURE_PYTHON=1 asks for the Python path."""
+    if pure_python():
+        return None
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
 
 
 def pure_python() -> bool:

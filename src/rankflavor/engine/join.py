@@ -108,15 +108,9 @@ def _compiled_hits(compiled, ds, q: Codes, d: Codes, q_base: np.ndarray, d_slot:
 
 def _compiled_join():
     """engine/_slot_join.c's module, or None when it is not built or RANKFLAVOR_PURE_PYTHON=1 asks for numpy."""
-    from rankflavor.environment import pure_python
+    from rankflavor.environment import compiled_module
 
-    if pure_python():
-        return None
-    try:
-        from rankflavor.engine import _slot_join
-    except ImportError:  # (a checkout run from its sources: numpy's gathers)
-        return None
-    return _slot_join
+    return compiled_module("rankflavor.engine._slot_join")
 
 
 def _doc_codes(d: Codes, rows: np.ndarray) -> np.ndarray:

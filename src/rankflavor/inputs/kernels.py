@@ -119,15 +119,9 @@ def group_then_string_order(group: np.ndarray, strings: pa.Array, descending: bo
 
 def _compiled_order():
     """inputs/_string_order.c's module, or None when it is not built or RANKFLAVOR_PURE_PYTHON=1 asks for Arrow."""
-    from rankflavor.environment import pure_python
+    from rankflavor.environment import compiled_module
 
-    if pure_python():
-        return None
-    try:
-        from rankflavor.inputs import _string_order
-    except ImportError:  # (a checkout run from its sources: Arrow's sort)
-        return None
-    return _string_order
+    return compiled_module("rankflavor.inputs._string_order")
 
 
 def shortest_length(values: pa.Array) -> int:
