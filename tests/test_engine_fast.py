@@ -132,9 +132,10 @@ def test_fast_path_on_trec_files_matches_reference(tmp_path_factory, seed, queri
 ])
 @pytest.mark.parametrize("source", ["frame", "trec"])
 def test_fast_path_is_taken_and_exact(spec, interleave, filtered, source, prefixes, monkeypatch, tmp_path):
-    if filtered:  # the join's per-query slots, which only runs of many rows use
+    if filtered:  # the join's per-query slots, which only runs of many rows use (the C pass in halves on 2 threads)
         monkeypatch.setattr(join, "FILTER_ROWS", 0)
         monkeypatch.setattr(join, "JOIN_SLICE", 7)
+        monkeypatch.setattr(join, "PARALLEL_ROWS", 0)
     if filtered == "crowded":  # one slot per query: it holds its judgments, several found by binary search
         monkeypatch.setattr(join, "FILTER_MIN_BITS", 0)
         monkeypatch.setattr(join, "FILTER_SLOTS_PER_JUDGMENT", 0)

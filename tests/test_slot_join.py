@@ -82,3 +82,24 @@ def test_outputs_too_short_are_refused():
 def test_numpy_gathers_when_turned_off(monkeypatch):
     monkeypatch.setenv("RANKFLAVOR_PURE_PYTHON", "1")
     assert join._compiled_join() is None
+
+
+class _Failing:
+    """A compiled module whose pass fails on the rows from 4 on (the second thread's half)."""
+
+    @staticmethod
+    def slot_hits(q, d, q_base, d_slot, slots, qrels_d, d_table, start, rows, at):
+        if start >= 4:
+            raise ValueError("slot_hits: a slot beyond the slots")
+        return 0
+
+
+def test_a_failure_on_the_second_thread_is_raised_by_the_caller(monkeypatch):
+    monkeypatch.setattr(join, "PARALLEL_ROWS", 0)
+    codes = join.Codes(np.zeros(8, dtype=np.int64))
+    ds = type("Dataset", (), {"qrels": type("Qrels", (), {"d": np.zeros(1, dtype=np.int64)})})
+    parts = [slice(0, 4), slice(4, 8)]
+    with pytest.raises(ValueError, match="beyond the slots"):
+        join._compiled_pass(_Failing, ds, codes, codes, np.zeros(1), np.zeros(1), np.zeros(1), parts)
+    assert [len(hit) for hit, _, _ in join._compiled_pass(_Failing, ds, codes, codes, np.zeros(1), np.zeros(1),
+                                                         np.zeros(1), parts[:1])] == [0]

@@ -11,6 +11,9 @@ search in the qrels keys, as every row of a small run is. The pass over the rows
 
 from __future__ import annotations
 
+import os
+import threading
+
 import numpy as np
 
 from rankflavor.engine.scope import DatasetScope, RunScope
@@ -21,6 +24,7 @@ FILTER_ROWS_BUILT = 1 << 12  # ... than using the slots once built (chunks of a 
 FILTER_SLOTS_PER_JUDGMENT = 8  # per query: about 1 row in 8 whose doc is not judged meets a judgment's slot
 FILTER_MIN_BITS = 6  # a query's window: at least 2^6 slots
 JOIN_SLICE = 1 << 18  # rows per slice of the slots' pass: its temporaries stay in the CPU cache
+PARALLEL_ROWS = 1 << 21  # rows from which the compiled pass runs in two halves on two threads
 SEVERAL = -1  # a slot where two judgments or more fall (0: none; else the qrels row + 1)
 
 
@@ -68,20 +72,52 @@ def _join(data: DatasetScope, q: Codes, d: Codes) -> tuple[np.ndarray, np.ndarra
     q_base = query_base if q.table is None else query_base[q.table]  # per local code
     d_slot = doc_slot if d.table is None else doc_slot[d.table]
     compiled = _compiled_join()
+    parts = [slice(start, start + JOIN_SLICE) for start in range(0, len(q), JOIN_SLICE)]  # (temporaries in cache)
+    if compiled is None:
+        hits = [_slice_hits(ds, q, d, q_base, d_slot, slots, part) for part in parts]
+    else:
+        hits = _compiled_pass(compiled, ds, q, d, q_base, d_slot, slots, parts)
     rows, found = [], []
-    for start in range(0, len(q), JOIN_SLICE):  # (a slice at a time: its temporaries stay in the CPU cache)
-        part = slice(start, start + JOIN_SLICE)
-        if compiled is None:
-            hit, at, judged = _slice_hits(ds, q, d, q_base, d_slot, slots, part)
-        else:
-            hit, at = _compiled_hits(compiled, ds, q, d, q_base, d_slot, slots, part)
-            judged = np.ones(len(hit), dtype=bool)
+    for hit, at, judged in hits:
         several = np.flatnonzero(at < 0)
         if len(several):
             judged[several], at[several] = _searched(ds, q, d, hit[several])
         rows.append(hit[judged])
         found.append(at[judged])
     return np.concatenate(rows), np.concatenate(found).astype(np.int64)
+
+
+def _compiled_pass(compiled, ds, q: Codes, d: Codes, q_base: np.ndarray, d_slot: np.ndarray, slots: np.ndarray,
+                   parts: list[slice]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """`_compiled_hits` of every slice, in order (judged: all but the slots of several); a run of PARALLEL_ROWS
+    rows or more in two halves on two threads when there are two cores (the C pass lets go of the GIL)."""
+    out: list = [None] * len(parts)
+
+    def work(indexes: range) -> None:
+        for i in indexes:
+            hit, at = _compiled_hits(compiled, ds, q, d, q_base, d_slot, slots, parts[i])
+            out[i] = (hit, at, np.ones(len(hit), dtype=bool))
+
+    if len(q) < PARALLEL_ROWS or len(os.sched_getaffinity(0)) < 2:
+        work(range(len(parts)))
+        return out
+    half, failed = len(parts) // 2, []
+
+    def second() -> None:
+        try:
+            work(range(half, len(parts)))
+        except BaseException as exc:  # (raised again on the calling thread)
+            failed.append(exc)
+
+    thread = threading.Thread(target=second, name="join")
+    thread.start()
+    try:
+        work(range(half))
+    finally:
+        thread.join()
+    if failed:
+        raise failed[0]
+    return out
 
 
 def _slice_hits(ds, q: Codes, d: Codes, q_base: np.ndarray, d_slot: np.ndarray, slots: np.ndarray,
