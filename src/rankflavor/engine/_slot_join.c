@@ -49,92 +49,63 @@ static void release(Ints *a) {
 
 enum { FINE = 0, BAD_QUERY, BAD_DOC, BAD_SLOT, BAD_ROW, BAD_TABLE };
 
-/* the loop, its arrays read through LOAD_*: written once, compiled for int32 codes and tables (a TREC file's) and
- * for any widths */
-#define HITS_LOOP                                                                                                   \
-    int64_t k = 0;                                                                                                   \
-    for (int64_t i = 0; i < n; i++) {                                                                                \
-        int64_t qc = LOAD_Q(i), dc = LOAD_D(i);                                                                      \
-        if ((uint64_t)qc >= (uint64_t)q_base->size) {                                                                \
-            *bad = BAD_QUERY;                                                                                        \
-            break;                                                                                                   \
-        }                                                                                                            \
-        if ((uint64_t)dc >= (uint64_t)d_slot->size) {                                                                \
-            *bad = BAD_DOC;                                                                                          \
-            break;                                                                                                   \
-        }                                                                                                            \
-        int64_t slot = LOAD_QB(qc) + LOAD_DS(dc);                                                                    \
-        if ((uint64_t)slot >= (uint64_t)slots->size) {                                                               \
-            *bad = BAD_SLOT;                                                                                         \
-            break;                                                                                                   \
-        }                                                                                                            \
-        int64_t held = LOAD_SLOT(slot);                                                                              \
-        if (held == 0) continue;                                                                                     \
-        if (held < 0) { /* several judgments: the caller searches */                                                 \
-            rows[k] = start + i;                                                                                     \
-            found[k++] = -1;                                                                                         \
-            continue;                                                                                                \
-        }                                                                                                            \
-        if (held > qrels_d->size) {                                                                                  \
-            *bad = BAD_ROW;                                                                                          \
-            break;                                                                                                   \
-        }                                                                                                            \
-        if (table->size >= 0) {                                                                                      \
-            if (dc >= table->size) {                                                                                 \
-                *bad = BAD_TABLE;                                                                                    \
+/* the loop over the rows, written once and compiled twice: for int32 codes and tables (a TREC file's), each array
+ * read through a typed pointer `<name>_at` (TYPED), and for any widths (ITEM) */
+#define TYPED(a, i) a##_at[i]
+#define ITEM(a, i) item(a, i)
+#define NARROW_POINTERS                                                                                              \
+    const int32_t *q_at = q->data, *d_at = d->data, *q_base_at = q_base->data, *d_slot_at = d_slot->data,           \
+                  *slots_at = slots->data;                                                                           \
+    const int64_t *qrels_d_at = qrels_d->data, *table_at = table->data;
+#define HITS(name, AT, POINTERS)                                                                                     \
+    static int64_t name(const Ints *q, const Ints *d, const Ints *q_base, const Ints *d_slot, const Ints *slots,    \
+                        const Ints *qrels_d, const Ints *table, int64_t n, int64_t start, int64_t *rows,             \
+                        int64_t *found, int *bad) {                                                                  \
+        POINTERS                                                                                                     \
+        int64_t k = 0;                                                                                               \
+        for (int64_t i = 0; i < n; i++) {                                                                            \
+            int64_t qc = AT(q, i), dc = AT(d, i);                                                                    \
+            if ((uint64_t)qc >= (uint64_t)q_base->size) {                                                            \
+                *bad = BAD_QUERY;                                                                                    \
                 break;                                                                                               \
             }                                                                                                        \
-            dc = LOAD_TABLE(dc);                                                                                     \
+            if ((uint64_t)dc >= (uint64_t)d_slot->size) {                                                            \
+                *bad = BAD_DOC;                                                                                      \
+                break;                                                                                               \
+            }                                                                                                        \
+            int64_t slot = AT(q_base, qc) + AT(d_slot, dc);                                                          \
+            if ((uint64_t)slot >= (uint64_t)slots->size) {                                                           \
+                *bad = BAD_SLOT;                                                                                     \
+                break;                                                                                               \
+            }                                                                                                        \
+            int64_t held = AT(slots, slot);                                                                          \
+            if (held == 0) continue;                                                                                 \
+            if (held < 0) { /* several judgments: the caller searches */                                             \
+                rows[k] = start + i;                                                                                 \
+                found[k++] = -1;                                                                                     \
+                continue;                                                                                            \
+            }                                                                                                        \
+            if (held > qrels_d->size) {                                                                              \
+                *bad = BAD_ROW;                                                                                      \
+                break;                                                                                               \
+            }                                                                                                        \
+            if (table->size >= 0) {                                                                                  \
+                if (dc >= table->size) {                                                                             \
+                    *bad = BAD_TABLE;                                                                                \
+                    break;                                                                                           \
+                }                                                                                                    \
+                dc = AT(table, dc);                                                                                  \
+            }                                                                                                        \
+            if (AT(qrels_d, held - 1) == dc) {                                                                       \
+                rows[k] = start + i;                                                                                 \
+                found[k++] = held - 1;                                                                               \
+            }                                                                                                        \
         }                                                                                                            \
-        if (LOAD_QRELS(held - 1) == dc) {                                                                            \
-            rows[k] = start + i;                                                                                     \
-            found[k++] = held - 1;                                                                                   \
-        }                                                                                                            \
-    }                                                                                                                \
-    return k;
+        return k;                                                                                                    \
+    }
 
-static int64_t hits_narrow(const int32_t *q, const int32_t *d, const Ints *q_base, const Ints *d_slot, const Ints *slots,
-                           const Ints *qrels_d, const Ints *table, int64_t n, int64_t start, int64_t *rows,
-                           int64_t *found, int *bad) {
-    const int32_t *qb = q_base->data, *ds = d_slot->data, *sl = slots->data;
-    const int64_t *qd = qrels_d->data, *tb = table->data;
-#define LOAD_Q(i) q[i]
-#define LOAD_D(i) d[i]
-#define LOAD_QB(i) qb[i]
-#define LOAD_DS(i) ds[i]
-#define LOAD_SLOT(i) sl[i]
-#define LOAD_QRELS(i) qd[i]
-#define LOAD_TABLE(i) tb[i]
-    HITS_LOOP
-#undef LOAD_Q
-#undef LOAD_D
-#undef LOAD_QB
-#undef LOAD_DS
-#undef LOAD_SLOT
-#undef LOAD_QRELS
-#undef LOAD_TABLE
-}
-
-static int64_t hits_any(const Ints *q, const Ints *d, const Ints *q_base, const Ints *d_slot, const Ints *slots,
-                        const Ints *qrels_d, const Ints *table, int64_t n, int64_t start, int64_t *rows,
-                        int64_t *found, int *bad) {
-#define LOAD_Q(i) item(q, i)
-#define LOAD_D(i) item(d, i)
-#define LOAD_QB(i) item(q_base, i)
-#define LOAD_DS(i) item(d_slot, i)
-#define LOAD_SLOT(i) item(slots, i)
-#define LOAD_QRELS(i) item(qrels_d, i)
-#define LOAD_TABLE(i) item(table, i)
-    HITS_LOOP
-#undef LOAD_Q
-#undef LOAD_D
-#undef LOAD_QB
-#undef LOAD_DS
-#undef LOAD_SLOT
-#undef LOAD_QRELS
-#undef LOAD_TABLE
-}
-
+HITS(hits_narrow, TYPED, NARROW_POINTERS)
+HITS(hits_any, ITEM, )
 
 static PyObject *slot_hits(PyObject *module, PyObject *args) {
     (void)module;
@@ -162,7 +133,7 @@ static PyObject *slot_hits(PyObject *module, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     if (!q->wide && !d->wide && !q_base->wide && !d_slot->wide && !slots->wide && qrels_d->wide &&
         (table->size < 0 || table->wide))
-        k = hits_narrow(q->data, d->data, q_base, d_slot, slots, qrels_d, table, n, start, rows, found, &bad);
+        k = hits_narrow(q, d, q_base, d_slot, slots, qrels_d, table, n, start, rows, found, &bad);
     else
         k = hits_any(q, d, q_base, d_slot, slots, qrels_d, table, n, start, rows, found, &bad);
     Py_END_ALLOW_THREADS
