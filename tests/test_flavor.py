@@ -194,3 +194,18 @@ def test_an_unknown_name_gets_the_readings_it_may_have_meant(name, meant):
         parse_spec(name)
     readings = str(error.value).split("did you mean ", 1)[1].split("?", 1)[0].split(" or ")
     assert meant in readings
+
+
+def test_a_token_is_typed_once_and_a_bad_one_refused_every_time(monkeypatch):
+    from rankflavor.flavor import axes
+
+    monkeypatch.setattr(axes, "_TYPED", {})
+    first = axes.parse_value("gain", "{3:7, 1:1}")
+    assert first == "{1:1,3:7}" and first.table == {1.0: 1.0, 3.0: 7.0}
+    assert axes.parse_value("gain", "{3:7,1:1}") is first  # (spaces ignored: the same token)
+    assert axes.parse_value("discount", "log2") is Flavor(discount="log2").discount
+    for _ in range(2):
+        with pytest.raises(SpecError, match="did you mean exp2"):
+            axes.parse_value("gain", "exp")
+    monkeypatch.setattr(axes, "_TYPED_MOST", len(axes._TYPED))
+    assert axes.parse_value("round", "3") == "3" and ("round", "3") not in axes._TYPED

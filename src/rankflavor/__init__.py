@@ -24,6 +24,7 @@ from rankflavor import _early
 
 if _early.command_line():  # (Ctrl-C in the imports before the command's `main`: one line, exit 130)
     _early.install()
+    _early.young_collections()
 
 from rankflavor.version import __version__
 

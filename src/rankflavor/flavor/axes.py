@@ -233,12 +233,26 @@ AXIS_BY_NAME = {axis.name: axis for axis in AXES}
 AXIS_NAMES = tuple(axis.name for axis in AXES)
 
 
+_TYPED: dict[tuple[str, str], AxisValue] = {}  # (axis, token) -> its typed value, parsed once (parse_value)
+_TYPED_MOST = 4096
+
+
 def parse_value(axis: str, raw: object) -> AxisValue:
     """The typed value of `raw` on `axis`: a token (spaces ignored), a number, a {grade: gain} dict, or a
-    value already typed for this axis (kept)."""
+    value already typed for this axis (kept). A token's value is parsed once and shared (values are immutable,
+    and an axis's parser reads its token alone): a Flavor types its 21 axes from tokens, its defaults included."""
     if isinstance(raw, AxisValue) and raw.axis == axis:
         return raw
     token = token_of(axis, raw)
+    typed = _TYPED.get((axis, token))
+    if typed is None:
+        typed = _parse_token(axis, token)
+        if len(_TYPED) < _TYPED_MOST:
+            _TYPED[axis, token] = typed
+    return typed
+
+
+def _parse_token(axis: str, token: str) -> AxisValue:
     try:
         return AXIS_BY_NAME[axis].parse(token)
     except SpecError as exc:
