@@ -2,13 +2,16 @@
 """Side-by-side benchmark: rankflavor against every installed peer on an MS MARCO-sized synthetic run.
 
 usage: python benchmarks/bench.py [--data DIR] [--queries 7000] [--depth 1000] [--judged 40] [--repeat 3]
+                                  [--repeat-calls 9]
                                   [--skip-peers] [--cores N] [--track-runs 100] [--trec-eval PATH]
 
 Each measurement is a whole process (start-up, parse, evaluate, print), timed by wall clock, with its
 peak resident memory from os.wait4 (the child's own ru_maxrss). Every tool is run `--repeat` times
-in turn (the order rotated each time); the table shows the fastest run and the median. Peers use their
-fastest documented reader: pytrec_eval's parse_qrel/parse_run, ranx's Qrels/Run.from_file (after a
-warm-up run on a tiny file that fills numba's cache), ir_measures' read_trec_qrels/read_trec_run.
+in turn (the order rotated each time), the per-call commands of issue 40's rows 1-3 (0.003-0.3 s each, where
+a machine's passing load moves a median of three) `--repeat-calls` times (default 9); the table shows the
+fastest run and the median. Peers use their fastest documented reader: pytrec_eval's parse_qrel/parse_run,
+ranx's Qrels/Run.from_file (after a warm-up run on a tiny file that fills numba's cache), ir_measures'
+read_trec_qrels/read_trec_run.
 Per-query values of rankflavor's `pytrec_eval@10` and `trec_eval@10` are compared with pytrec_eval's
 `ndcg_cut_10` (they must agree to 1e-9).
 Measure sets: `rankflavor eval -m pytrec_eval.all_trec --format trec` against pytrec_eval computing its
@@ -38,7 +41,16 @@ import threading
 import time
 from pathlib import Path
 
-from bench_track import EXTRA_PEERS, add_issue40_commands, c_trec_eval, ensure_track, issue40_rows, loop, target_lines
+from bench_track import (
+    EXTRA_PEERS,
+    PER_CALL,
+    add_issue40_commands,
+    c_trec_eval,
+    ensure_track,
+    issue40_rows,
+    loop,
+    target_lines,
+)
 
 HERE = Path(__file__).resolve().parent
 SPEC = "trec_eval@10"
@@ -244,6 +256,8 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=1000)
     parser.add_argument("--judged", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat-calls", type=int, default=9,
+                        help="runs of rows 1-3's per-call commands (0.003-0.3 s each: their median needs more runs)")
     parser.add_argument("--skip-peers", action="store_true", help="time rankflavor only")
     parser.add_argument("--cores", type=int, default=None,
                         help="pin every measured command to the first N cores (how the ratios depend on cores)")
@@ -303,9 +317,13 @@ def main() -> None:
     times: dict[str, list[float]] = {name: [] for name in commands}
     memory: dict[str, float] = dict.fromkeys(commands, 0.0)
     order = list(commands)
-    for repeat in range(args.repeat):
+    per_call = {names[key] for key in PER_CALL if key in names and names[key] in commands}
+    runs = {name: max(args.repeat, args.repeat_calls) if name in per_call else args.repeat for name in commands}
+    for repeat in range(max(runs.values())):
         # rotated each time: the command that follows a big peer's exit runs slower, whichever it is
         for name in order[repeat % len(order):] + order[:repeat % len(order)]:
+            if repeat >= runs[name]:
+                continue
             warm_memory(args.warm_gb or max(2.5, 1.1 * max(memory.values()) / 1024))
             wall, rss = measure(commands[name], cpus)
             times[name].append(wall)
@@ -327,7 +345,8 @@ def main() -> None:
             ratio = f"{best[name] / best[main_name]:.2f}x one run"
         print(f"{name:44s} {best[name]:8.2f} {statistics.median(times[name]):9.2f} {memory[name]:8.0f}  {ratio}")
     print()
-    print(f"issue 40's targets, medians of {args.repeat} interleaved runs:")
+    calls = f" ({max(args.repeat, args.repeat_calls)} for rows 1-3's commands)" if per_call else ""
+    print(f"issue 40's targets, medians of {args.repeat} interleaved runs{calls}:")
     for line in issue40_rows({name: statistics.median(t) for name, t in times.items()}, memory, names):
         print(f"  {line}")
     print()

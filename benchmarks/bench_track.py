@@ -45,6 +45,9 @@ def c_trec_eval(given: str | None) -> str | None:
     return found if found and Path(found).is_file() else None
 
 
+PER_CALL = ("te tests", "c te tests", "te 50k", "c te 50k", "te sized", "c te sized")  # rows 1-3 (--repeat-calls)
+
+
 def add_issue40_commands(commands: dict[str, list[str]], names: dict[str, str], rf: list[str], te: str | None,
                          tests: Path | None, track: tuple[Path, list[Path]], trec_sized: tuple[Path, Path]) -> None:
     """`rankflavor trec_eval` on trec_eval's test files, one track run and the TREC-sized run, and C trec_eval on the
