@@ -298,6 +298,8 @@ static int read_file(Part *parts, int fd, int n) {
     for (int k = 0; k < n; k++) {
         parts[k].fd = fd;
         parts[k].stop = k + 1 < n ? parts[k + 1].start : -1;
+        off_t bytes = (parts[k].stop < 0 ? st.st_size : parts[k].stop) - parts[k].start;
+        if (interner_presize(&parts[k].r.doc, (size_t)bytes / LINE_BYTES)) return NOMEM;
         if (k > 0) started[k] = pthread_create(&threads[k], NULL, read_in_thread, &parts[k]) == 0;
     }
     for (int k = 0; k < n; k++) {
