@@ -209,3 +209,9 @@ def test_a_token_is_typed_once_and_a_bad_one_refused_every_time(monkeypatch):
             axes.parse_value("gain", "exp")
     monkeypatch.setattr(axes, "_TYPED_MOST", len(axes._TYPED))
     assert axes.parse_value("round", "3") == "3" and ("round", "3") not in axes._TYPED
+
+
+def test_with_no_change_is_the_flavor_itself():
+    flavor = Flavor.parse("ndcg@10 gain=exp2")
+    assert flavor.with_() is flavor
+    assert flavor.with_(gain="exp2") == flavor and flavor.with_(gain="linear") != flavor

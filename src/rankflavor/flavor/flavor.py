@@ -145,7 +145,10 @@ class Flavor:
 
     def with_(self, **changes: Any) -> Flavor:
         """A copy with some axes, or parameters of its metric (`p=0.8`), changed (values are re-validated). A new
-        metric starts from its own parameters' defaults, unless `params` or parameter names are given too."""
+        metric starts from its own parameters' defaults, unless `params` or parameter names are given too. No
+        change: this flavor itself (it is immutable)."""
+        if not changes:
+            return self
         names = {f.name for f in fields(self)}
         metric = changes.get("metric", self.metric)
         declared = {p.name for p in registry.get(metric).parameters} if registry.find(metric) is not None else set()
