@@ -303,3 +303,31 @@ def test_an_output_without_digests_reads_without_hashing(tmp_path, monkeypatch):
     inputs = json.loads(out)["provenance"]["inputs"]
     assert code == 0 and [i["sha256"] for i in inputs] == [hashlib.sha256(p.read_bytes()).hexdigest() for p in (qrels, run)]
     assert sorted(made) == sorted([qrels, run])
+
+
+LIMITED = """
+import resource, sys
+from rankflavor.inputs import _trec_reader
+size = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmSize")) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (size + int(sys.argv[2]), resource.RLIM_INFINITY))
+try:
+    out = _trec_reader.parse(sys.argv[1], 6, 4, 4)
+    print("read", out[0] if out else None)
+except MemoryError:
+    print("MemoryError")
+"""
+
+
+@needs_reader
+def test_a_file_too_large_for_the_memory_left_raises_memory_error(tmp_path):
+    """A run read in 4 parts under an address-space limit that its tables do not fit (each part's doc table is made
+    before any thread starts: _trec_reader.c read_file): MemoryError, the process intact; with room, the file."""
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"q{i // 1000} Q0 doc{i} {i % 1000 + 1} {-i} r\n" for i in range(400_000)))
+    seen = {}
+    for room in (1 << 20, 3 << 20, 6 << 20, 1 << 30):
+        done = subprocess.run([sys.executable, "-c", LIMITED, str(path), str(room)], capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        seen[room] = done.stdout.strip()
+    assert seen == {1 << 20: "MemoryError", 3 << 20: "MemoryError", 6 << 20: "MemoryError", 1 << 30: "read 400000"}

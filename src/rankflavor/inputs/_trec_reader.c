@@ -293,15 +293,15 @@ static int read_file(Part *parts, int fd, int n) {
         if (cut >= st.st_size) n = k;
         else parts[k].start = cut;
     }
-    pthread_t threads[MAX_PARTS];
-    int started[MAX_PARTS] = {0};
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < n; k++) { /* (every part's table made before any thread starts: a failure returns at once) */
         parts[k].fd = fd;
         parts[k].stop = k + 1 < n ? parts[k + 1].start : -1;
         off_t bytes = (parts[k].stop < 0 ? st.st_size : parts[k].stop) - parts[k].start;
         if (interner_presize(&parts[k].r.doc, (size_t)bytes / LINE_BYTES)) return NOMEM;
-        if (k > 0) started[k] = pthread_create(&threads[k], NULL, read_in_thread, &parts[k]) == 0;
     }
+    pthread_t threads[MAX_PARTS];
+    int started[MAX_PARTS] = {0};
+    for (int k = 1; k < n; k++) started[k] = pthread_create(&threads[k], NULL, read_in_thread, &parts[k]) == 0;
     for (int k = 0; k < n; k++) {
         if (k == 0 || !started[k]) read_in_thread(&parts[k]);
         else pthread_join(threads[k], NULL);
